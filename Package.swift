@@ -1,0 +1,121 @@
+// swift-tools-version:6.1
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PackageDescription
+
+// To develop the Linux implementation on an Apple platform, set this to true: the mirror modules
+// then build their own API instead of re-exporting Security and LocalAuthentication.
+let development = false
+
+// On Apple platforms the mirror modules re-export the system frameworks (swift-crypto's guard).
+// Everywhere else, and in development mode, they build the API themselves.
+#if canImport(Darwin)
+let buildsOwnAPI = development
+#else
+let buildsOwnAPI = true
+#endif
+
+var mirrorSettings: [SwiftSetting] = [.define("KEYCHAIN_IN_SWIFTPM")]
+if buildsOwnAPI {
+    mirrorSettings.append(.define("KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API"))
+}
+
+let package = Package(
+    name: "swift-keychain",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "KeychainServices", targets: ["KeychainServices"]),
+        .library(name: "KeychainDevice", targets: ["KeychainDevice"]),
+        .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
+        .executable(name: "security", targets: ["SecurityTool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: [
+        // The engine: schema, store, keybag, item crypto. No API promise.
+        .target(
+            name: "KeychainCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The Linux side of "Settings": where the keychain lives, passcode, lock state.
+        .target(
+            name: "KeychainDevice",
+            dependencies: ["KeychainCore"]
+        ),
+        // Mirror of Security's keychain API.
+        .target(
+            name: "KeychainServices",
+            dependencies: ["KeychainCore", "KeychainDevice"],
+            swiftSettings: mirrorSettings
+        ),
+        // Test kit: temporary keychains for any project's tests.
+        .target(
+            name: "KeychainTesting",
+            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices"]
+        ),
+        .executableTarget(
+            name: "SecurityTool",
+            dependencies: [
+                "KeychainServices",
+                "KeychainDevice",
+                "KeychainCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "KeychainServicesTests",
+            dependencies: ["KeychainServices", "KeychainTesting"],
+            resources: [.copy("Vectors")],
+            swiftSettings: mirrorSettings
+        ),
+        .testTarget(
+            name: "KeychainCoreTests",
+            dependencies: ["KeychainCore", "KeychainDevice", "KeychainTesting"]
+        ),
+        .testTarget(
+            name: "SecurityToolTests",
+            dependencies: ["KeychainTesting"]
+        ),
+    ]
+)
+
+// Linux-only drop-in products: unmodified `import Security` code builds against the mirror.
+if buildsOwnAPI && !development {
+    package.products.append(.library(name: "Security", targets: ["Security"]))
+    package.targets.append(.target(name: "Security", dependencies: ["KeychainServices"]))
+}
+
+// Swift 6 language mode everywhere, plus the upcoming features the style guide asks for.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}

@@ -1,0 +1,96 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Crypto
+import _CryptoExtras
+public import Foundation
+
+/// The memory-hard key derivation that turns a passcode into a key-encryption key.
+///
+/// scrypt's output is entangled with the device secret through HKDF, so a guess costs one scrypt
+/// evaluation *and* needs the device secret: copying the database alone is not enough to try passcodes.
+package struct PasscodeKDF: Hashable, Sendable {
+    // MARK: Parameters
+
+    /// scrypt's cost parameter N (a power of two).
+    package var rounds: Int
+    /// scrypt's block size r.
+    package var blockSize: Int
+    /// scrypt's parallelism p.
+    package var parallelism: Int
+
+    package init(rounds: Int, blockSize: Int, parallelism: Int) {
+        self.rounds = rounds
+        self.blockSize = blockSize
+        self.parallelism = parallelism
+    }
+
+    /// The default: N = 2^15, r = 8, p = 1 — 32 MiB and on the order of 100 ms per guess on a 2-core machine.
+    package static let standard = PasscodeKDF(rounds: 1 << 15, blockSize: 8, parallelism: 1)
+
+    /// Cheap parameters for tests only: never for a real keychain.
+    package static let testing = PasscodeKDF(rounds: 1 << 10, blockSize: 8, parallelism: 1)
+
+    /// Whether the parameters are ones the engine accepts from disk.
+    package var isValid: Bool {
+        rounds >= 2 && rounds <= (1 << 22) && rounds & (rounds - 1) == 0
+            && (1...32).contains(blockSize) && (1...16).contains(parallelism)
+    }
+
+    // MARK: Derivation
+
+    /// Derives the key-encryption key for a passcode.
+    package func deriveKey(
+        passcode: String,
+        salt: Data,
+        deviceSecret: SymmetricKey
+    ) throws(KeychainCoreError) -> SymmetricKey {
+        guard isValid else {
+            throw KeychainCoreError(.decode, "stored passcode KDF parameters are out of range")
+        }
+        let stretched: SymmetricKey
+        do {
+            stretched = try KDF.Scrypt.deriveKey(
+                from: Array(passcode.utf8),
+                salt: salt,
+                outputByteCount: 32,
+                rounds: rounds,
+                blockSize: blockSize,
+                parallelism: parallelism,
+                maxMemory: 128 * blockSize * (rounds + parallelism + 2) + (1 << 20)
+            )
+        } catch {
+            throw KeychainCoreError(.internalInconsistency, "scrypt failed", cause: error)
+        }
+        var material = Data()
+        deviceSecret.withUnsafeBytes { material.append(contentsOf: $0) }
+        stretched.withUnsafeBytes { material.append(contentsOf: $0) }
+        defer { material.resetBytes(in: 0..<material.count) }
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: material),
+            salt: salt,
+            info: Data("swift-keychain keybag passcode v1".utf8),
+            outputByteCount: 32
+        )
+    }
+
+    /// Derives the key-encryption key used when no passcode is set (and always for the `dk` classes).
+    package static func deviceKey(deviceSecret: SymmetricKey, salt: Data) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: deviceSecret,
+            salt: salt,
+            info: Data("swift-keychain keybag device v1".utf8),
+            outputByteCount: 32
+        )
+    }
+}

@@ -1,0 +1,122 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// An error thrown by the keychain engine.
+///
+/// The mirror layer turns each error into Apple's `OSStatus` in one place; inside the engine the
+/// error keeps a message that says what went wrong and, where there is one, the underlying cause.
+/// Messages never contain secrets or attribute values.
+package struct KeychainCoreError: Error, Sendable {
+    // MARK: Properties
+
+    /// What kind of failure this is.
+    package var code: Code
+
+    /// What went wrong, for logs and the command-line tool. Never contains a secret.
+    package var message: String
+
+    /// The underlying error (SQLite, file system, cryptography), if any.
+    package var cause: (any Error & Sendable)?
+
+    /// Where the error was thrown.
+    package var location: SourceLocation
+
+    // MARK: Initialization
+
+    package init(
+        _ code: Code,
+        _ message: String,
+        cause: (any Error & Sendable)? = nil,
+        file: String = #fileID,
+        line: Int = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.location = SourceLocation(file: file, line: line)
+    }
+}
+
+extension KeychainCoreError {
+    /// The kind of a ``KeychainCoreError``.
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        package enum Kind: String, Hashable, Sendable, CaseIterable {
+            case invalidParameter
+            case noSuchClass
+            case noSuchAttribute
+            case duplicateItem
+            case itemNotFound
+            case interactionNotAllowed
+            case notAvailable
+            case authenticationFailed
+            case userCanceled
+            case passcodeBackoff
+            case missingEntitlement
+            case decode
+            case io
+            case unimplemented
+            case dataTooLarge
+            case internalInconsistency
+        }
+
+        package var kind: Kind
+        package init(_ kind: Kind) { self.kind = kind }
+
+        /// A malformed query or a value of the wrong type (`errSecParam`).
+        package static let invalidParameter = Code(.invalidParameter)
+        /// An unknown item class (`errSecNoSuchClass`).
+        package static let noSuchClass = Code(.noSuchClass)
+        /// An attribute that may not be used here (`errSecNoSuchAttr`).
+        package static let noSuchAttribute = Code(.noSuchAttribute)
+        /// Another item already has the same primary key (`errSecDuplicateItem`).
+        package static let duplicateItem = Code(.duplicateItem)
+        /// No item matched (`errSecItemNotFound`).
+        package static let itemNotFound = Code(.itemNotFound)
+        /// The item's class key is locked (`errSecInteractionNotAllowed`).
+        package static let interactionNotAllowed = Code(.interactionNotAllowed)
+        /// The operation needs something the device does not have, such as a passcode (`errSecNotAvailable`).
+        package static let notAvailable = Code(.notAvailable)
+        /// A wrong passcode or failed authentication (`errSecAuthFailed`).
+        package static let authenticationFailed = Code(.authenticationFailed)
+        /// The person cancelled a prompt (`errSecUserCanceled`).
+        package static let userCanceled = Code(.userCanceled)
+        /// Too many wrong passcodes: the next attempt must wait (`errSecAuthFailed`).
+        package static let passcodeBackoff = Code(.passcodeBackoff)
+        /// An access group the process may not use (`errSecMissingEntitlement`).
+        package static let missingEntitlement = Code(.missingEntitlement)
+        /// Stored data that cannot be decrypted or decoded (`errSecDecode`).
+        package static let decode = Code(.decode)
+        /// The database or a file could not be read or written (`errSecIO`).
+        package static let io = Code(.io)
+        /// Not implemented on this platform yet (`errSecUnimplemented`).
+        package static let unimplemented = Code(.unimplemented)
+        /// A value larger than the keychain accepts (`errSecDataTooLarge`).
+        package static let dataTooLarge = Code(.dataTooLarge)
+        /// An internal inconsistency (`errSecInternalComponent`).
+        package static let internalInconsistency = Code(.internalInconsistency)
+
+        package var description: String { kind.rawValue }
+    }
+
+    /// A place in the engine's source.
+    package struct SourceLocation: Hashable, Sendable {
+        package var file: String
+        package var line: Int
+    }
+}
+
+extension KeychainCoreError: CustomStringConvertible {
+    package var description: String {
+        "\(code): \(message)"
+    }
+}

@@ -1,0 +1,200 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Crypto
+public import Foundation
+
+/// Seals items into rows and opens rows into items, with the keybag's keys.
+///
+/// Each item has two fresh AES-256 keys: one encrypts its metadata (every attribute), the other its
+/// secret. Both are wrapped by the item's class key. Every ciphertext's associated data names the
+/// table, the item's random identifier and the protection class, so a blob copied to another row,
+/// column or class fails to open.
+package struct ItemCodec: Sendable {
+    package let keybag: Keybag
+    private let tags: [String: [ProtectionClass: Data]]
+
+    package init(keybag: Keybag) {
+        self.keybag = keybag
+        var tags: [String: [ProtectionClass: Data]] = [:]
+        for itemClass in ItemClass.storedClasses {
+            let table = itemClass.tableName
+            for protection in ProtectionClass.allCases {
+                tags[table, default: [:]][protection] = keybag.lookup.hash(
+                    table: table,
+                    column: "pdmn",
+                    value: Array(protection.rawValue.utf8)
+                )
+            }
+        }
+        self.tags = tags
+    }
+
+    // MARK: Hashes
+
+    /// The keyed hash stored in the `pdmn` column of `table` for a class.
+    package func protectionTag(_ protection: ProtectionClass, table: String) -> Data {
+        tags[table]?[protection]
+            ?? keybag.lookup.hash(table: table, column: "pdmn", value: Array(protection.rawValue.utf8))
+    }
+
+    /// The class whose tag is `tag` in `table`, if any.
+    package func protection(forTag tag: Data, table: String) -> ProtectionClass? {
+        tags[table]?.first { $0.value == tag }?.key
+    }
+
+    /// The keyed hash of one attribute value, as stored in its column.
+    package func columnHash(_ value: AttributeValue, descriptor: AttributeDescriptor, table: String) -> Data {
+        keybag.lookup.hash(table: table, column: descriptor.code, value: value.canonicalBytes(for: descriptor.kind))
+    }
+
+    // MARK: Sealing
+
+    /// Encrypts an item into a row. `attributes` must hold every primary-key attribute.
+    package func seal(
+        itemClass: ItemClass,
+        identifier: Data,
+        accessControl: AccessControl,
+        attributes: [String: AttributeValue],
+        secret: Data
+    ) throws(KeychainCoreError) -> ItemRow {
+        let protection = accessControl.protection
+        guard let classKey = keybag.classKey(protection) else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
+        }
+        let table = itemClass.tableName
+        let schema = ItemSchema.of(itemClass)
+        var keyColumns: [String: Data] = [:]
+        var keyTuple: [[UInt8]] = []
+        for descriptor in schema.primaryKey {
+            let value = attributes[descriptor.code] ?? AttributeValue.defaultValue(for: descriptor.kind)
+            keyColumns[descriptor.code] = columnHash(value, descriptor: descriptor, table: table)
+            keyTuple.append(value.canonicalBytes(for: descriptor.kind))
+        }
+        var stored = attributes
+        stored["pdmn"] = .string(protection.rawValue)
+        stored["accc"] = .string(accessControl.storedRepresentation)
+
+        let metadataKey = SymmetricKey(size: .bits256)
+        let secretKey = SymmetricKey(size: .bits256)
+        let binding = Self.binding(table: table, identifier: identifier, protection: protection)
+        return ItemRow(
+            identifier: identifier,
+            protectionTag: protectionTag(protection, table: table),
+            primaryKeyHash: keybag.lookup.hash(table: table, column: "pkey", values: keyTuple),
+            keyColumns: keyColumns,
+            wrappedMetadataKey: try SealedBox.wrap(metadataKey, using: classKey, binding: binding("mkey")),
+            metadata: try SealedBox.seal(MetadataCodec.encode(stored), using: metadataKey, binding: binding("data")),
+            secretKeyEnvelope: try SecretKeyEnvelope.classWrapped(
+                SealedBox.wrap(secretKey, using: classKey, binding: binding("skey"))
+            ).serialized,
+            secret: try SealedBox.seal(secret, using: secretKey, binding: binding("v_Data"))
+        )
+    }
+
+    // MARK: Opening
+
+    /// Decrypts a row's metadata.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` if the item's class is locked,
+    ///   ``KeychainCoreError/Code/decode`` if the row was altered.
+    package func openMetadata(_ row: ItemRow, itemClass: ItemClass) throws(KeychainCoreError) -> StoredItem {
+        let table = itemClass.tableName
+        guard let protection = protection(forTag: row.protectionTag, table: table) else {
+            throw KeychainCoreError(.decode, "an item's protection class is damaged")
+        }
+        guard let classKey = keybag.classKey(protection) else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
+        }
+        let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)
+        let metadataKey = try SealedBox.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
+        var attributes = try MetadataCodec.decode(
+            try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data"))
+        )
+        guard case .string(let stored)? = attributes.removeValue(forKey: "accc"),
+            let accessControl = AccessControl(storedRepresentation: stored),
+            accessControl.protection == protection
+        else {
+            throw KeychainCoreError(.decode, "an item's access control is damaged")
+        }
+        attributes["pdmn"] = nil
+        guard let rowID = row.rowID else {
+            throw KeychainCoreError(.internalInconsistency, "opening a row without an id")
+        }
+        return StoredItem(
+            rowID: rowID,
+            itemClass: itemClass,
+            identifier: row.identifier,
+            protection: protection,
+            accessControl: accessControl,
+            attributes: attributes
+        )
+    }
+
+    /// Decrypts a row's secret.
+    package func openSecret(_ row: ItemRow, item: StoredItem) throws(KeychainCoreError) -> Data {
+        guard let classKey = keybag.classKey(item.protection) else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(item.protection.rawValue) class is locked")
+        }
+        let binding = Self.binding(table: item.itemClass.tableName, identifier: row.identifier, protection: item.protection)
+        switch try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) {
+        case .classWrapped(let wrapped):
+            let secretKey = try SealedBox.unwrap(wrapped, using: classKey, binding: binding("skey"))
+            return try SealedBox.open(row.secret, using: secretKey, binding: binding("v_Data"))
+        }
+    }
+
+    // MARK: Private
+
+    private static func binding(
+        table: String,
+        identifier: Data,
+        protection: ProtectionClass
+    ) -> (String) -> [UInt8] {
+        let base = AssociatedData("swift-keychain/v1/item")
+            .appending(table)
+            .appending(Array(identifier))
+            .appending(protection.rawValue)
+        return { column in base.appending(column).bytes }
+    }
+}
+
+/// How an item's secret key is wrapped.
+///
+/// Version 1 knows one layout: wrapped by the class key. Access-control constraints add layouts
+/// (application password, passcode, biometry: several wrappings for `or`, nested ones for `and`)
+/// under new kind bytes, so old rows stay readable.
+package enum SecretKeyEnvelope: Sendable {
+    case classWrapped(Data)
+
+    private static let version: UInt8 = 1
+    private static let classWrappedKind: UInt8 = 0
+
+    package init(serialized: Data) throws(KeychainCoreError) {
+        guard serialized.count > 2, serialized[serialized.startIndex] == Self.version else {
+            throw KeychainCoreError(.decode, "an item's key envelope is damaged")
+        }
+        switch serialized[serialized.startIndex + 1] {
+        case Self.classWrappedKind:
+            self = .classWrapped(Data(serialized.dropFirst(2)))
+        default:
+            throw KeychainCoreError(.decode, "an item's key envelope has an unknown kind")
+        }
+    }
+
+    package var serialized: Data {
+        switch self {
+        case .classWrapped(let wrapped): Data([Self.version, Self.classWrappedKind]) + wrapped
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Crypto
+public import Foundation
+import Synchronization
+
+/// The class keys this process has unlocked, and the keys derived from the device secret.
+///
+/// Lock states follow iOS: with no passcode every class is available. With a passcode, a new
+/// process starts "before first unlock" with only `dk` and `dku`; unlocking adds the others;
+/// locking forgets `ak`, `aku` and `akpu` but keeps `ck` and `cku` until the process ends.
+package final class Keybag: Sendable {
+    // MARK: Properties
+
+    /// The device key: wraps `dk`, `dku`, the look-up key, and every class key while no passcode is set.
+    package let deviceKey: SymmetricKey
+    /// The hasher of the searchable columns.
+    package let lookup: LookupHasher
+
+    private let deviceSecret: SymmetricKey
+    private let unlocked: Mutex<[ProtectionClass: SymmetricKey]>
+
+    // MARK: Initialization
+
+    package init(deviceSecret: SymmetricKey, record: KeybagRecord) throws(KeychainCoreError) {
+        self.deviceSecret = deviceSecret
+        deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
+        do {
+            lookup = LookupHasher(
+                key: try SealedBox.unwrap(
+                    record.sealedLookupKey,
+                    using: deviceKey,
+                    binding: KeybagRecord.lookupKeyBinding.bytes
+                )
+            )
+        } catch {
+            throw KeychainCoreError(.decode, "the keybag does not belong to this device secret", cause: error)
+        }
+        unlocked = Mutex([:])
+        try load(record, passcodeKey: nil)
+    }
+
+    /// A new keybag for a new keychain: fresh class keys and look-up key, no passcode.
+    package static func makeRecord(deviceSecret: SymmetricKey, kdf: PasscodeKDF) throws(KeychainCoreError) -> KeybagRecord {
+        let deviceSalt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+        let deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: deviceSalt)
+        var wrapped: [ProtectionClass: Data] = [:]
+        for protection in ProtectionClass.allCases where protection != .whenPasscodeSetThisDeviceOnly {
+            wrapped[protection] = try SealedBox.wrap(
+                SymmetricKey(size: .bits256),
+                using: deviceKey,
+                binding: KeybagRecord.classKeyBinding(protection).bytes
+            )
+        }
+        return KeybagRecord(
+            deviceSalt: deviceSalt,
+            passcodeSalt: nil,
+            kdf: kdf,
+            hasPasscode: false,
+            sealedLookupKey: try SealedBox.wrap(
+                SymmetricKey(size: .bits256),
+                using: deviceKey,
+                binding: KeybagRecord.lookupKeyBinding.bytes
+            ),
+            wrappedClassKeys: wrapped
+        )
+    }
+
+    // MARK: Unlocking
+
+    /// Unwraps the class keys that `record` allows with the given passcode key (or none).
+    ///
+    /// Classes wrapped by the device key are always unwrapped; passcode-wrapped classes only with
+    /// `passcodeKey`. A wrong passcode key throws ``KeychainCoreError/Code/authenticationFailed``
+    /// and changes nothing.
+    package func load(_ record: KeybagRecord, passcodeKey: SymmetricKey?) throws(KeychainCoreError) {
+        var keys: [ProtectionClass: SymmetricKey] = [:]
+        for (protection, wrapped) in record.wrappedClassKeys {
+            let usesPasscode = record.hasPasscode && protection.isPasscodeProtected
+            let wrappingKey: SymmetricKey
+            if usesPasscode {
+                guard let passcodeKey else { continue }
+                wrappingKey = passcodeKey
+            } else {
+                wrappingKey = deviceKey
+            }
+            do {
+                keys[protection] = try SealedBox.unwrap(
+                    wrapped,
+                    using: wrappingKey,
+                    binding: KeybagRecord.classKeyBinding(protection).bytes
+                )
+            } catch {
+                if usesPasscode {
+                    throw KeychainCoreError(.authenticationFailed, "the passcode is not correct")
+                }
+                throw KeychainCoreError(.decode, "the keybag's \(protection.rawValue) class key is damaged", cause: error)
+            }
+        }
+        let unwrapped = keys
+        unlocked.withLock { current in
+            current.merge(unwrapped) { _, new in new }
+            // A class the record no longer has (akpu after the passcode was removed) is gone.
+            for protection in current.keys where record.wrappedClassKeys[protection] == nil {
+                current[protection] = nil
+            }
+        }
+    }
+
+    /// Derives the passcode key of `record` for `passcode`.
+    package func passcodeKey(for passcode: String, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
+        guard let salt = record.passcodeSalt else {
+            throw KeychainCoreError(.decode, "the keybag has a passcode but no passcode salt")
+        }
+        return try record.kdf.deriveKey(passcode: passcode, salt: salt, deviceSecret: deviceSecret)
+    }
+
+    /// Forgets the keys of the classes that lock with the device (`ak`, `aku`, `akpu`).
+    package func lock() {
+        unlocked.withLock { current in
+            for protection in ProtectionClass.allCases where protection.tier == .whenUnlocked {
+                current[protection] = nil
+            }
+        }
+    }
+
+    // MARK: Class keys
+
+    /// The key of a class, or `nil` while it is locked.
+    package func classKey(_ protection: ProtectionClass) -> SymmetricKey? {
+        unlocked.withLock { $0[protection] }
+    }
+
+    /// Whether the `ak` class is unlocked.
+    package var isUnlocked: Bool {
+        classKey(.whenUnlocked) != nil
+    }
+
+    /// Whether the classes that stay open after the first unlock are available.
+    package var hasBeenUnlocked: Bool {
+        classKey(.afterFirstUnlock) != nil
+    }
+
+    /// A snapshot of the unlocked class keys, for re-wrapping.
+    package func unlockedKeys() -> [ProtectionClass: SymmetricKey] {
+        unlocked.withLock { $0 }
+    }
+
+    /// Replaces the unlocked keys (after a passcode change made in this process).
+    package func setUnlockedKeys(_ keys: [ProtectionClass: SymmetricKey]) {
+        unlocked.withLock { $0 = keys }
+    }
+}

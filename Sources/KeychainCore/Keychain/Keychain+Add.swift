@@ -1,0 +1,132 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+
+extension Keychain {
+    // MARK: Adding
+
+    /// `SecItemAdd`: stores a new item and returns it as the query's `kSecReturn…` keys ask.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/duplicateItem`` if an item with the same primary key
+    ///   exists, ``KeychainCoreError/Code/notAvailable`` for a `WhenPasscodeSetThisDeviceOnly` item
+    ///   without a passcode, ``KeychainCoreError/Code/interactionNotAllowed`` while its class is locked.
+    @discardableResult
+    package func add(_ query: ItemQuery) throws(KeychainCoreError) -> ItemResult {
+        let itemClass = query.itemClass
+        guard itemClass != .identity else {
+            throw KeychainCoreError(.invalidParameter, "identities are added as a certificate and a key reference")
+        }
+        let accessControl = AccessControl(
+            protection: query.protection ?? itemClass.defaultProtection,
+            flags: query.accessControl?.flags ?? 0
+        )
+        guard !accessControl.hasConstraints else {
+            throw KeychainCoreError(.unimplemented, "access-control constraints are not supported yet")
+        }
+
+        var attributes = query.attributes
+        if let group = query.accessGroup {
+            guard accessGroups.permits(group) else {
+                throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
+            }
+        } else {
+            guard let group = accessGroups.groupForNewItems else {
+                throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
+            }
+            attributes["agrp"] = .string(group)
+        }
+        let secret = query.valueData ?? Data()
+        if itemClass == .certificate {
+            let derived = try CertificateAttributes.attributes(ofDER: secret)
+            attributes.merge(derived) { given, _ in given }
+        }
+        let schema = ItemSchema.of(itemClass)
+        for descriptor in schema.primaryKey where attributes[descriptor.code] == nil {
+            attributes[descriptor.code] = .defaultValue(for: descriptor.kind)
+        }
+        let now = clock()
+        attributes["cdat"] = .date(now)
+        attributes["mdat"] = .date(now)
+
+        let identifier = Self.makeIdentifier()
+        let sealedAttributes = attributes
+        return try store.write { db throws(KeychainCoreError) in
+            if accessControl.protection == .whenPasscodeSetThisDeviceOnly {
+                guard try KeybagRecord.fetch(db)?.hasPasscode == true else {
+                    throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
+                }
+            }
+            let row = try codec.seal(
+                itemClass: itemClass,
+                identifier: identifier,
+                accessControl: accessControl,
+                attributes: sealedAttributes,
+                secret: secret
+            )
+            do {
+                try row.insert(into: db, table: itemClass.tableName, schema: schema)
+            } catch where error.code == .duplicateItem {
+                // An undecryptable item with the same key "was never here" (Apple drops such items):
+                // remove it and store the new one; a readable one is a real duplicate.
+                guard try removeUndecryptableDuplicate(of: row, itemClass: itemClass, in: db) else { throw error }
+                try row.insert(into: db, table: itemClass.tableName, schema: schema)
+            }
+            let rowID = db.lastInsertedRowID
+            let item = StoredItem(
+                rowID: rowID,
+                itemClass: itemClass,
+                identifier: identifier,
+                protection: accessControl.protection,
+                accessControl: accessControl,
+                attributes: sealedAttributes
+            )
+            return ItemResult(item, data: query.returnTypes.contains(.data) ? secret : nil)
+        }
+    }
+
+    /// A new random item identifier.
+    static func makeIdentifier() -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<PersistentReference.identifierLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// Deletes the row that holds `row`'s primary key if it cannot be decrypted; whether it did.
+    func removeUndecryptableDuplicate(
+        of row: ItemRow,
+        itemClass: ItemClass,
+        in db: Database
+    ) throws(KeychainCoreError) -> Bool {
+        let schema = ItemSchema.of(itemClass)
+        let table = itemClass.tableName
+        do {
+            guard let raw = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE pkey = ?", arguments: [row.primaryKeyHash]),
+                let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
+            else { return false }
+            do {
+                let item = try codec.openMetadata(existing, itemClass: itemClass)
+                _ = try codec.openSecret(existing, item: item)
+                return false
+            } catch where error.code == .decode {
+                try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
+                logger.warning("replaced an undecryptable item", metadata: ["keychain.item.class": "\(table)"])
+                return true
+            }
+        } catch let error as KeychainCoreError {
+            throw error
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot inspect a duplicate item")
+        }
+    }
+}

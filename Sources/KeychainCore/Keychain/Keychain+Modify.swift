@@ -1,0 +1,99 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+
+extension Keychain {
+    // MARK: Updating
+
+    /// `SecItemUpdate`: applies `changes` to every item matching `query`, all or nothing.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/itemNotFound`` when nothing matches,
+    ///   ``KeychainCoreError/Code/duplicateItem`` when a changed item would collide with another.
+    package func update(_ query: ItemQuery, with changes: ItemUpdate) throws(KeychainCoreError) {
+        guard query.itemClass != .identity else {
+            throw KeychainCoreError(.itemNotFound, "no identity items exist")
+        }
+        if let accessControl = changes.accessControl, accessControl.hasConstraints {
+            throw KeychainCoreError(.unimplemented, "access-control constraints are not supported yet")
+        }
+        if let group = changes.attributes["agrp"], case .string(let name) = group, !accessGroups.permits(name) {
+            throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(name)")
+        }
+        let itemClass = query.itemClass
+        let schema = ItemSchema.of(itemClass)
+        let now = clock()
+        try store.write { db throws(KeychainCoreError) in
+            var targets: [(ItemRow, StoredItem)] = []
+            try forEachMatch(of: query, in: db, limit: nil) { row, item in targets.append((row, item)) }
+            guard !targets.isEmpty else {
+                throw KeychainCoreError(.itemNotFound, "no item matched the query")
+            }
+            let newProtection = changes.protection
+            if newProtection == .whenPasscodeSetThisDeviceOnly, try KeybagRecord.fetch(db)?.hasPasscode != true {
+                throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
+            }
+            for (row, item) in targets {
+                let secret = try changes.valueData ?? codec.openSecret(row, item: item)
+                var attributes = item.attributes
+                attributes.merge(changes.attributes) { _, new in new }
+                attributes["mdat"] = .date(now)
+                let accessControl = AccessControl(
+                    protection: newProtection ?? item.protection,
+                    flags: changes.accessControl?.flags ?? item.accessControl.flags
+                )
+                var updated = try codec.seal(
+                    itemClass: itemClass,
+                    identifier: item.identifier,
+                    accessControl: accessControl,
+                    attributes: attributes,
+                    secret: secret
+                )
+                updated.rowID = item.rowID
+                try updated.update(in: db, table: itemClass.tableName, schema: schema)
+            }
+        }
+    }
+
+    // MARK: Deleting
+
+    /// `SecItemDelete`: removes every item matching `query`.
+    ///
+    /// Rows that match the query's look-up columns but can no longer be decrypted are removed
+    /// too, as Apple drops undecryptable items; they do not count as found.
+    package func delete(_ query: ItemQuery) throws(KeychainCoreError) {
+        guard query.itemClass != .identity else {
+            throw KeychainCoreError(.itemNotFound, "no identity items exist")
+        }
+        let table = query.itemClass.tableName
+        let deleted = try store.write { db throws(KeychainCoreError) in
+            var rowIDs: [Int64] = []
+            var undecryptable: [Int64] = []
+            try forEachMatch(of: query, in: db, limit: nil, skipped: { undecryptable.append($0) }) { row, item in
+                rowIDs.append(item.rowID)
+            }
+            do {
+                for rowID in rowIDs + undecryptable {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
+                }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot delete items")
+            }
+            return rowIDs.count
+        }
+        guard deleted > 0 else {
+            throw KeychainCoreError(.itemNotFound, "no item matched the query")
+        }
+    }
+}

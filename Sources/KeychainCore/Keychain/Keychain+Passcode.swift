@@ -1,0 +1,240 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import GRDB
+
+extension Keychain {
+    // MARK: State
+
+    /// Whether a passcode is set (read from the database, so it reflects other processes).
+    package func hasPasscode() throws(KeychainCoreError) -> Bool {
+        try currentRecord().hasPasscode
+    }
+
+    /// Whether the `WhenUnlocked` classes are available to this process.
+    package var isUnlocked: Bool { keybag.isUnlocked }
+
+    /// Whether this process has unlocked since it started (the `AfterFirstUnlock` classes are available).
+    package var hasBeenUnlocked: Bool { keybag.hasBeenUnlocked }
+
+    /// The wrong-passcode count and when the next attempt is allowed.
+    package func passcodeBackoff() throws(KeychainCoreError) -> PasscodeBackoff {
+        try store.read { db throws(KeychainCoreError) in try Self.fetchBackoff(db) }
+    }
+
+    // MARK: Lock and unlock
+
+    /// Unlocks the keychain for this process with the passcode.
+    ///
+    /// Without a passcode the keychain is always unlocked and this does nothing.
+    /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` for a wrong passcode (counted),
+    ///   ``KeychainCoreError/Code/passcodeBackoff`` while the back-off delay runs.
+    package func unlock(passcode: String) throws(KeychainCoreError) {
+        let record = try currentRecord()
+        guard record.hasPasscode else {
+            try keybag.load(record, passcodeKey: nil)
+            return
+        }
+        let key = try verify(passcode, record: record)
+        try keybag.load(record, passcodeKey: key)
+    }
+
+    /// Locks the keychain for this process: `WhenUnlocked` classes become unreadable until the next unlock.
+    ///
+    /// Without a passcode there is nothing to lock with, as on a device without one.
+    package func lock() throws(KeychainCoreError) {
+        if try hasPasscode() {
+            keybag.lock()
+        }
+    }
+
+    // MARK: Changing the passcode
+
+    /// Sets a passcode where there is none, or changes it (the current passcode is then required).
+    ///
+    /// Only the class keys are re-wrapped; items are not touched. A first passcode creates the
+    /// `WhenPasscodeSetThisDeviceOnly` class key.
+    package func setPasscode(_ newPasscode: String, current: String?) throws(KeychainCoreError) {
+        guard !newPasscode.isEmpty else {
+            throw KeychainCoreError(.invalidParameter, "the passcode is empty")
+        }
+        let record = try currentRecord()
+        var keys = try classKeys(of: record, currentPasscode: current)
+        if keys[.whenPasscodeSetThisDeviceOnly] == nil {
+            keys[.whenPasscodeSetThisDeviceOnly] = SymmetricKey(size: .bits256)
+        }
+        var updated = record
+        updated.passcodeSalt = Self.randomSalt()
+        updated.kdf = passcodeKDF
+        updated.hasPasscode = true
+        let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: updated)
+        updated.wrappedClassKeys = try wrap(keys, passcodeKey: passcodeKey)
+        try replace(record, with: updated, deletingPasscodeOnlyItems: false)
+        try keybag.load(updated, passcodeKey: passcodeKey)
+    }
+
+    /// Removes the passcode. `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS.
+    package func removePasscode(current: String) throws(KeychainCoreError) {
+        let record = try currentRecord()
+        guard record.hasPasscode else {
+            throw KeychainCoreError(.notAvailable, "no passcode is set")
+        }
+        var keys = try classKeys(of: record, currentPasscode: current)
+        keys[.whenPasscodeSetThisDeviceOnly] = nil
+        var updated = record
+        updated.passcodeSalt = nil
+        updated.hasPasscode = false
+        updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
+        try replace(record, with: updated, deletingPasscodeOnlyItems: true)
+        try keybag.load(updated, passcodeKey: nil)
+    }
+
+    // MARK: Private
+
+    private func currentRecord() throws(KeychainCoreError) -> KeybagRecord {
+        guard let record = try store.read({ db throws(KeychainCoreError) in try KeybagRecord.fetch(db) }) else {
+            throw KeychainCoreError(.decode, "the keybag is missing")
+        }
+        return record
+    }
+
+    /// Every class key of `record`, verifying the current passcode if one is set.
+    private func classKeys(
+        of record: KeybagRecord,
+        currentPasscode: String?
+    ) throws(KeychainCoreError) -> [ProtectionClass: SymmetricKey] {
+        var passcodeKey: SymmetricKey?
+        if record.hasPasscode {
+            guard let currentPasscode else {
+                throw KeychainCoreError(.authenticationFailed, "the current passcode is required")
+            }
+            passcodeKey = try verify(currentPasscode, record: record)
+        }
+        var keys: [ProtectionClass: SymmetricKey] = [:]
+        for (protection, wrapped) in record.wrappedClassKeys {
+            let wrappingKey = record.hasPasscode && protection.isPasscodeProtected ? passcodeKey : keybag.deviceKey
+            guard let wrappingKey else { continue }
+            keys[protection] = try SealedBox.unwrap(
+                wrapped,
+                using: wrappingKey,
+                binding: KeybagRecord.classKeyBinding(protection).bytes
+            )
+        }
+        return keys
+    }
+
+    private func wrap(
+        _ keys: [ProtectionClass: SymmetricKey],
+        passcodeKey: SymmetricKey?
+    ) throws(KeychainCoreError) -> [ProtectionClass: Data] {
+        var wrapped: [ProtectionClass: Data] = [:]
+        for (protection, key) in keys {
+            let wrappingKey = protection.isPasscodeProtected ? passcodeKey ?? keybag.deviceKey : keybag.deviceKey
+            wrapped[protection] = try SealedBox.wrap(
+                key,
+                using: wrappingKey,
+                binding: KeybagRecord.classKeyBinding(protection).bytes
+            )
+        }
+        return wrapped
+    }
+
+    /// Writes `updated` if the keybag is still `original` (another process may have changed it).
+    private func replace(
+        _ original: KeybagRecord,
+        with updated: KeybagRecord,
+        deletingPasscodeOnlyItems: Bool
+    ) throws(KeychainCoreError) {
+        try store.write { db throws(KeychainCoreError) in
+            guard let stored = try KeybagRecord.fetch(db), stored.passcodeSalt == original.passcodeSalt,
+                stored.hasPasscode == original.hasPasscode
+            else {
+                throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
+            }
+            try updated.save(db)
+            if deletingPasscodeOnlyItems {
+                for itemClass in ItemClass.storedClasses {
+                    let table = itemClass.tableName
+                    do {
+                        try db.execute(
+                            sql: "DELETE FROM \(table) WHERE pdmn = ?",
+                            arguments: [codec.protectionTag(.whenPasscodeSetThisDeviceOnly, table: table)]
+                        )
+                    } catch {
+                        throw SQLiteItemStore.translate(error, "cannot delete passcode-only items")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Checks a passcode against the keybag, with Apple's back-off; returns the passcode key.
+    private func verify(_ passcode: String, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
+        let now = clock()
+        let backoff = try passcodeBackoff()
+        if let allowed = backoff.nextAttemptAllowed(at: now) {
+            let seconds = Int(allowed.timeIntervalSince(now).rounded(.up))
+            throw KeychainCoreError(
+                .passcodeBackoff,
+                "too many wrong passcodes (\(backoff.failures)); try again in \(seconds) s"
+            )
+        }
+        let key = try keybag.passcodeKey(for: passcode, record: record)
+        let correct = record.wrappedClassKeys[.whenUnlocked].map { wrapped in
+            (try? SealedBox.unwrap(
+                wrapped,
+                using: key,
+                binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
+            )) != nil
+        } ?? false
+        try store.write { db throws(KeychainCoreError) in
+            do {
+                if correct {
+                    try db.execute(sql: "DELETE FROM passcode_attempts")
+                } else {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO passcode_attempts (id, failures, last_failure) VALUES (1, 1, ?)
+                            ON CONFLICT(id) DO UPDATE SET failures = failures + 1, last_failure = excluded.last_failure
+                            """,
+                        arguments: [now.timeIntervalSince1970]
+                    )
+                }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot record a passcode attempt")
+            }
+        }
+        guard correct else {
+            throw KeychainCoreError(.authenticationFailed, "the passcode is not correct")
+        }
+        return key
+    }
+
+    private static func fetchBackoff(_ db: Database) throws(KeychainCoreError) -> PasscodeBackoff {
+        do {
+            guard let row = try Row.fetchOne(db, sql: "SELECT failures, last_failure FROM passcode_attempts") else {
+                return PasscodeBackoff()
+            }
+            let last = (row["last_failure"] as Double?).map { Date(timeIntervalSince1970: $0) }
+            return PasscodeBackoff(failures: row["failures"] ?? 0, lastFailure: last)
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot read the passcode attempts")
+        }
+    }
+
+    private static func randomSalt() -> Data {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+    }
+}

@@ -1,0 +1,148 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+
+extension Keychain {
+    // MARK: Searching
+
+    /// `SecItemCopyMatching`: the items that match, decrypted as far as the query asks.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/itemNotFound`` when nothing matches,
+    ///   ``KeychainCoreError/Code/interactionNotAllowed`` when a matching item's class is locked.
+    package func search(_ query: ItemQuery) throws(KeychainCoreError) -> [ItemResult] {
+        guard query.itemClass != .identity else {
+            // Identities pair a certificate with its private key reference; none exist without SecKey.
+            throw KeychainCoreError(.itemNotFound, "no identity items exist")
+        }
+        if case .count(0) = query.matchLimit {
+            throw KeychainCoreError(.itemNotFound, "kSecMatchLimit is 0")
+        }
+        let wantsData = query.returnTypes.contains(.data)
+        let results = try store.read { db throws(KeychainCoreError) in
+            var results: [ItemResult] = []
+            try forEachMatch(of: query, in: db, limit: query.matchLimit.maximum) { row, item throws(KeychainCoreError) in
+                let data = wantsData ? try codec.openSecret(row, item: item) : nil
+                results.append(ItemResult(item, data: data))
+            }
+            return results
+        }
+        guard !results.isEmpty else {
+            throw KeychainCoreError(.itemNotFound, "no item matched the query")
+        }
+        return results
+    }
+
+    // MARK: Matching
+
+    /// Calls `body` for each decryptable item matching `query`, in insertion order, up to `limit`.
+    ///
+    /// Look-up columns narrow the rows with an index; each candidate is then decrypted and checked
+    /// against every attribute of the query. A row that fails to decrypt is skipped, as Apple
+    /// skips an item "that was never here"; if `skipped` is given, such rows are reported to it.
+    func forEachMatch(
+        of query: ItemQuery,
+        in db: Database,
+        limit: Int?,
+        skipped: ((Int64) -> Void)? = nil,
+        _ body: (ItemRow, StoredItem) throws(KeychainCoreError) -> Void
+    ) throws(KeychainCoreError) {
+        let schema = ItemSchema.of(query.itemClass)
+        let (sql, arguments) = try selection(for: query, schema: schema)
+        var found = 0
+        do {
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let raw = try cursor.next() {
+                guard let row = ItemRow(row: raw, schema: schema), let rowID = row.rowID else { continue }
+                let item: StoredItem
+                do {
+                    item = try codec.openMetadata(row, itemClass: query.itemClass)
+                } catch where error.code == .decode {
+                    logger.warning(
+                        "skipping an item that cannot be decrypted",
+                        metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"]
+                    )
+                    skipped?(rowID)
+                    continue
+                }
+                guard matches(item, query, schema: schema) else { continue }
+                do {
+                    try body(row, item)
+                } catch where error.code == .decode {
+                    skipped?(rowID)
+                    continue
+                }
+                found += 1
+                if let limit, found >= limit { break }
+            }
+        } catch let error as KeychainCoreError {
+            throw error
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot search the keychain")
+        }
+    }
+
+    /// The SQL that selects the candidate rows of a query.
+    private func selection(
+        for query: ItemQuery,
+        schema: ItemSchema
+    ) throws(KeychainCoreError) -> (String, StatementArguments) {
+        let table = query.itemClass.tableName
+        var clauses: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+
+        if let reference = query.persistentReference {
+            clauses.append("uuid = ?")
+            arguments.append(reference.identifier)
+        }
+        if let group = query.accessGroup {
+            guard accessGroups.permits(group) else {
+                throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
+            }
+        } else if !accessGroups.grantsAll {
+            let groups = accessGroups.groups
+            guard !groups.isEmpty, let descriptor = schema.attribute("agrp") else {
+                throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
+            }
+            clauses.append("agrp IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
+            arguments += groups.map { codec.columnHash(.string($0), descriptor: descriptor, table: table) }
+        }
+        for descriptor in schema.primaryKey {
+            guard let value = query.attributes[descriptor.code] else { continue }
+            clauses.append("\(descriptor.code) = ?")
+            arguments.append(codec.columnHash(value, descriptor: descriptor, table: table))
+        }
+        if let protection = query.protection {
+            clauses.append("pdmn = ?")
+            arguments.append(codec.protectionTag(protection, table: table))
+        }
+        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        return ("SELECT * FROM \(table)\(whereClause) ORDER BY rowid", StatementArguments(arguments))
+    }
+
+    /// Whether a decrypted item has every attribute value of the query.
+    private func matches(_ item: StoredItem, _ query: ItemQuery, schema: ItemSchema) -> Bool {
+        if let protection = query.protection, protection != item.protection { return false }
+        if !accessGroups.grantsAll {
+            guard case .string(let group)? = item.attributes["agrp"], accessGroups.permits(group) else { return false }
+        }
+        for (code, wanted) in query.attributes {
+            guard let descriptor = schema.attribute(code) else { return false }
+            let stored = item.attributes[code] ?? (descriptor.isPrimaryKey ? .defaultValue(for: descriptor.kind) : nil)
+            guard let stored, stored.canonicalBytes(for: descriptor.kind) == wanted.canonicalBytes(for: descriptor.kind)
+            else { return false }
+        }
+        return true
+    }
+}

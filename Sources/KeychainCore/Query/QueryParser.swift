@@ -1,0 +1,317 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Foundation
+
+/// Reads `SecItem*` dictionaries with Apple's rules: which keys each operation accepts, which value
+/// types they take, and which combinations are refused.
+///
+/// Keys are Apple's raw constant values (`"class"`, `"acct"`, `"r_Data"`). Every refusal is
+/// `errSecParam` unless Apple documents another status (an unknown class is `errSecNoSuchClass`).
+package enum QueryParser {
+    /// Largest secret accepted, a guard against memory exhaustion (Apple only warns above 32 KiB).
+    package static let maximumSecretSize = 16 << 20
+    /// Largest single attribute value accepted.
+    package static let maximumAttributeSize = 1 << 20
+
+    // MARK: Queries
+
+    /// Parses the query (or the attributes of an add) of one operation.
+    package static func parse(
+        _ dictionary: [String: Any],
+        for operation: KeychainOperation
+    ) throws(KeychainCoreError) -> ItemQuery {
+        var query = ItemQuery(itemClass: try itemClass(of: dictionary, operation: operation))
+        let schema = ItemSchema.of(query.itemClass)
+
+        for (key, value) in dictionary {
+            switch key {
+            case "class":
+                continue
+            case "r_Data", "r_Attributes", "r_Ref", "r_PersistentRef":
+                guard operation == .add || operation == .copyMatching else {
+                    throw invalid("\(key) is not allowed in \(operation)")
+                }
+                guard let flag = boolean(value) else { throw invalid("\(key) must be a Boolean") }
+                if flag { query.returnTypes.insert(returnType(key)) }
+            case "m_Limit":
+                switch operation {
+                case .copyMatching: query.matchLimit = try matchLimit(value)
+                case .add, .update: _ = try matchLimit(value)  // an add makes one item; an update acts on all matches
+                case .delete: throw invalid("kSecMatchLimit is not allowed in SecItemDelete")
+                }
+            case _ where key.hasPrefix("m_"):
+                // Apple records other match options for searches (and applies only the ones it knows);
+                // any of them makes an add, an update's query or a delete invalid.
+                guard operation == .copyMatching else { throw invalid("\(key) is not allowed in \(operation)") }
+            case "v_Data":
+                guard let data = value as? Data else { throw invalid("kSecValueData must be data") }
+                guard data.count <= maximumSecretSize else {
+                    throw KeychainCoreError(.dataTooLarge, "the secret is larger than \(maximumSecretSize) bytes")
+                }
+                if operation == .add { query.valueData = data }
+            case "v_PersistentRef":
+                guard operation != .add else { throw invalid("kSecValuePersistentRef is not allowed in add") }
+                guard let data = value as? Data else { throw invalid("kSecValuePersistentRef must be data") }
+                guard let reference = PersistentReference(data) else {
+                    throw invalid("kSecValuePersistentRef is not a valid persistent reference")
+                }
+                query.persistentReference = reference
+            case "v_Ref":
+                throw invalid("kSecValueRef must be a certificate, key or identity reference")
+            case "u_AuthUI":
+                guard let string = value as? String, let ui = AuthenticationUI(rawValue: string) else {
+                    throw invalid("kSecUseAuthenticationUI has an unknown value")
+                }
+                guard ui != .skip || operation == .copyMatching else {
+                    throw invalid("kSecUseAuthenticationUISkip is only allowed in SecItemCopyMatching")
+                }
+                query.authenticationUI = ui
+            case "u_NoAuthUI":
+                guard let flag = boolean(value) else { throw invalid("kSecUseNoAuthenticationUI must be a Boolean") }
+                if flag { query.authenticationUI = .fail }
+            case "u_OpPrompt":
+                guard let prompt = value as? String else { throw invalid("kSecUseOperationPrompt must be a string") }
+                query.operationPrompt = prompt
+            case "u_AuthCtx":
+                guard let context = value as? any AuthenticationContextProviding else {
+                    throw invalid("kSecUseAuthenticationContext must be an LAContext")
+                }
+                query.authenticationContext = context
+            case "u_CredRef":
+                guard value is Data else { throw invalid("kSecUseCredentialReference must be data") }
+                if dictionary["u_AuthCtx"] != nil {
+                    throw invalid("kSecUseAuthenticationContext and kSecUseCredentialReference together")
+                }
+            case "nleg":
+                guard boolean(value) != nil else { throw invalid("kSecUseDataProtectionKeychain must be a Boolean") }
+            case "u_ItemList":
+                throw invalid("kSecUseItemList is not supported")
+            case "pdmn":
+                query.protection = try protection(value)
+            case "accc":
+                guard let provider = value as? any AccessControlProviding else {
+                    throw invalid("kSecAttrAccessControl must be a SecAccessControl")
+                }
+                query.accessControl = provider.accessControl
+            case "sync":
+                if let string = value as? String, string == "syna" {
+                    guard operation != .add else {
+                        throw invalid("kSecAttrSynchronizableAny is not allowed in add")
+                    }
+                    query.matchesAnySynchronizable = true
+                } else if let flag = boolean(value) {
+                    query.attributes["sync"] = .bool(flag)
+                } else {
+                    throw invalid("kSecAttrSynchronizable must be a Boolean or kSecAttrSynchronizableAny")
+                }
+            default:
+                query.attributes[key] = try attributeValue(value, key: key, schema: schema)
+            }
+        }
+
+        if let reference = query.persistentReference {
+            if reference.itemClass != query.itemClass {
+                throw KeychainCoreError(.noSuchClass, "kSecValuePersistentRef is of another class than kSecClass")
+            }
+            if !query.attributes.isEmpty || query.protection != nil || query.accessControl != nil {
+                throw invalid("kSecValuePersistentRef cannot be combined with attributes")
+            }
+        }
+
+        try resolveProtection(&query.protection, accessControl: query.accessControl)
+        if query.attributes["sync"] == nil && !query.matchesAnySynchronizable && query.persistentReference == nil {
+            query.attributes["sync"] = .bool(false)
+        }
+        if case .bool(true)? = query.attributes["sync"] {
+            try checkSynchronizable(protection: query.protection, accessControl: query.accessControl)
+        }
+        if operation == .add {
+            // Dates are the engine's to set.
+            query.attributes["cdat"] = nil
+            query.attributes["mdat"] = nil
+        }
+        return query
+    }
+
+    // MARK: Updates
+
+    /// Parses the `attributesToUpdate` of `SecItemUpdate`.
+    package static func parseUpdate(
+        _ dictionary: [String: Any],
+        itemClass: ItemClass
+    ) throws(KeychainCoreError) -> ItemUpdate {
+        var update = ItemUpdate()
+        let schema = ItemSchema.of(itemClass)
+        for (key, value) in dictionary {
+            switch key {
+            case "class":
+                throw KeychainCoreError(.noSuchAttribute, "kSecClass cannot be updated")
+            case "v_Data":
+                guard let data = value as? Data else { throw invalid("kSecValueData must be data") }
+                guard data.count <= maximumSecretSize else {
+                    throw KeychainCoreError(.dataTooLarge, "the secret is larger than \(maximumSecretSize) bytes")
+                }
+                update.valueData = data
+            case "u_CredRef":
+                throw KeychainCoreError(.noSuchAttribute, "kSecUseCredentialReference cannot be updated")
+            case "pdmn":
+                update.protection = try protection(value)
+            case "accc":
+                guard let provider = value as? any AccessControlProviding else {
+                    throw invalid("kSecAttrAccessControl must be a SecAccessControl")
+                }
+                update.accessControl = provider.accessControl
+            case "sync":
+                guard let flag = boolean(value) else { throw invalid("kSecAttrSynchronizable must be a Boolean") }
+                update.attributes["sync"] = .bool(flag)
+            case "cdat", "mdat":
+                throw invalid("\(key) is maintained by the keychain")
+            default:
+                update.attributes[key] = try attributeValue(value, key: key, schema: schema)
+            }
+        }
+        try resolveProtection(&update.protection, accessControl: update.accessControl)
+        if case .bool(true)? = update.attributes["sync"] {
+            try checkSynchronizable(protection: update.protection, accessControl: update.accessControl)
+        }
+        return update
+    }
+
+    // MARK: Pieces
+
+    private static func itemClass(
+        of dictionary: [String: Any],
+        operation: KeychainOperation
+    ) throws(KeychainCoreError) -> ItemClass {
+        guard let value = dictionary["class"] else {
+            if operation != .add, let data = dictionary["v_PersistentRef"] as? Data,
+                let reference = PersistentReference(data)
+            {
+                return reference.itemClass
+            }
+            throw invalid("the query has no kSecClass")
+        }
+        guard let string = value as? String else { throw invalid("kSecClass must be a string") }
+        guard let itemClass = ItemClass(rawValue: string) else {
+            throw KeychainCoreError(.noSuchClass, "unknown item class")
+        }
+        return itemClass
+    }
+
+    private static func returnType(_ key: String) -> ReturnTypes {
+        switch key {
+        case "r_Data": .data
+        case "r_Attributes": .attributes
+        case "r_Ref": .reference
+        default: .persistentReference
+        }
+    }
+
+    private static func matchLimit(_ value: Any) throws(KeychainCoreError) -> MatchLimit {
+        if let string = value as? String {
+            switch string {
+            case "m_LimitOne": return .one
+            case "m_LimitAll": return .all
+            default: throw invalid("kSecMatchLimit has an unknown value")
+            }
+        }
+        guard let number = value as? NSNumber, !(value is Bool) else {
+            throw invalid("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number")
+        }
+        let count = number.intValue
+        guard Double(count) == number.doubleValue else {
+            throw invalid("kSecMatchLimit must be an integer")
+        }
+        // As Apple's store: 1 is a single result, -1 (kCFNotFound) is unlimited, 0 finds nothing,
+        // and any other negative number stops after the first result.
+        switch count {
+        case 1: return .one
+        case -1: return .all
+        case ..<0: return .count(1)
+        default: return .count(count)
+        }
+    }
+
+    private static func protection(_ value: Any) throws(KeychainCoreError) -> ProtectionClass {
+        guard let string = value as? String, let protection = ProtectionClass(rawValue: string) else {
+            throw invalid("kSecAttrAccessible has an unknown value")
+        }
+        return protection
+    }
+
+    private static func resolveProtection(
+        _ protection: inout ProtectionClass?,
+        accessControl: AccessControl?
+    ) throws(KeychainCoreError) {
+        guard let accessControl else { return }
+        if let protection, protection != accessControl.protection {
+            throw invalid("kSecAttrAccessible and kSecAttrAccessControl disagree")
+        }
+        protection = accessControl.protection
+    }
+
+    private static func checkSynchronizable(
+        protection: ProtectionClass?,
+        accessControl: AccessControl?
+    ) throws(KeychainCoreError) {
+        if accessControl?.hasConstraints == true {
+            throw invalid("an item with kSecAttrAccessControl constraints is not synchronizable")
+        }
+        if protection?.isThisDeviceOnly == true {
+            throw invalid("a ThisDeviceOnly item cannot be synchronizable")
+        }
+    }
+
+    private static func attributeValue(
+        _ value: Any,
+        key: String,
+        schema: ItemSchema
+    ) throws(KeychainCoreError) -> AttributeValue {
+        guard let descriptor = schema.attribute(key) else {
+            // Apple: a four-character attribute code the class lacks is errSecNoSuchAttr; anything else is errSecParam.
+            if key.utf8.count == 4, key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), !key.contains("_") {
+                throw KeychainCoreError(.noSuchAttribute, "\(key) is not an attribute of class \(schema.itemClass.rawValue)")
+            }
+            throw invalid("unknown key \(key)")
+        }
+        guard let parsed = AttributeValue(value, kind: descriptor.kind) else {
+            throw invalid("\(descriptor.code) has a value of the wrong type")
+        }
+        let size: Int
+        switch parsed {
+        case .string(let string): size = string.utf8.count
+        case .data(let data): size = data.count
+        default: size = 0
+        }
+        guard size <= maximumAttributeSize else {
+            throw KeychainCoreError(.dataTooLarge, "\(descriptor.code) is larger than \(maximumAttributeSize) bytes")
+        }
+        return parsed
+    }
+
+    /// A Boolean as Core Foundation spells it: `true`, `kCFBooleanTrue` or a number.
+    private static func boolean(_ value: Any) -> Bool? {
+        if value is String { return nil }
+        if let bool = value as? Bool { return bool }
+        if let number = value as? NSNumber { return number.intValue != 0 }
+        return nil
+    }
+
+    private static func invalid(_ message: String) -> KeychainCoreError {
+        KeychainCoreError(.invalidParameter, message)
+    }
+}
+
+/// A value the mirror layer passes under `kSecUseAuthenticationContext` (its `LAContext`).
+package protocol AuthenticationContextProviding: AnyObject {}

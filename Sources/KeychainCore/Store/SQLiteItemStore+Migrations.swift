@@ -1,0 +1,84 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import GRDB
+
+extension SQLiteItemStore {
+    /// The schema, as named, append-only migrations. Never edit a shipped migration: add one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1-keybag") { db in
+            // The keybag: salts, passcode KDF parameters, and the look-up key sealed under the device key.
+            try db.execute(
+                sql: """
+                    CREATE TABLE keybag (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        version INTEGER NOT NULL,
+                        device_salt BLOB NOT NULL,
+                        passcode_salt BLOB,
+                        kdf_rounds INTEGER NOT NULL,
+                        kdf_block_size INTEGER NOT NULL,
+                        kdf_parallelism INTEGER NOT NULL,
+                        has_passcode INTEGER NOT NULL,
+                        lookup_key BLOB NOT NULL
+                    );
+                    CREATE TABLE class_key (
+                        pdmn TEXT PRIMARY KEY NOT NULL,
+                        wrapped BLOB NOT NULL
+                    );
+                    CREATE TABLE passcode_attempts (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        failures INTEGER NOT NULL,
+                        last_failure REAL
+                    );
+                    """
+            )
+        }
+
+        migrator.registerMigration("v1-items") { db in
+            for itemClass in ItemClass.storedClasses {
+                let table = itemClass.tableName
+                let keyColumns = ItemSchema.of(itemClass).primaryKey.map { "\($0.code) BLOB NOT NULL" }
+                try db.execute(
+                    sql: """
+                        CREATE TABLE \(table) (
+                            rowid INTEGER PRIMARY KEY,
+                            uuid BLOB NOT NULL UNIQUE,
+                            pdmn BLOB NOT NULL,
+                            pkey BLOB NOT NULL UNIQUE,
+                            \(keyColumns.joined(separator: ",\n    ")),
+                            mkey BLOB NOT NULL,
+                            data BLOB NOT NULL,
+                            skey BLOB NOT NULL,
+                            v_Data BLOB NOT NULL
+                        )
+                        """
+                )
+            }
+            try db.execute(
+                sql: """
+                    CREATE INDEX genp_svce_acct ON genp (svce, acct);
+                    CREATE INDEX genp_acct ON genp (acct);
+                    CREATE INDEX inet_srvr_acct ON inet (srvr, acct);
+                    CREATE INDEX inet_acct ON inet (acct);
+                    CREATE INDEX cert_issr_slnr ON cert (issr, slnr);
+                    CREATE INDEX keys_klbl ON keys (klbl);
+                    CREATE INDEX keys_atag ON keys (atag);
+                    """
+            )
+        }
+
+        return migrator
+    }
+}

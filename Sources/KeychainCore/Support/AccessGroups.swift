@@ -1,0 +1,62 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The keychain access groups a process may use: Linux's stand-in for the `keychain-access-groups` entitlement.
+///
+/// The first group is where an add without `kSecAttrAccessGroup` puts the item; a query without an
+/// access group searches every group in the list; the group `"*"` grants every group. On Linux
+/// any process of the user can open the keychain files, so access groups separate applications
+/// that cooperate; they are not a boundary against a hostile process of the same user.
+package struct AccessGroups: Hashable, Sendable {
+    /// The wildcard that grants every group.
+    package static let wildcard = "*"
+
+    /// The group of items added without an explicit group, when nothing else is configured.
+    package static let defaultGroup = "default"
+
+    /// The groups, in order; the first concrete one receives new items.
+    package var groups: [String]
+
+    package init(_ groups: [String]) {
+        self.groups = groups
+    }
+
+    /// The configuration of a process that sets nothing: its own default group only.
+    package static let standard = AccessGroups([defaultGroup])
+
+    /// Reads `KEYCHAIN_ACCESS_GROUPS` (comma-separated), falling back to `fallback`.
+    package static func fromEnvironment(_ environment: [String: String], fallback: AccessGroups) -> AccessGroups {
+        guard let value = environment["KEYCHAIN_ACCESS_GROUPS"] else { return fallback }
+        let groups = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return AccessGroups(groups)
+    }
+
+    /// Whether every group is granted.
+    package var grantsAll: Bool { groups.contains(Self.wildcard) }
+
+    /// The group an add without `kSecAttrAccessGroup` uses.
+    package var groupForNewItems: String? {
+        groups.first { $0 != Self.wildcard }
+    }
+
+    /// Whether the process may name `group` explicitly.
+    package func permits(_ group: String) -> Bool {
+        grantsAll || groups.contains(group)
+    }
+}
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
