@@ -67,9 +67,9 @@ package enum SealedBox {
         using wrappingKey: SymmetricKey,
         binding associatedData: some DataProtocol
     ) throws(KeychainCoreError) -> Data {
-        try key.withUnsafeBytes { (bytes) throws(KeychainCoreError) -> Data in
-            try seal(bytes, using: wrappingKey, binding: associatedData)
-        }
+        var raw = key.withUnsafeBytes { Data($0) }
+        defer { raw.resetBytes(in: 0..<raw.count) }
+        return try seal(raw, using: wrappingKey, binding: associatedData)
     }
 
     /// Opens a key sealed by ``wrap(_:using:binding:)``.

@@ -13,6 +13,7 @@
 
 import Crypto
 public import Foundation
+import SwiftASN1
 import X509
 
 /// The attributes of a certificate item, derived from its DER encoding as Apple's keychain does.

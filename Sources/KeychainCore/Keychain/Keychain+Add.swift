@@ -13,6 +13,7 @@
 
 import Foundation
 import GRDB
+import Logging
 
 extension Keychain {
     // MARK: Adding
@@ -75,12 +76,15 @@ extension Keychain {
                 attributes: sealedAttributes,
                 secret: secret
             )
-            do {
+            let inserted = Result { () throws(KeychainCoreError) in
                 try row.insert(into: db, table: itemClass.tableName, schema: schema)
-            } catch where error.code == .duplicateItem {
+            }
+            if case .failure(let error) = inserted {
                 // An undecryptable item with the same key "was never here" (Apple drops such items):
                 // remove it and store the new one; a readable one is a real duplicate.
-                guard try removeUndecryptableDuplicate(of: row, itemClass: itemClass, in: db) else { throw error }
+                guard error.code == .duplicateItem,
+                    try removeUndecryptableDuplicate(of: row, itemClass: itemClass, in: db)
+                else { throw error }
                 try row.insert(into: db, table: itemClass.tableName, schema: schema)
             }
             let rowID = db.lastInsertedRowID
@@ -114,14 +118,18 @@ extension Keychain {
             guard let raw = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE pkey = ?", arguments: [row.primaryKeyHash]),
                 let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
             else { return false }
-            do {
-                let item = try codec.openMetadata(existing, itemClass: itemClass)
-                _ = try codec.openSecret(existing, item: item)
+            let readable = Result { () throws(KeychainCoreError) in
+                _ = try codec.openSecret(existing, item: try codec.openMetadata(existing, itemClass: itemClass))
+            }
+            switch readable {
+            case .success:
                 return false
-            } catch where error.code == .decode {
+            case .failure(let error) where error.code == .decode:
                 try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
                 logger.warning("replaced an undecryptable item", metadata: ["keychain.item.class": "\(table)"])
                 return true
+            case .failure(let error):
+                throw error
             }
         } catch let error as KeychainCoreError {
             throw error

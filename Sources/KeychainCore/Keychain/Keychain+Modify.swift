@@ -36,7 +36,9 @@ extension Keychain {
         let now = clock()
         try store.write { db throws(KeychainCoreError) in
             var targets: [(ItemRow, StoredItem)] = []
-            try forEachMatch(of: query, in: db, limit: nil) { row, item in targets.append((row, item)) }
+            try forEachMatch(of: query, in: db, limit: nil) { (row, item) throws(KeychainCoreError) in
+                targets.append((row, item))
+            }
             guard !targets.isEmpty else {
                 throw KeychainCoreError(.itemNotFound, "no item matched the query")
             }
@@ -45,7 +47,12 @@ extension Keychain {
                 throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
             }
             for (row, item) in targets {
-                let secret = try changes.valueData ?? codec.openSecret(row, item: item)
+                let secret: Data
+                if let newSecret = changes.valueData {
+                    secret = newSecret
+                } else {
+                    secret = try codec.openSecret(row, item: item)
+                }
                 var attributes = item.attributes
                 attributes.merge(changes.attributes) { _, new in new }
                 attributes["mdat"] = .date(now)
@@ -80,8 +87,8 @@ extension Keychain {
         let deleted = try store.write { db throws(KeychainCoreError) in
             var rowIDs: [Int64] = []
             var undecryptable: [Int64] = []
-            try forEachMatch(of: query, in: db, limit: nil, skipped: { undecryptable.append($0) }) { row, item in
-                rowIDs.append(item.rowID)
+            try forEachMatch(of: query, in: db, limit: nil, skipped: { undecryptable.append($0) }) {
+                (_, item) throws(KeychainCoreError) in rowIDs.append(item.rowID)
             }
             do {
                 for rowID in rowIDs + undecryptable {

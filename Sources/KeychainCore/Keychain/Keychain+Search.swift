@@ -13,6 +13,7 @@
 
 import Foundation
 import GRDB
+import Logging
 
 extension Keychain {
     // MARK: Searching
@@ -65,23 +66,32 @@ extension Keychain {
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let raw = try cursor.next() {
                 guard let row = ItemRow(row: raw, schema: schema), let rowID = row.rowID else { continue }
+                let opened = Result { () throws(KeychainCoreError) in
+                    try codec.openMetadata(row, itemClass: query.itemClass)
+                }
                 let item: StoredItem
-                do {
-                    item = try codec.openMetadata(row, itemClass: query.itemClass)
-                } catch where error.code == .decode {
+                switch opened {
+                case .success(let value):
+                    item = value
+                case .failure(let error) where error.code == .decode:
                     logger.warning(
                         "skipping an item that cannot be decrypted",
                         metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"]
                     )
                     skipped?(rowID)
                     continue
+                case .failure(let error):
+                    throw error
                 }
                 guard matches(item, query, schema: schema) else { continue }
-                do {
-                    try body(row, item)
-                } catch where error.code == .decode {
+                let handled = Result { () throws(KeychainCoreError) in try body(row, item) }
+                switch handled {
+                case .success: break
+                case .failure(let error) where error.code == .decode:
                     skipped?(rowID)
                     continue
+                case .failure(let error):
+                    throw error
                 }
                 found += 1
                 if let limit, found >= limit { break }

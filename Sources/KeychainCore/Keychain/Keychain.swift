@@ -14,7 +14,7 @@
 import Crypto
 public import Foundation
 import GRDB
-import Logging
+package import Logging
 
 /// An open keychain: its database, its keybag and this process's lock state.
 ///

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// The keychain access groups a process may use: Linux's stand-in for the `keychain-access-groups` entitlement.
 ///
 /// The first group is where an add without `kSecAttrAccessGroup` puts the item; a query without an
@@ -54,9 +56,3 @@ package struct AccessGroups: Hashable, Sendable {
         grantsAll || groups.contains(group)
     }
 }
-
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif

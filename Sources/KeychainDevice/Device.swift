@@ -1,0 +1,147 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Foundation
+package import KeychainCore
+import Synchronization
+
+/// A keychain as a device holds it: its home, its passcode and its lock state, the Linux side of "Settings".
+///
+/// `SecItem*` calls use ``current()``: the device a task selected with ``withCurrent(_:operation:)``
+/// (tests do this, so parallel tests use separate keychains without races), else the process
+/// default set with ``setProcessDefault(_:)``, else the keychain in ``KeychainHome/resolve(environment:)``.
+///
+/// ```swift
+/// let device = try Device(home: KeychainHome(url: directory))
+/// try device.setPasscode("123456")
+/// try device.lock()
+/// ```
+public final class Device: Sendable {
+    // MARK: Properties
+
+    /// Where this keychain lives.
+    public let home: KeychainHome
+    /// The open engine.
+    package let keychain: Keychain
+
+    // MARK: Initialization
+
+    /// Opens the keychain in `home`, creating it if needed.
+    ///
+    /// - Parameters:
+    ///   - home: The keychain's directory.
+    ///   - configuration: The access groups of this process and the passcode KDF cost.
+    public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
+        self.home = home
+        keychain = try Keychain(
+            directory: home.url,
+            accessGroups: AccessGroups(configuration.accessGroups),
+            passcodeKDF: configuration.passcodeCost.kdf,
+            clock: configuration.clock
+        )
+    }
+
+    // MARK: Passcode and lock
+
+    /// Whether a passcode is set.
+    public func hasPasscode() throws -> Bool {
+        try keychain.hasPasscode()
+    }
+
+    /// Whether the `WhenUnlocked` classes are readable by this process.
+    public var isUnlocked: Bool { keychain.isUnlocked }
+
+    /// Whether this process has unlocked since it started (the `AfterFirstUnlock` classes are readable).
+    public var hasBeenUnlocked: Bool { keychain.hasBeenUnlocked }
+
+    /// Sets the first passcode.
+    public func setPasscode(_ passcode: String) throws {
+        try keychain.setPasscode(passcode, current: nil)
+    }
+
+    /// Changes the passcode; only the class keys are re-wrapped.
+    public func changePasscode(from current: String, to new: String) throws {
+        try keychain.setPasscode(new, current: current)
+    }
+
+    /// Removes the passcode, destroying every `WhenPasscodeSetThisDeviceOnly` item.
+    public func removePasscode(current: String) throws {
+        try keychain.removePasscode(current: current)
+    }
+
+    /// Unlocks this process's view of the keychain.
+    public func unlock(passcode: String) throws {
+        try keychain.unlock(passcode: passcode)
+    }
+
+    /// Locks this process's view of the keychain (`WhenUnlocked` items become unreadable).
+    public func lock() throws {
+        try keychain.lock()
+    }
+
+    /// Consecutive wrong passcodes, and when the next attempt is allowed (`nil`: now).
+    public func passcodeAttempts() throws -> (failures: Int, nextAttempt: Date?) {
+        let backoff = try keychain.passcodeBackoff()
+        return (backoff.failures, backoff.nextAttemptAllowed(at: keychain.clock()))
+    }
+}
+
+// MARK: - Selecting the current keychain
+
+extension Device {
+    @TaskLocal private static var taskDevice: Device?
+
+    private static let processDefault = Mutex<Device?>(nil)
+
+    /// The keychain that `SecItem*` calls in this task use.
+    package static func current() throws(KeychainCoreError) -> Device {
+        if let device = taskDevice { return device }
+        return try processDefault.withLock { (device) throws(KeychainCoreError) -> Device in
+            if let device { return device }
+            do {
+                let opened = try Device(home: .resolve())
+                device = opened
+                return opened
+            } catch let error as KeychainCoreError {
+                throw error
+            } catch {
+                throw KeychainCoreError(.io, "cannot open the default keychain", cause: SendableError(error))
+            }
+        }
+    }
+
+    /// Runs `operation` with `device` as the keychain of every `SecItem*` call it makes, in this task and its children.
+    public static func withCurrent<T>(_ device: Device, operation: () throws -> T) rethrows -> T {
+        try $taskDevice.withValue(device, operation: operation)
+    }
+
+    /// Runs `operation` with `device` as the keychain of every `SecItem*` call it makes.
+    public static func withCurrent<T>(
+        _ device: Device,
+        operation: () async throws -> T,
+        isolation: isolated (any Actor)? = #isolation
+    ) async rethrows -> T {
+        try await $taskDevice.withValue(device, operation: operation, isolation: isolation)
+    }
+
+    /// Sets the keychain that `SecItem*` calls use in this process when no task selected one.
+    public static func setProcessDefault(_ device: Device?) {
+        processDefault.withLock { $0 = device }
+    }
+}
+
+/// An error reduced to its description, so that it can cross concurrency domains.
+struct SendableError: Error, Sendable, CustomStringConvertible {
+    let description: String
+    init(_ error: any Error) { description = String(describing: error) }
+}

@@ -1,0 +1,60 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Foundation
+import KeychainCore
+
+/// How a process uses its keychain: its access groups and the cost of the passcode KDF.
+public struct DeviceConfiguration: Sendable {
+    /// The keychain access groups this process may use; the first receives new items, `"*"` grants all.
+    public var accessGroups: [String]
+    /// The scrypt cost given to a new passcode.
+    public var passcodeCost: PasscodeCost
+    /// The clock for item dates and passcode back-off.
+    public var clock: @Sendable () -> Date
+
+    public init(
+        accessGroups: [String] = ["default"],
+        passcodeCost: PasscodeCost = .standard,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.accessGroups = accessGroups
+        self.passcodeCost = passcodeCost
+        self.clock = clock
+    }
+
+    /// Access groups from `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else `defaultGroups`.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        defaultGroups: [String] = ["default"]
+    ) -> DeviceConfiguration {
+        DeviceConfiguration(
+            accessGroups: AccessGroups.fromEnvironment(environment, fallback: AccessGroups(defaultGroups)).groups
+        )
+    }
+
+    /// The cost of one passcode guess.
+    public enum PasscodeCost: Sendable {
+        /// scrypt N = 2^15, r = 8, p = 1: about 100 ms and 32 MiB a guess.
+        case standard
+        /// Cheap parameters for tests; never for a real keychain.
+        case testing
+
+        var kdf: PasscodeKDF {
+            switch self {
+            case .standard: .standard
+            case .testing: .testing
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
+@_exported import Security
+#else
+import Foundation
+import KeychainCore
+
+/// Builds the `result` of `SecItemAdd` and `SecItemCopyMatching` in Apple's shapes.
+///
+/// One `kSecReturn…` key gives that value alone (`Data` for data and persistent references, a
+/// dictionary for attributes); several give a dictionary holding the attributes plus `v_Data` and
+/// `v_PersistentRef`; a match limit other than one gives an array of those.
+enum SecItemResult {
+    /// Refuses return keys that this implementation cannot honour yet.
+    static func validate(_ query: ItemQuery) throws(KeychainCoreError) {
+        guard query.returnTypes.contains(.reference) else { return }
+        switch query.itemClass {
+        case .genericPassword, .internetPassword:
+            if query.returnTypes == .reference {
+                throw KeychainCoreError(.invalidParameter, "password items have no reference type")
+            }
+        case .certificate, .key, .identity:
+            throw KeychainCoreError(.unimplemented, "kSecReturnRef for certificates and keys is not supported yet")
+        }
+    }
+
+    static func make(_ items: [ItemResult], query: ItemQuery) throws(KeychainCoreError) -> AnyObject {
+        try validate(query)
+        let values = items.map { single($0, returnTypes: query.returnTypes.subtracting(.reference)) }
+        if query.matchLimit.returnsArray {
+            return values as NSArray
+        }
+        return values[0]
+    }
+
+    private static func single(_ item: ItemResult, returnTypes: ReturnTypes) -> AnyObject {
+        switch returnTypes {
+        case .data:
+            return (item.data ?? Data()) as NSData
+        case .persistentReference:
+            return item.persistentReference.data as NSData
+        case .attributes:
+            return attributes(of: item) as NSDictionary
+        default:
+            var dictionary = returnTypes.contains(.attributes) ? attributes(of: item) : [:]
+            if returnTypes.contains(.data) {
+                dictionary["v_Data"] = item.data ?? Data()
+            }
+            if returnTypes.contains(.persistentReference) {
+                dictionary["v_PersistentRef"] = item.persistentReference.data
+            }
+            return dictionary as NSDictionary
+        }
+    }
+
+    /// The attribute dictionary of an item, keyed by Apple's raw attribute codes.
+    static func attributes(of item: ItemResult) -> [String: Any] {
+        var dictionary: [String: Any] = [:]
+        for (code, value) in item.attributes {
+            dictionary[code] = value.foundationValue
+        }
+        dictionary["pdmn"] = item.accessControl.protection.rawValue
+        dictionary["accc"] = SecAccessControl(item.accessControl)
+        return dictionary
+    }
+}
+#endif
