@@ -60,8 +60,3 @@ package struct AccessControl: Hashable, Sendable {
         self.init(protection: protection, flags: flags)
     }
 }
-
-/// A value the mirror layer passes under `kSecAttrAccessControl` (its `SecAccessControl`).
-package protocol AccessControlProviding: AnyObject {
-    var accessControl: AccessControl { get }
-}

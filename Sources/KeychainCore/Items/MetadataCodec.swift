@@ -112,7 +112,8 @@ package enum MetadataCodec {
         var isAtEnd: Bool { offset == bytes.count }
 
         mutating func byte() throws(KeychainCoreError) -> UInt8 {
-            try bytes(1)[0]
+            let slice = try bytes(1)
+            return slice[slice.startIndex]
         }
 
         mutating func bytes(_ count: Int) throws(KeychainCoreError) -> ArraySlice<UInt8> {

@@ -27,6 +27,9 @@ package enum QueryParser {
     // MARK: Queries
 
     /// Parses the query (or the attributes of an add) of one operation.
+    ///
+    /// The mirror layer hands objects of its own as engine values: a `SecAccessControl` under
+    /// `kSecAttrAccessControl` as an ``AccessControl``.
     package static func parse(
         _ dictionary: [String: Any],
         for operation: KeychainOperation
@@ -100,10 +103,10 @@ package enum QueryParser {
             case "pdmn":
                 query.protection = try protection(value)
             case "accc":
-                guard let provider = value as? any AccessControlProviding else {
+                guard let accessControl = value as? AccessControl else {
                     throw invalid("kSecAttrAccessControl must be a SecAccessControl")
                 }
-                query.accessControl = provider.accessControl
+                query.accessControl = accessControl
             case "sync":
                 if let string = value as? String, string == "syna" {
                     guard operation != .add else {
@@ -168,10 +171,10 @@ package enum QueryParser {
             case "pdmn":
                 update.protection = try protection(value)
             case "accc":
-                guard let provider = value as? any AccessControlProviding else {
+                guard let accessControl = value as? AccessControl else {
                     throw invalid("kSecAttrAccessControl must be a SecAccessControl")
                 }
-                update.accessControl = provider.accessControl
+                update.accessControl = accessControl
             case "sync":
                 guard let flag = boolean(value) else { throw invalid("kSecAttrSynchronizable must be a Boolean") }
                 update.attributes["sync"] = .bool(flag)

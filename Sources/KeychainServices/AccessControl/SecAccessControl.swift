@@ -21,7 +21,7 @@ package import KeychainCore
 ///
 /// Create one with ``SecAccessControlCreateWithFlags(_:_:_:_:)`` and pass it under
 /// `kSecAttrAccessControl`.
-public final class SecAccessControl: NSObject, AccessControlProviding, @unchecked Sendable {
+public final class SecAccessControl: NSObject, @unchecked Sendable {
     // Immutable after initialization.
     package let accessControl: AccessControl
 

@@ -116,7 +116,8 @@ enum SecItemCall {
             guard let key = key as? String else {
                 throw KeychainCoreError(.invalidParameter, "a query key is not a string")
             }
-            result[key] = value
+            // Mirror objects become engine values.
+            result[key] = (value as? SecAccessControl)?.accessControl ?? value
         }
         return result
     }
