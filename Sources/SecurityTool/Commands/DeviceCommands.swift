@@ -1,0 +1,155 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import KeychainDevice
+
+/// `security passcode set|change|remove`: the device passcode, as in iOS's Settings.
+struct Passcode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set, change or remove the keychain passcode.",
+        discussion: """
+            Prompts read the terminal without echo, or one line of standard input per prompt when \
+            standard input is not a terminal. Removing the passcode destroys every \
+            WhenPasscodeSetThisDeviceOnly item.
+            """,
+        subcommands: [Set.self, Change.self, Remove.self]
+    )
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a passcode where there is none.")
+        @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+        func run() throws {
+            let device = try Session.open(home: keychain)
+            if (try? device.hasPasscode()) == true {
+                Terminal.printError("security: a passcode is already set; use `security passcode change`")
+                throw ExitCode(1)
+            }
+            let passcode = try Passcode.readNew()
+            try Passcode.perform("passcode set") { try device.setPasscode(passcode) }
+            print("passcode set")
+        }
+    }
+
+    struct Change: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change the passcode.")
+        @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+        func run() throws {
+            let device = try Session.open(home: keychain)
+            let current = try Passcode.readCurrent()
+            let new = try Passcode.readNew()
+            try Passcode.perform("passcode change") { try device.changePasscode(from: current, to: new) }
+            print("passcode changed")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the passcode (destroys WhenPasscodeSetThisDeviceOnly items)."
+        )
+        @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+        func run() throws {
+            let device = try Session.open(home: keychain)
+            let current = try Passcode.readCurrent()
+            try Passcode.perform("passcode remove") { try device.removePasscode(current: current) }
+            print("passcode removed")
+        }
+    }
+
+    static func readCurrent() throws -> String {
+        guard let passcode = Terminal.readSecret(prompt: "current passcode: ") else { throw ExitCode(1) }
+        return passcode
+    }
+
+    static func readNew() throws -> String {
+        guard let passcode = Terminal.readNewSecret(prompt: "new passcode: ", retypePrompt: "retype new passcode: "),
+            !passcode.isEmpty
+        else {
+            Terminal.printError("security: no passcode given")
+            throw ExitCode(1)
+        }
+        return passcode
+    }
+
+    static func perform(_ context: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            Terminal.printError("security: \(context): \(Session.describe(error))")
+            throw ExitCode(Session.exitStatus(-25293))
+        }
+    }
+}
+
+/// `security lock`: locks the keychain, as pressing the side button does.
+struct Lock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lock the keychain.",
+        discussion: """
+            Without a daemon each process keeps its own lock state and starts locked when a passcode \
+            is set, so this tool is locked again on its next run anyway; the command checks the \
+            keychain and reports the state.
+            """
+    )
+    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+    func run() throws {
+        let device = try Session.open(home: keychain)
+        try device.lock()
+        print((try? device.hasPasscode()) == true ? "locked" : "no passcode is set: the keychain cannot lock")
+    }
+}
+
+/// `security unlock`: checks the passcode and unlocks.
+struct Unlock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Unlock the keychain with the passcode.",
+        discussion: "Wrong passcodes count against Apple's back-off schedule, across processes."
+    )
+    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+    func run() throws {
+        let device = try Session.open(home: keychain)
+        guard (try? device.hasPasscode()) == true else {
+            print("no passcode is set: the keychain is always unlocked")
+            return
+        }
+        try Session.unlock(device)
+        print("unlocked")
+    }
+}
+
+/// `security status`: what iOS's Settings would show.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the keychain's location, passcode and lock state.")
+    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+    func run() throws {
+        let device = try Session.open(home: keychain)
+        let hasPasscode = (try? device.hasPasscode()) ?? false
+        print("keychain: \(device.home.url.path)")
+        print("passcode: \(hasPasscode ? "set" : "not set")")
+        print("state: \(device.isUnlocked ? "unlocked" : device.hasBeenUnlocked ? "locked" : "locked (before first unlock)")")
+        if let attempts = try? device.passcodeAttempts() {
+            print("failed passcode attempts: \(attempts.failures)")
+            if let next = attempts.nextAttempt {
+                print("next passcode attempt allowed at: \(ISO8601DateFormatter().string(from: next))")
+            }
+        }
+        print("biometry: none (sensor support comes with access control)")
+    }
+}

@@ -1,0 +1,120 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import KeychainServices
+
+struct AddInternetPassword: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-internet-password",
+        abstract: "Add an internet password item."
+    )
+
+    @OptionGroup var attributes: InternetAttributeOptions
+    @OptionGroup var password: PasswordOptions
+
+    @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
+    var update = false
+
+    @Flag(name: .customShort("A"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
+    var allowAnyApplication = false
+
+    @Option(name: .customShort("T"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
+    var trustedApplications: [String] = []
+
+    @Option(name: .customLong("accessible"), help: "Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).")
+    var accessible: String?
+
+    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
+    var keychain: String?
+
+    func validate() throws {
+        guard attributes.account != nil, attributes.server != nil else {
+            throw ValidationError("both -a account and -s server are required")
+        }
+    }
+
+    func run() throws {
+        var given = try attributes.attributes()
+        if given[kSecAttrLabel as String] == nil { given[kSecAttrLabel as String] = attributes.server }
+        if given[kSecAttrAuthenticationType as String] == nil {
+            given[kSecAttrAuthenticationType as String] = kSecAttrAuthenticationTypeDefault
+        }
+        try ItemCommands.add(
+            itemClass: kSecClassInternetPassword,
+            attributes: given,
+            primaryKey: [
+                kSecAttrAccount as String, kSecAttrSecurityDomain as String, kSecAttrServer as String,
+                kSecAttrProtocol as String, kSecAttrAuthenticationType as String, kSecAttrPort as String,
+                kSecAttrPath as String,
+            ],
+            secret: try password.secret(),
+            updateExisting: update,
+            accessible: accessible,
+            duplicateContext: "SecKeychainAddInternetPassword \(keychain ?? "<NULL>")",
+            home: keychain
+        )
+    }
+}
+
+struct FindInternetPassword: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "find-internet-password",
+        abstract: "Find an internet password item."
+    )
+
+    @OptionGroup var attributes: InternetAttributeOptions
+
+    @Flag(name: .customShort("g"), help: "Display the password for the item found.")
+    var showPassword = false
+
+    @Flag(name: .customShort("w"), help: "Display only the password on stdout.")
+    var passwordOnly = false
+
+    @Flag(name: .customLong("json"), help: "Print the item as JSON.")
+    var json = false
+
+    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
+    var keychain: String?
+
+    func run() throws {
+        try ItemCommands.find(
+            itemClass: kSecClassInternetPassword,
+            attributes: try attributes.attributes(),
+            showPassword: showPassword,
+            passwordOnly: passwordOnly,
+            json: json,
+            home: keychain
+        )
+    }
+}
+
+struct DeleteInternetPassword: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-internet-password",
+        abstract: "Delete an internet password item."
+    )
+
+    @OptionGroup var attributes: InternetAttributeOptions
+
+    @Flag(name: .customShort("g"), help: "Accepted for compatibility; ignored.")
+    var showPassword = false
+
+    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
+    var keychain: String?
+
+    func run() throws {
+        try ItemCommands.delete(itemClass: kSecClassInternetPassword, attributes: try attributes.attributes(), home: keychain)
+    }
+}

@@ -1,0 +1,67 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+
+/// `security`: macOS's keychain commands, plus the Linux "Settings" for passcode and lock state.
+struct SecurityTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "security",
+        abstract: "Command-line interface to the swift-keychain keychain, with macOS's commands.",
+        discussion: """
+            The keychain lives in $KEYCHAIN_HOME, else $XDG_DATA_HOME/swift-keychain, else \
+            ~/.local/share/swift-keychain. Prompts read the terminal without echo, or one line of \
+            standard input per prompt when standard input is not a terminal.
+            """,
+        subcommands: [
+            AddGenericPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
+            AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,
+            DumpKeychain.self, Passcode.self, Lock.self, Unlock.self, Status.self, Demo.self,
+        ]
+    )
+}
+
+@main
+enum Main {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        // macOS: `-w` (or `-p` in the generic commands) given last, without a value, means "prompt for it".
+        if let command = arguments.first, command.hasPrefix("add-"), let last = arguments.last,
+            last == "-w" || (last == "-p" && command == "add-generic-password")
+        {
+            arguments.removeLast()
+            arguments.append("--prompt-for-password")
+        }
+        if command(arguments.first) == "add-generic-password", let index = arguments.firstIndex(of: "-p") {
+            arguments[index] = "-w"  // "-p: legacy option, equivalent to -w"
+        }
+        do {
+            var command = try SecurityTool.parseAsRoot(arguments)
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = SecurityTool.exitCode(for: error)
+            if code == .success {
+                print(SecurityTool.fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            // Usage errors: macOS prints the usage on standard error and exits with 2.
+            FileHandle.standardError.write(Data((SecurityTool.fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+
+    private static func command(_ name: String?) -> String? { name }
+}

@@ -1,0 +1,187 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import KeychainServices
+
+/// The attribute options shared by the generic-password commands (macOS's letters).
+struct GenericAttributeOptions: ParsableArguments {
+    @Option(name: .customShort("a"), help: "Account name.")
+    var account: String?
+
+    @Option(name: .customShort("s"), help: "Service name.")
+    var service: String?
+
+    @Option(name: .customShort("l"), help: "Label.")
+    var label: String?
+
+    @Option(name: .customShort("j"), help: "Comment.")
+    var comment: String?
+
+    @Option(name: .customShort("D"), help: "Kind (description).")
+    var kind: String?
+
+    @Option(name: .customShort("G"), help: "Generic attribute value.")
+    var generic: String?
+
+    @Option(name: .customShort("c"), help: "Creator (a four-character code).")
+    var creator: String?
+
+    @Option(name: .customShort("C"), help: "Type (a four-character code).")
+    var type: String?
+
+    /// The attributes that were given, keyed by Apple's constants.
+    func attributes() throws -> [String: Any] {
+        var attributes: [String: Any] = [:]
+        attributes[kSecAttrAccount as String] = account
+        attributes[kSecAttrService as String] = service
+        attributes[kSecAttrLabel as String] = label
+        attributes[kSecAttrComment as String] = comment
+        attributes[kSecAttrDescription as String] = kind
+        attributes[kSecAttrGeneric as String] = generic.map { Data($0.utf8) }
+        attributes[kSecAttrCreator as String] = try creator.map(FourCharacterCode.validate)
+        attributes[kSecAttrType as String] = try type.map(FourCharacterCode.validate)
+        return attributes
+    }
+}
+
+/// The attribute options shared by the internet-password commands (macOS's letters).
+struct InternetAttributeOptions: ParsableArguments {
+    @Option(name: .customShort("a"), help: "Account name.")
+    var account: String?
+
+    @Option(name: .customShort("s"), help: "Server name.")
+    var server: String?
+
+    @Option(name: .customShort("d"), help: "Security domain.")
+    var securityDomain: String?
+
+    @Option(name: .customShort("p"), help: "Path.")
+    var path: String?
+
+    @Option(name: .customShort("P"), help: "Port number.")
+    var port: Int?
+
+    @Option(name: .customShort("r"), help: "Protocol (a four-character code such as htps).")
+    var protocolCode: String?
+
+    @Option(name: .customShort("t"), help: "Authentication type (a four-character code such as dflt).")
+    var authenticationType: String?
+
+    @Option(name: .customShort("l"), help: "Label.")
+    var label: String?
+
+    @Option(name: .customShort("j"), help: "Comment.")
+    var comment: String?
+
+    @Option(name: .customShort("D"), help: "Kind (description).")
+    var kind: String?
+
+    @Option(name: .customShort("c"), help: "Creator (a four-character code).")
+    var creator: String?
+
+    @Option(name: .customShort("C"), help: "Type (a four-character code).")
+    var type: String?
+
+    func attributes() throws -> [String: Any] {
+        var attributes: [String: Any] = [:]
+        attributes[kSecAttrAccount as String] = account
+        attributes[kSecAttrServer as String] = server
+        attributes[kSecAttrSecurityDomain as String] = securityDomain
+        attributes[kSecAttrPath as String] = path
+        attributes[kSecAttrPort as String] = port
+        attributes[kSecAttrProtocol as String] = try protocolCode.map(FourCharacterCode.validate)
+        attributes[kSecAttrAuthenticationType as String] = try authenticationType.map(FourCharacterCode.validate)
+        attributes[kSecAttrLabel as String] = label
+        attributes[kSecAttrComment as String] = comment
+        attributes[kSecAttrDescription as String] = kind
+        attributes[kSecAttrCreator as String] = try creator.map(FourCharacterCode.validate)
+        attributes[kSecAttrType as String] = try type.map(FourCharacterCode.validate)
+        return attributes
+    }
+}
+
+/// macOS's check of four-character codes.
+enum FourCharacterCode {
+    static func validate(_ code: String) throws -> String {
+        guard code.utf8.count == 4 else {
+            var message = "Error: four-character types must be exactly 4 characters long."
+            if code.utf8.count == 3 {
+                message += " (Try \"\(code) \" instead of \"\(code)\")"
+            }
+            Terminal.printError(message)
+            throw ExitCode(1)
+        }
+        return code
+    }
+}
+
+/// The password options of the add commands: `-w password`, `-w` last to be prompted, or `-X hex`.
+struct PasswordOptions: ParsableArguments {
+    @Option(name: .customShort("w"), help: "Password. Give -w as the last option to be prompted for it.")
+    var password: String?
+
+    @Option(name: .customShort("X"), help: "Password as hexadecimal bytes.")
+    var hexPassword: String?
+
+    @Flag(name: .customLong("prompt-for-password"), help: .hidden)
+    var promptForPassword = false
+
+    /// The secret to store: given, decoded from hex, prompted for, or empty.
+    func secret() throws -> Data {
+        if let hexPassword {
+            guard let data = Hex.decode(hexPassword) else {
+                Terminal.printError("security: Unable to convert password data (-X must specify valid hex digits)")
+                throw ExitCode(2)
+            }
+            return data
+        }
+        if let password { return Data(password.utf8) }
+        if promptForPassword {
+            guard
+                let entered = Terminal.readNewSecret(
+                    prompt: "password data for new item: ",
+                    retypePrompt: "retype password for new item: "
+                )
+            else { throw ExitCode(1) }
+            return Data(entered.utf8)
+        }
+        return Data()
+    }
+}
+
+enum Hex {
+    /// Hex digits to bytes; an odd count gets a leading zero, as macOS does.
+    static func decode(_ text: String) -> Data? {
+        var digits = Array(text.utf8)
+        if digits.count % 2 == 1 { digits.insert(UInt8(ascii: "0"), at: 0) }
+        var data = Data(capacity: digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            data.append(high << 4 | low)
+            index += 2
+        }
+        return data
+    }
+
+    private static func value(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainServices
+
+/// Prints items in macOS's `security` format.
+///
+/// Each attribute line is `    <tag><format>=<value>`, values printed as macOS's `print_buffer`
+/// does: printable ASCII in quotes, other bytes as octal escapes, and a `0x…` hex prefix whenever
+/// any byte is not printable.
+enum ItemPrinter {
+    /// The attribute lines macOS prints, in its order: tag, format, attribute code (nil: always `<NULL>`).
+    private static let genericLayout: [(String, String, String?)] = [
+        ("0x00000007 ", "blob", "labl"), ("0x00000008 ", "blob", nil), ("\"acct\"", "blob", "acct"),
+        ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"), ("\"cusi\"", "sint32", nil),
+        ("\"desc\"", "blob", "desc"), ("\"gena\"", "blob", "gena"), ("\"icmt\"", "blob", "icmt"),
+        ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
+        ("\"prot\"", "blob", nil), ("\"scrp\"", "sint32", nil), ("\"svce\"", "blob", "svce"),
+        ("\"type\"", "uint32", "type"),
+    ]
+
+    private static let internetLayout: [(String, String, String?)] = [
+        ("0x00000007 ", "blob", "labl"), ("0x00000008 ", "blob", nil), ("\"acct\"", "blob", "acct"),
+        ("\"atyp\"", "blob", "atyp"), ("\"cdat\"", "timedate", "cdat"), ("\"crtr\"", "uint32", "crtr"),
+        ("\"cusi\"", "sint32", nil), ("\"desc\"", "blob", "desc"), ("\"icmt\"", "blob", "icmt"),
+        ("\"invi\"", "sint32", "invi"), ("\"mdat\"", "timedate", "mdat"), ("\"nega\"", "sint32", "nega"),
+        ("\"path\"", "blob", "path"), ("\"port\"", "uint32", "port"), ("\"prot\"", "blob", nil),
+        ("\"ptcl\"", "uint32", "ptcl"), ("\"scrp\"", "sint32", nil), ("\"sdmn\"", "blob", "sdmn"),
+        ("\"srvr\"", "blob", "srvr"), ("\"type\"", "uint32", "type"),
+    ]
+
+    /// The block `find-*-password` and `dump-keychain` print for one item.
+    static func block(itemClass: String, attributes: [String: Any], keychainPath: String) -> String {
+        var lines = ["keychain: \"\(keychainPath)\"", "version: 512", "class: \"\(itemClass)\"", "attributes:"]
+        let layout: [(String, String, String?)]
+        switch itemClass {
+        case "genp": layout = genericLayout
+        case "inet": layout = internetLayout
+        default:
+            layout = attributes.keys.sorted().filter { $0.count == 4 }.map { ("\"\($0)\"", "blob", $0) }
+        }
+        for (tag, format, code) in layout {
+            let value = code.flatMap { attributes[$0] }.flatMap { bytes(of: $0, format: format) }
+            lines.append("    \(tag)<\(format)>=\(value.map(render) ?? "<NULL>")")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A value's bytes as macOS stores them for the given format.
+    static func bytes(of value: Any, format: String) -> [UInt8]? {
+        switch value {
+        case let string as String:
+            return Array(string.utf8)
+        case let data as Data:
+            return Array(data)
+        case let date as Date:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyyMMddHHmmss'Z'"
+            return Array(formatter.string(from: date).utf8) + [0]
+        case let number as NSNumber:
+            let integer = UInt32(truncatingIfNeeded: number.int64Value)
+            return withUnsafeBytes(of: integer.bigEndian) { Array($0) }
+        default:
+            return nil
+        }
+    }
+
+    /// macOS's `print_buffer`: hex if any byte is not printable ASCII, quoted text if any byte is.
+    static func render(_ bytes: [UInt8]) -> String {
+        func isPrintable(_ byte: UInt8) -> Bool { byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\\") }
+        let needsHex = bytes.contains { !isPrintable($0) }
+        let hasText = bytes.contains(where: isPrintable)
+        var out = ""
+        if needsHex {
+            out += "0x" + bytes.map { String(format: "%02X", $0) }.joined()
+            out += hasText ? "  " : " "
+        }
+        if hasText {
+            out += "\""
+            for byte in bytes {
+                out += isPrintable(byte) ? String(UnicodeScalar(byte)) : String(format: "\\%03o", byte)
+            }
+            out += "\""
+        }
+        return out
+    }
+
+    /// The password as `find -w` prints it: as is if every byte is printable, else lowercase hex.
+    static func passwordLine(_ data: Data) -> String {
+        if data.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }), let text = String(data: data, encoding: .utf8) {
+            return text
+        }
+        return data.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The item as JSON: its class, attributes (text where possible, base64 for other bytes), and the password if shown.
+    static func json(itemClass: String, attributes: [String: Any], password: Data?) -> [String: Any] {
+        var object: [String: Any] = ["class": itemClass]
+        var attributeObject: [String: Any] = [:]
+        for (code, value) in attributes {
+            switch value {
+            case let string as String: attributeObject[code] = string
+            case let data as Data:
+                attributeObject[code] = String(data: data, encoding: .utf8) ?? data.base64EncodedString()
+            case let date as Date: attributeObject[code] = ISO8601DateFormatter().string(from: date)
+            case let number as NSNumber: attributeObject[code] = number.int64Value
+            default: continue
+            }
+        }
+        object["attributes"] = attributeObject
+        if let password {
+            object["password"] = String(data: password, encoding: .utf8) ?? password.base64EncodedString()
+        }
+        return object
+    }
+
+    static func printJSON(_ object: Any) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        else { return }
+        print(String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,89 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import KeychainDevice
+import KeychainServices
+
+/// The keychain the tool works on, and the helpers every command shares.
+enum Session {
+    /// Opens the keychain of `KEYCHAIN_HOME` (or the given home) as this process's keychain.
+    ///
+    /// The tool may see every access group (`"*"`), as macOS's tool sees every item; new items go
+    /// to the first configured group. `KEYCHAIN_ACCESS_GROUPS` overrides both.
+    @discardableResult
+    static func open(home: String? = nil) throws -> Device {
+        let keychainHome = home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .resolve()
+        do {
+            let device = try Device(
+                home: keychainHome,
+                configuration: .fromEnvironment(defaultGroups: ["default", "*"])
+            )
+            Device.setProcessDefault(device)
+            return device
+        } catch {
+            Terminal.printError("security: cannot open the keychain at \(keychainHome.url.path): \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// The database path shown in listings.
+    static func keychainPath(_ device: Device) -> String {
+        device.home.url.appendingPathComponent("keychain.db").path
+    }
+
+    /// Runs a `SecItem*` call; if it fails because the keychain is locked, asks for the passcode,
+    /// unlocks this process's view and tries once more.
+    static func call(_ device: Device, _ body: () -> OSStatus) throws -> OSStatus {
+        let status = body()
+        guard status == errSecInteractionNotAllowed, (try? device.hasPasscode()) == true else { return status }
+        try unlock(device)
+        return body()
+    }
+
+    /// Asks for the passcode and unlocks, with a clear message on failure.
+    static func unlock(_ device: Device) throws {
+        guard let passcode = Terminal.readSecret(prompt: "passcode to unlock the keychain: ") else {
+            Terminal.printError("security: the keychain is locked and no passcode was given")
+            throw ExitCode(exitStatus(errSecInteractionNotAllowed))
+        }
+        do {
+            try device.unlock(passcode: passcode)
+        } catch {
+            Terminal.printError("security: unlock: \(describe(error))")
+            throw ExitCode(exitStatus(errSecAuthFailed))
+        }
+    }
+
+    /// Prints `security: <context>: <message>` and exits with the status's low byte, as macOS does.
+    static func fail(_ status: OSStatus, _ context: String) -> ExitCode {
+        let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
+        Terminal.printError("security: \(context): \(message)")
+        return ExitCode(exitStatus(status))
+    }
+
+    /// The process exit status macOS's tool uses for an `OSStatus`: its low byte.
+    static func exitStatus(_ status: OSStatus) -> Int32 {
+        Int32(UInt32(bitPattern: status) & 0xFF)
+    }
+
+    /// An error's message without internal detail.
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter }) {
+            return text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return text
+    }
+}
