@@ -229,7 +229,7 @@ package enum QueryParser {
             default: throw invalid("kSecMatchLimit has an unknown value")
             }
         }
-        guard let number = value as? NSNumber, !(value is Bool) else {
+        guard !(value is Data), let number = value as? NSNumber else {
             throw invalid("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number")
         }
         let count = number.intValue
