@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
-public import KeychainDevice
+@_exported public import KeychainDevice
 
 /// A throw-away keychain in a temporary directory, for tests.
 ///
