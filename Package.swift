@@ -88,13 +88,21 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainServicesTests",
-            dependencies: ["KeychainServices", "KeychainTesting"],
+            dependencies: [
+                "KeychainServices", "KeychainTesting",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             resources: [.copy("Vectors")],
             swiftSettings: mirrorSettings
         ),
         .testTarget(
             name: "KeychainCoreTests",
-            dependencies: ["KeychainCore", "KeychainDevice", "KeychainTesting"]
+            dependencies: [
+                "KeychainCore", "KeychainDevice", "KeychainTesting", "KeychainServices",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "SecurityToolTests",
