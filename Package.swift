@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecurityToolTests",
-            dependencies: ["KeychainTesting"]
+            dependencies: ["SecurityTool"]
         ),
     ]
 )
