@@ -1,0 +1,99 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainServices
+import Testing
+
+/// `SecAccessControlCreateWithFlags` validation (apple-surface.md §1.6), table-driven.
+@Suite struct AccessControlRulesTests {
+    static let valid: [SecAccessControlCreateFlags] = [
+        [], .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .applicationPassword,
+        [.biometryAny, .devicePasscode, .or], [.biometryAny, .devicePasscode, .and],
+        [.biometryAny, .devicePasscode, .and, .applicationPassword],
+        [.userPresence, .applicationPassword, .privateKeyUsage], [.biometryCurrentSet, .devicePasscode],
+    ]
+
+    static let invalid: [SecAccessControlCreateFlags] = [
+        [.or, .and, .biometryAny], [.biometryAny, .biometryCurrentSet], [.userPresence, .biometryAny],
+        [.userPresence, .devicePasscode], [.userPresence, .or],
+    ]
+
+    @Test(arguments: valid)
+    func validFlagsCreateAnAccessControl(flags: SecAccessControlCreateFlags) {
+        var error: Unmanaged<CFError>?
+        let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &error)
+        #expect(access != nil)
+        #expect(error == nil)
+    }
+
+    @Test(arguments: invalid)
+    func invalidFlagsAreErrSecParam(flags: SecAccessControlCreateFlags) throws {
+        var error: Unmanaged<CFError>?
+        let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlocked, flags, &error)
+        #expect(access == nil)
+        let cfError = try #require(error?.takeRetainedValue())
+        #expect(CFErrorGetCode(cfError) == Int(errSecParam))
+    }
+
+    @Test func invalidProtectionIsErrSecParam() {
+        #expect(SecAccessControlCreateWithFlags(nil, "nope" as CFTypeRef, [], nil) == nil)
+        #expect(SecAccessControlCreateWithFlags(nil, NSNumber(value: 1), [], nil) == nil)
+        #expect(SecAccessControlCreateWithFlags(nil, "ak" as CFTypeRef, [], nil) != nil)
+    }
+
+    @Test func flagsHaveApplesBits() {
+        #expect(SecAccessControlCreateFlags.userPresence.rawValue == 1 << 0)
+        #expect(SecAccessControlCreateFlags.biometryAny.rawValue == 1 << 1)
+        #expect(SecAccessControlCreateFlags.biometryCurrentSet.rawValue == 1 << 3)
+        #expect(SecAccessControlCreateFlags.devicePasscode.rawValue == 1 << 4)
+        #expect(SecAccessControlCreateFlags.or.rawValue == 1 << 14)
+        #expect(SecAccessControlCreateFlags.and.rawValue == 1 << 15)
+        #expect(SecAccessControlCreateFlags.privateKeyUsage.rawValue == 1 << 30)
+        #expect(SecAccessControlCreateFlags.applicationPassword.rawValue == 1 << 31)
+        #expect(SecAccessControlCreateFlags(rawValue: CFOptionFlags(1 << 1)) == .biometryAny)
+    }
+
+    @Test func accessControlWithoutConstraintsSetsTheProtection() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil)
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrAccount as String: "acl",
+                kSecAttrAccessControl as String: access as Any,
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            var result: CFTypeRef?
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrAccount as String: "acl",
+                kSecReturnAttributes as String: true,
+            ]
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+            #expect((result as? [String: Any])?[kSecAttrAccessible as String] as? String == "ck")
+            #expect((result as? [String: Any])?[kSecAttrAccessControl as String] as? SecAccessControl == access)
+        }
+    }
+
+    @Test func constraintsAreNotYetEnforcedSoTheyAreRefused() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryAny, nil)
+            let add: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessControl as String: access as Any]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecUnimplemented)
+        }
+    }
+}
+
+import KeychainTesting
