@@ -115,6 +115,7 @@ let package = Package(
 if buildsOwnAPI && !development {
     package.products.append(.library(name: "Security", targets: ["Security"]))
     package.targets.append(.target(name: "Security", dependencies: ["KeychainServices"]))
+    package.targets.append(.testTarget(name: "SecurityDropInTests", dependencies: ["Security", "KeychainTesting"]))
 }
 
 // Swift 6 language mode everywhere, plus the upcoming features the style guide asks for.
