@@ -58,10 +58,7 @@ package enum QueryParser {
                 // any of them makes an add, an update's query or a delete invalid.
                 guard operation == .copyMatching else { throw invalid("\(key) is not allowed in \(operation)") }
             case "v_Data":
-                guard let data = value as? Data else { throw invalid("kSecValueData must be data") }
-                guard data.count <= maximumSecretSize else {
-                    throw KeychainCoreError(.dataTooLarge, "the secret is larger than \(maximumSecretSize) bytes")
-                }
+                let data = try secret(value)
                 if operation == .add { query.valueData = data }
             case "v_PersistentRef":
                 guard operation != .add else { throw invalid("kSecValuePersistentRef is not allowed in add") }
@@ -103,10 +100,7 @@ package enum QueryParser {
             case "pdmn":
                 query.protection = try protection(value)
             case "accc":
-                guard let accessControl = value as? AccessControl else {
-                    throw invalid("kSecAttrAccessControl must be a SecAccessControl")
-                }
-                query.accessControl = accessControl
+                query.accessControl = try accessControl(value)
             case "sync":
                 if let string = value as? String, string == "syna" {
                     guard operation != .add else {
@@ -161,20 +155,13 @@ package enum QueryParser {
             case "class":
                 throw KeychainCoreError(.noSuchAttribute, "kSecClass cannot be updated")
             case "v_Data":
-                guard let data = value as? Data else { throw invalid("kSecValueData must be data") }
-                guard data.count <= maximumSecretSize else {
-                    throw KeychainCoreError(.dataTooLarge, "the secret is larger than \(maximumSecretSize) bytes")
-                }
-                update.valueData = data
+                update.valueData = try secret(value)
             case "u_CredRef":
                 throw KeychainCoreError(.noSuchAttribute, "kSecUseCredentialReference cannot be updated")
             case "pdmn":
                 update.protection = try protection(value)
             case "accc":
-                guard let accessControl = value as? AccessControl else {
-                    throw invalid("kSecAttrAccessControl must be a SecAccessControl")
-                }
-                update.accessControl = accessControl
+                update.accessControl = try accessControl(value)
             case "sync":
                 guard let flag = boolean(value) else { throw invalid("kSecAttrSynchronizable must be a Boolean") }
                 update.attributes["sync"] = .bool(flag)
@@ -244,6 +231,21 @@ package enum QueryParser {
         case ..<0: return .count(1)
         default: return .count(count)
         }
+    }
+
+    private static func secret(_ value: Any) throws(KeychainCoreError) -> Data {
+        guard let data = value as? Data else { throw invalid("kSecValueData must be data") }
+        guard data.count <= maximumSecretSize else {
+            throw KeychainCoreError(.dataTooLarge, "the secret is larger than \(maximumSecretSize) bytes")
+        }
+        return data
+    }
+
+    private static func accessControl(_ value: Any) throws(KeychainCoreError) -> AccessControl {
+        guard let accessControl = value as? AccessControl else {
+            throw invalid("kSecAttrAccessControl must be a SecAccessControl")
+        }
+        return accessControl
     }
 
     private static func protection(_ value: Any) throws(KeychainCoreError) -> ProtectionClass {
