@@ -24,17 +24,7 @@ struct AddGenericPassword: ParsableCommand {
     @OptionGroup var attributes: GenericAttributeOptions
     @OptionGroup var password: PasswordOptions
 
-    @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
-    var update = false
-
-    @Flag(name: .customShort("A"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
-    var allowAnyApplication = false
-
-    @Option(name: .customShort("T"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
-    var trustedApplications: [String] = []
-
-    @Option(name: .customLong("accessible"), help: "Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).")
-    var accessible: String?
+    @OptionGroup var options: AddOptions
 
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
     var keychain: String?
@@ -53,8 +43,8 @@ struct AddGenericPassword: ParsableCommand {
             attributes: given,
             primaryKey: [kSecAttrAccount as String, kSecAttrService as String],
             secret: try password.secret(),
-            updateExisting: update,
-            accessible: accessible,
+            updateExisting: options.update,
+            accessible: options.accessible,
             duplicateContext: "SecKeychainItemCreateFromContent (\(keychain ?? "<default>"))",
             home: keychain
         )
@@ -69,14 +59,7 @@ struct FindGenericPassword: ParsableCommand {
 
     @OptionGroup var attributes: GenericAttributeOptions
 
-    @Flag(name: .customShort("g"), help: "Display the password for the item found.")
-    var showPassword = false
-
-    @Flag(name: .customShort("w"), help: "Display only the password on stdout.")
-    var passwordOnly = false
-
-    @Flag(name: .customLong("json"), help: "Print the item as JSON.")
-    var json = false
+    @OptionGroup var options: FindOptions
 
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
     var keychain: String?
@@ -85,9 +68,9 @@ struct FindGenericPassword: ParsableCommand {
         try ItemCommands.find(
             itemClass: kSecClassGenericPassword,
             attributes: try attributes.attributes(),
-            showPassword: showPassword,
-            passwordOnly: passwordOnly,
-            json: json,
+            showPassword: options.showPassword,
+            passwordOnly: options.passwordOnly,
+            json: options.json,
             home: keychain
         )
     }

@@ -24,17 +24,7 @@ struct AddInternetPassword: ParsableCommand {
     @OptionGroup var attributes: InternetAttributeOptions
     @OptionGroup var password: PasswordOptions
 
-    @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
-    var update = false
-
-    @Flag(name: .customShort("A"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
-    var allowAnyApplication = false
-
-    @Option(name: .customShort("T"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
-    var trustedApplications: [String] = []
-
-    @Option(name: .customLong("accessible"), help: "Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).")
-    var accessible: String?
+    @OptionGroup var options: AddOptions
 
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
     var keychain: String?
@@ -60,8 +50,8 @@ struct AddInternetPassword: ParsableCommand {
                 kSecAttrPath as String,
             ],
             secret: try password.secret(),
-            updateExisting: update,
-            accessible: accessible,
+            updateExisting: options.update,
+            accessible: options.accessible,
             duplicateContext: "SecKeychainAddInternetPassword \(keychain ?? "<NULL>")",
             home: keychain
         )
@@ -76,14 +66,7 @@ struct FindInternetPassword: ParsableCommand {
 
     @OptionGroup var attributes: InternetAttributeOptions
 
-    @Flag(name: .customShort("g"), help: "Display the password for the item found.")
-    var showPassword = false
-
-    @Flag(name: .customShort("w"), help: "Display only the password on stdout.")
-    var passwordOnly = false
-
-    @Flag(name: .customLong("json"), help: "Print the item as JSON.")
-    var json = false
+    @OptionGroup var options: FindOptions
 
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
     var keychain: String?
@@ -92,9 +75,9 @@ struct FindInternetPassword: ParsableCommand {
         try ItemCommands.find(
             itemClass: kSecClassInternetPassword,
             attributes: try attributes.attributes(),
-            showPassword: showPassword,
-            passwordOnly: passwordOnly,
-            json: json,
+            showPassword: options.showPassword,
+            passwordOnly: options.passwordOnly,
+            json: options.json,
             home: keychain
         )
     }

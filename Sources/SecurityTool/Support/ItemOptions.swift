@@ -185,3 +185,30 @@ enum Hex {
         }
     }
 }
+
+/// The options every add command has besides the attributes and the password.
+struct AddOptions: ParsableArguments {
+    @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
+    var update = false
+
+    @Flag(name: .customShort("A"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
+    var allowAnyApplication = false
+
+    @Option(name: .customShort("T"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
+    var trustedApplications: [String] = []
+
+    @Option(name: .customLong("accessible"), help: "Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).")
+    var accessible: String?
+}
+
+/// The output options of the find commands.
+struct FindOptions: ParsableArguments {
+    @Flag(name: .customShort("g"), help: "Display the password for the item found.")
+    var showPassword = false
+
+    @Flag(name: .customShort("w"), help: "Display only the password on stdout.")
+    var passwordOnly = false
+
+    @Flag(name: .customLong("json"), help: "Print the item as JSON.")
+    var json = false
+}
