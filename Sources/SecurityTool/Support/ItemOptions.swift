@@ -17,28 +17,28 @@ import KeychainServices
 
 /// The attribute options shared by the generic-password commands (macOS's letters).
 struct GenericAttributeOptions: ParsableArguments {
-    @Option(name: .customShort("a"), help: "Account name.")
+    @Option(name: .customShort("a"), help: ArgumentHelp("Account name.", valueName: "account"))
     var account: String?
 
-    @Option(name: .customShort("s"), help: "Service name.")
+    @Option(name: .customShort("s"), help: ArgumentHelp("Service name.", valueName: "service"))
     var service: String?
 
-    @Option(name: .customShort("l"), help: "Label.")
+    @Option(name: .customShort("l"), help: ArgumentHelp("Label.", valueName: "label"))
     var label: String?
 
-    @Option(name: .customShort("j"), help: "Comment.")
+    @Option(name: .customShort("j"), help: ArgumentHelp("Comment.", valueName: "comment"))
     var comment: String?
 
-    @Option(name: .customShort("D"), help: "Kind (description).")
+    @Option(name: .customShort("D"), help: ArgumentHelp("Kind (description).", valueName: "kind"))
     var kind: String?
 
-    @Option(name: .customShort("G"), help: "Generic attribute value.")
+    @Option(name: .customShort("G"), help: ArgumentHelp("Generic attribute value.", valueName: "value"))
     var generic: String?
 
-    @Option(name: .customShort("c"), help: "Creator (a four-character code).")
+    @Option(name: .customShort("c"), help: ArgumentHelp("Creator (a four-character code).", valueName: "creator"))
     var creator: String?
 
-    @Option(name: .customShort("C"), help: "Type (a four-character code).")
+    @Option(name: .customShort("C"), help: ArgumentHelp("Type (a four-character code).", valueName: "type"))
     var type: String?
 
     /// The attributes that were given, keyed by Apple's constants.
@@ -58,40 +58,40 @@ struct GenericAttributeOptions: ParsableArguments {
 
 /// The attribute options shared by the internet-password commands (macOS's letters).
 struct InternetAttributeOptions: ParsableArguments {
-    @Option(name: .customShort("a"), help: "Account name.")
+    @Option(name: .customShort("a"), help: ArgumentHelp("Account name.", valueName: "account"))
     var account: String?
 
-    @Option(name: .customShort("s"), help: "Server name.")
+    @Option(name: .customShort("s"), help: ArgumentHelp("Server name.", valueName: "server"))
     var server: String?
 
-    @Option(name: .customShort("d"), help: "Security domain.")
+    @Option(name: .customShort("d"), help: ArgumentHelp("Security domain.", valueName: "domain"))
     var securityDomain: String?
 
-    @Option(name: .customShort("p"), help: "Path.")
+    @Option(name: .customShort("p"), help: ArgumentHelp("Path.", valueName: "path"))
     var path: String?
 
-    @Option(name: .customShort("P"), help: "Port number.")
+    @Option(name: .customShort("P"), help: ArgumentHelp("Port number.", valueName: "port"))
     var port: Int?
 
-    @Option(name: .customShort("r"), help: "Protocol (a four-character code such as htps).")
+    @Option(name: .customShort("r"), help: ArgumentHelp("Protocol (a four-character code such as htps).", valueName: "protocol"))
     var protocolCode: String?
 
-    @Option(name: .customShort("t"), help: "Authentication type (a four-character code such as dflt).")
+    @Option(name: .customShort("t"), help: ArgumentHelp("Authentication type (a four-character code such as dflt).", valueName: "type"))
     var authenticationType: String?
 
-    @Option(name: .customShort("l"), help: "Label.")
+    @Option(name: .customShort("l"), help: ArgumentHelp("Label.", valueName: "label"))
     var label: String?
 
-    @Option(name: .customShort("j"), help: "Comment.")
+    @Option(name: .customShort("j"), help: ArgumentHelp("Comment.", valueName: "comment"))
     var comment: String?
 
-    @Option(name: .customShort("D"), help: "Kind (description).")
+    @Option(name: .customShort("D"), help: ArgumentHelp("Kind (description).", valueName: "kind"))
     var kind: String?
 
-    @Option(name: .customShort("c"), help: "Creator (a four-character code).")
+    @Option(name: .customShort("c"), help: ArgumentHelp("Creator (a four-character code).", valueName: "creator"))
     var creator: String?
 
-    @Option(name: .customShort("C"), help: "Type (a four-character code).")
+    @Option(name: .customShort("C"), help: ArgumentHelp("Type (a four-character code).", valueName: "type"))
     var type: String?
 
     func attributes() throws -> [String: Any] {
@@ -129,10 +129,10 @@ enum FourCharacterCode {
 
 /// The password options of the add commands: `-w password`, `-w` last to be prompted, or `-X hex`.
 struct PasswordOptions: ParsableArguments {
-    @Option(name: .customShort("w"), help: "Password. Give -w as the last option to be prompted for it.")
+    @Option(name: .customShort("w"), help: ArgumentHelp("Password. Give -w as the last option to be prompted for it.", valueName: "password"))
     var password: String?
 
-    @Option(name: .customShort("X"), help: "Password as hexadecimal bytes.")
+    @Option(name: .customShort("X"), help: ArgumentHelp("Password as hexadecimal bytes.", valueName: "hex"))
     var hexPassword: String?
 
     @Flag(name: .customLong("prompt-for-password"), help: .hidden)
@@ -194,10 +194,10 @@ struct AddOptions: ParsableArguments {
     @Flag(name: .customShort("A"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
     var allowAnyApplication = false
 
-    @Option(name: .customShort("T"), help: "Accepted for compatibility; Linux has no per-application ACLs.")
+    @Option(name: .customShort("T"), help: ArgumentHelp("Accepted for compatibility; Linux has no per-application ACLs.", valueName: "app"))
     var trustedApplications: [String] = []
 
-    @Option(name: .customLong("accessible"), help: "Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).")
+    @Option(name: .customLong("accessible"), help: ArgumentHelp("Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).", valueName: "accessibility"))
     var accessible: String?
 }
 
