@@ -85,6 +85,25 @@ package final class Keybag: Sendable {
     /// `passcodeKey`. A wrong passcode key throws ``KeychainCoreError/Code/authenticationFailed``
     /// and changes nothing.
     package func load(_ record: KeybagRecord, passcodeKey: SymmetricKey?) throws(KeychainCoreError) {
+        let keys = try classKeys(in: record, passcodeKey: passcodeKey)
+        unlocked.withLock { current in
+            current.merge(keys) { _, new in new }
+            // A class the record no longer has (akpu after the passcode was removed) is gone.
+            for protection in current.keys where record.wrappedClassKeys[protection] == nil {
+                current[protection] = nil
+            }
+        }
+    }
+
+    /// The class keys of `record` that the given passcode key (or none) opens.
+    ///
+    /// Device-wrapped classes always open; passcode-wrapped ones only with `passcodeKey`.
+    /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` when `passcodeKey` is wrong,
+    ///   ``KeychainCoreError/Code/decode`` when a device-wrapped key is damaged.
+    package func classKeys(
+        in record: KeybagRecord,
+        passcodeKey: SymmetricKey?
+    ) throws(KeychainCoreError) -> [ProtectionClass: SymmetricKey] {
         var keys: [ProtectionClass: SymmetricKey] = [:]
         for (protection, wrapped) in record.wrappedClassKeys {
             let usesPasscode = record.hasPasscode && protection.isPasscodeProtected
@@ -108,14 +127,7 @@ package final class Keybag: Sendable {
                 throw KeychainCoreError(.decode, "the keybag's \(protection.rawValue) class key is damaged", cause: error)
             }
         }
-        let unwrapped = keys
-        unlocked.withLock { current in
-            current.merge(unwrapped) { _, new in new }
-            // A class the record no longer has (akpu after the passcode was removed) is gone.
-            for protection in current.keys where record.wrappedClassKeys[protection] == nil {
-                current[protection] = nil
-            }
-        }
+        return keys
     }
 
     /// Derives the passcode key of `record` for `passcode`.
@@ -150,15 +162,5 @@ package final class Keybag: Sendable {
     /// Whether the classes that stay open after the first unlock are available.
     package var hasBeenUnlocked: Bool {
         classKey(.afterFirstUnlock) != nil
-    }
-
-    /// A snapshot of the unlocked class keys, for re-wrapping.
-    package func unlockedKeys() -> [ProtectionClass: SymmetricKey] {
-        unlocked.withLock { $0 }
-    }
-
-    /// Replaces the unlocked keys (after a passcode change made in this process).
-    package func setUnlockedKeys(_ keys: [ProtectionClass: SymmetricKey]) {
-        unlocked.withLock { $0 = keys }
     }
 }

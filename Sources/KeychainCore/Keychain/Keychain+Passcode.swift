@@ -122,17 +122,7 @@ extension Keychain {
             }
             passcodeKey = try verify(currentPasscode, record: record)
         }
-        var keys: [ProtectionClass: SymmetricKey] = [:]
-        for (protection, wrapped) in record.wrappedClassKeys {
-            let wrappingKey = record.hasPasscode && protection.isPasscodeProtected ? passcodeKey : keybag.deviceKey
-            guard let wrappingKey else { continue }
-            keys[protection] = try SealedBox.unwrap(
-                wrapped,
-                using: wrappingKey,
-                binding: KeybagRecord.classKeyBinding(protection).bytes
-            )
-        }
-        return keys
+        return try keybag.classKeys(in: record, passcodeKey: passcodeKey)
     }
 
     private func wrap(

@@ -126,17 +126,6 @@ extension AttributeValue {
         }
     }
 
-    /// The value as text, for the command-line tool.
-    package var textValue: String? {
-        switch self {
-        case .string(let string): string
-        case .data(let data): String(data: data, encoding: .utf8)
-        case .number(let number): String(number)
-        case .bool(let bool): bool ? "1" : "0"
-        case .date(let date): ISO8601DateFormatter().string(from: date)
-        }
-    }
-
     // MARK: Private
 
     private static func integer(_ value: Any) -> Int64? {
@@ -148,14 +137,6 @@ extension AttributeValue {
             return number.int64Value
         }
         return nil
-    }
-
-    /// A four-character code such as "htps" as Apple's big-endian `FourCharCode`.
-    package static func fourCharCode(_ string: String) -> UInt32? {
-        let bytes = Array(string.utf8)
-        guard bytes.count <= 4, !bytes.isEmpty else { return nil }
-        let padded = bytes + Array(repeating: UInt8(ascii: " "), count: 4 - bytes.count)
-        return padded.reduce(0) { ($0 << 8) | UInt32($1) }
     }
 
     private static func bigEndian(_ number: Int64) -> [UInt8] {
