@@ -30,7 +30,7 @@ struct AddGenericPassword: ParsableCommand {
     var keychain: String?
 
     func validate() throws {
-        guard attributes.account != nil, attributes.service != nil else {
+        guard attributes.shared.account != nil, attributes.service != nil else {
             throw ValidationError("both -a account and -s service are required")
         }
     }

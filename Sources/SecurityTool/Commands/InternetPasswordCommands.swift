@@ -30,7 +30,7 @@ struct AddInternetPassword: ParsableCommand {
     var keychain: String?
 
     func validate() throws {
-        guard attributes.account != nil, attributes.server != nil else {
+        guard attributes.shared.account != nil, attributes.server != nil else {
             throw ValidationError("both -a account and -s server are required")
         }
     }

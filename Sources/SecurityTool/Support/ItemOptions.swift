@@ -15,13 +15,10 @@ import ArgumentParser
 import Foundation
 import KeychainServices
 
-/// The attribute options shared by the generic-password commands (macOS's letters).
-struct GenericAttributeOptions: ParsableArguments {
+/// The attribute options both password classes have (macOS's letters).
+struct SharedAttributeOptions: ParsableArguments {
     @Option(name: .customShort("a"), help: ArgumentHelp("Account name.", valueName: "account"))
     var account: String?
-
-    @Option(name: .customShort("s"), help: ArgumentHelp("Service name.", valueName: "service"))
-    var service: String?
 
     @Option(name: .customShort("l"), help: ArgumentHelp("Label.", valueName: "label"))
     var label: String?
@@ -32,34 +29,46 @@ struct GenericAttributeOptions: ParsableArguments {
     @Option(name: .customShort("D"), help: ArgumentHelp("Kind (description).", valueName: "kind"))
     var kind: String?
 
-    @Option(name: .customShort("G"), help: ArgumentHelp("Generic attribute value.", valueName: "value"))
-    var generic: String?
-
     @Option(name: .customShort("c"), help: ArgumentHelp("Creator (a four-character code).", valueName: "creator"))
     var creator: String?
 
     @Option(name: .customShort("C"), help: ArgumentHelp("Type (a four-character code).", valueName: "type"))
     var type: String?
 
-    /// The attributes that were given, keyed by Apple's constants.
     func attributes() throws -> [String: Any] {
         var attributes: [String: Any] = [:]
         attributes[kSecAttrAccount as String] = account
-        attributes[kSecAttrService as String] = service
         attributes[kSecAttrLabel as String] = label
         attributes[kSecAttrComment as String] = comment
         attributes[kSecAttrDescription as String] = kind
-        attributes[kSecAttrGeneric as String] = generic.map { Data($0.utf8) }
         attributes[kSecAttrCreator as String] = try creator.map(FourCharacterCode.validate)
         attributes[kSecAttrType as String] = try type.map(FourCharacterCode.validate)
         return attributes
     }
 }
 
-/// The attribute options shared by the internet-password commands (macOS's letters).
+/// The attribute options of the generic-password commands.
+struct GenericAttributeOptions: ParsableArguments {
+    @OptionGroup var shared: SharedAttributeOptions
+
+    @Option(name: .customShort("s"), help: ArgumentHelp("Service name.", valueName: "service"))
+    var service: String?
+
+    @Option(name: .customShort("G"), help: ArgumentHelp("Generic attribute value.", valueName: "value"))
+    var generic: String?
+
+    /// The attributes that were given, keyed by Apple's constants.
+    func attributes() throws -> [String: Any] {
+        var attributes = try shared.attributes()
+        attributes[kSecAttrService as String] = service
+        attributes[kSecAttrGeneric as String] = generic.map { Data($0.utf8) }
+        return attributes
+    }
+}
+
+/// The attribute options of the internet-password commands.
 struct InternetAttributeOptions: ParsableArguments {
-    @Option(name: .customShort("a"), help: ArgumentHelp("Account name.", valueName: "account"))
-    var account: String?
+    @OptionGroup var shared: SharedAttributeOptions
 
     @Option(name: .customShort("s"), help: ArgumentHelp("Server name.", valueName: "server"))
     var server: String?
@@ -79,35 +88,14 @@ struct InternetAttributeOptions: ParsableArguments {
     @Option(name: .customShort("t"), help: ArgumentHelp("Authentication type (a four-character code such as dflt).", valueName: "type"))
     var authenticationType: String?
 
-    @Option(name: .customShort("l"), help: ArgumentHelp("Label.", valueName: "label"))
-    var label: String?
-
-    @Option(name: .customShort("j"), help: ArgumentHelp("Comment.", valueName: "comment"))
-    var comment: String?
-
-    @Option(name: .customShort("D"), help: ArgumentHelp("Kind (description).", valueName: "kind"))
-    var kind: String?
-
-    @Option(name: .customShort("c"), help: ArgumentHelp("Creator (a four-character code).", valueName: "creator"))
-    var creator: String?
-
-    @Option(name: .customShort("C"), help: ArgumentHelp("Type (a four-character code).", valueName: "type"))
-    var type: String?
-
     func attributes() throws -> [String: Any] {
-        var attributes: [String: Any] = [:]
-        attributes[kSecAttrAccount as String] = account
+        var attributes = try shared.attributes()
         attributes[kSecAttrServer as String] = server
         attributes[kSecAttrSecurityDomain as String] = securityDomain
         attributes[kSecAttrPath as String] = path
         attributes[kSecAttrPort as String] = port
         attributes[kSecAttrProtocol as String] = try protocolCode.map(FourCharacterCode.validate)
         attributes[kSecAttrAuthenticationType as String] = try authenticationType.map(FourCharacterCode.validate)
-        attributes[kSecAttrLabel as String] = label
-        attributes[kSecAttrComment as String] = comment
-        attributes[kSecAttrDescription as String] = kind
-        attributes[kSecAttrCreator as String] = try creator.map(FourCharacterCode.validate)
-        attributes[kSecAttrType as String] = try type.map(FourCharacterCode.validate)
         return attributes
     }
 }
