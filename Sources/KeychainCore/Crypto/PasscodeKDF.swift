@@ -55,13 +55,24 @@ package struct PasscodeKDF: Hashable, Sendable {
         salt: Data,
         deviceSecret: SymmetricKey
     ) throws(KeychainCoreError) -> SymmetricKey {
+        try deriveKey(secret: Array(passcode.utf8), salt: salt, deviceSecret: deviceSecret, purpose: "keybag passcode")
+    }
+
+    /// Derives a key from a secret a person knows (passcode, application password), entangled with
+    /// the device secret; `purpose` separates the keys of different uses of the same secret.
+    package func deriveKey(
+        secret: [UInt8],
+        salt: Data,
+        deviceSecret: SymmetricKey,
+        purpose: String
+    ) throws(KeychainCoreError) -> SymmetricKey {
         guard isValid else {
             throw KeychainCoreError(.decode, "stored passcode KDF parameters are out of range")
         }
         let stretched: SymmetricKey
         do {
             stretched = try KDF.Scrypt.deriveKey(
-                from: Array(passcode.utf8),
+                from: secret,
                 salt: salt,
                 outputByteCount: 32,
                 rounds: rounds,
@@ -79,7 +90,7 @@ package struct PasscodeKDF: Hashable, Sendable {
         return HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: material),
             salt: salt,
-            info: Data("swift-keychain keybag passcode v1".utf8),
+            info: Data("swift-keychain \(purpose) v1".utf8),
             outputByteCount: 32
         )
     }

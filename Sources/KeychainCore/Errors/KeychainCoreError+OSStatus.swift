@@ -32,6 +32,8 @@ extension KeychainCoreError {
         case .unimplemented: -4  // errSecUnimplemented
         case .dataTooLarge: -25302  // errSecDataTooLarge
         case .internalInconsistency: -2070  // errSecInternalComponent
+        case .itemInvalidated: -26275  // errSecDecode
+        case .authenticationNeeded: -25330  // errSecAuthNeeded (private; callers evaluate and retry)
         }
     }
 }

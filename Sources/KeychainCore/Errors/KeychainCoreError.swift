@@ -31,6 +31,9 @@ package struct KeychainCoreError: Error, Sendable {
     /// Where the error was thrown.
     package var location: SourceLocation
 
+    /// For ``Code/authenticationNeeded``: what must be evaluated before the operation is retried.
+    package var authenticationRequest: AuthenticationRequest?
+
     // MARK: Initialization
 
     package init(
@@ -67,6 +70,8 @@ extension KeychainCoreError {
             case unimplemented
             case dataTooLarge
             case internalInconsistency
+            case authenticationNeeded
+            case itemInvalidated
         }
 
         package var kind: Kind
@@ -104,6 +109,12 @@ extension KeychainCoreError {
         package static let dataTooLarge = Code(.dataTooLarge)
         /// An internal inconsistency (`errSecInternalComponent`).
         package static let internalInconsistency = Code(.internalInconsistency)
+        /// An item's access control must be evaluated first; the caller evaluates
+        /// ``KeychainCoreError/authenticationRequest`` and retries (Apple's private `errSecAuthNeeded`).
+        package static let authenticationNeeded = Code(.authenticationNeeded)
+        /// An item whose access control can never be satisfied again: its biometric set changed or
+        /// the passcode was removed (`errSecDecode`; the item is dropped, as Apple drops it).
+        package static let itemInvalidated = Code(.itemInvalidated)
 
         package var description: String { kind.rawValue }
     }
@@ -112,6 +123,24 @@ extension KeychainCoreError {
     package struct SourceLocation: Hashable, Sendable {
         package var file: String
         package var line: Int
+    }
+}
+
+extension KeychainCoreError {
+    /// An error that asks the caller to authenticate for `request` and retry.
+    package static func authenticationNeeded(
+        _ request: AuthenticationRequest,
+        file: String = #fileID,
+        line: Int = #line
+    ) -> KeychainCoreError {
+        var error = KeychainCoreError(
+            .authenticationNeeded,
+            "the item's access control must be satisfied first",
+            file: file,
+            line: line
+        )
+        error.authenticationRequest = request
+        return error
     }
 }
 

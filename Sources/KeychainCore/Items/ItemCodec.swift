@@ -61,12 +61,18 @@ package struct ItemCodec: Sendable {
     // MARK: Sealing
 
     /// Encrypts an item into a row. `attributes` must hold every primary-key attribute.
+    ///
+    /// An item whose access control has constraints has its secret key sealed to the keybag's
+    /// `locks` (see ``ItemLock``); `credentials` supply the application password key if needed.
     package func seal(
         itemClass: ItemClass,
         identifier: Data,
         accessControl: AccessControl,
         attributes: [String: AttributeValue],
-        secret: Data
+        secret: Data,
+        locks: [AccessPolicy.Lock: LockKeyRecord] = [:],
+        credentials: AuthenticationCredentials = AuthenticationCredentials(),
+        operation: AccessOperation = .createItem
     ) throws(KeychainCoreError) -> ItemRow {
         let protection = accessControl.protection
         guard let classKey = keybag.classKey(protection) else {
@@ -88,6 +94,20 @@ package struct ItemCodec: Sendable {
         let metadataKey = SymmetricKey(size: .bits256)
         let secretKey = SymmetricKey(size: .bits256)
         let binding = Self.binding(table: table, identifier: identifier, protection: protection)
+        let envelope: SecretKeyEnvelope
+        if AccessPolicy(accessControl).requiresAuthentication {
+            let lock = try ItemLock.seal(
+                secretKey,
+                accessControl: accessControl,
+                operation: operation,
+                locks: locks,
+                credentials: credentials,
+                binding: Self.lockBinding(table: table, identifier: identifier, protection: protection)
+            )
+            envelope = .locked(try SealedBox.seal(lock.serialized, using: classKey, binding: binding("skey")))
+        } else {
+            envelope = .classWrapped(try SealedBox.wrap(secretKey, using: classKey, binding: binding("skey")))
+        }
         return ItemRow(
             identifier: identifier,
             protectionTag: protectionTag(protection, table: table),
@@ -95,9 +115,7 @@ package struct ItemCodec: Sendable {
             keyColumns: keyColumns,
             wrappedMetadataKey: try SealedBox.wrap(metadataKey, using: classKey, binding: binding("mkey")),
             metadata: try SealedBox.seal(MetadataCodec.encode(stored), using: metadataKey, binding: binding("data")),
-            secretKeyEnvelope: try SecretKeyEnvelope.classWrapped(
-                SealedBox.wrap(secretKey, using: classKey, binding: binding("skey"))
-            ).serialized,
+            secretKeyEnvelope: envelope.serialized,
             secret: try SealedBox.seal(secret, using: secretKey, binding: binding("v_Data"))
         )
     }
@@ -142,15 +160,62 @@ package struct ItemCodec: Sendable {
     }
 
     /// Decrypts a row's secret.
-    package func openSecret(_ row: ItemRow, item: StoredItem) throws(KeychainCoreError) -> Data {
+    ///
+    /// - Parameters:
+    ///   - credentials: What the caller's authentication context has earned.
+    ///   - currentLocks: The keybag's locks now, read only when the credentials do not open the item.
+    /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when the item's access control is
+    ///   not satisfied yet, ``KeychainCoreError/Code/itemInvalidated`` when it never can be again.
+    package func openSecret(
+        _ row: ItemRow,
+        item: StoredItem,
+        credentials: AuthenticationCredentials = AuthenticationCredentials(),
+        operation: AccessOperation = .useItem,
+        currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] = { [:] }
+    ) throws(KeychainCoreError) -> Data {
+        let secretKey = try openSecretKey(
+            row,
+            item: item,
+            credentials: credentials,
+            operation: operation,
+            currentLocks: currentLocks
+        )
+        let binding = Self.binding(table: item.itemClass.tableName, identifier: row.identifier, protection: item.protection)
+        return try SealedBox.open(row.secret, using: secretKey, binding: binding("v_Data"))
+    }
+
+    /// Unwraps a row's secret key: proves that the caller may use the item, without decrypting the secret.
+    package func openSecretKey(
+        _ row: ItemRow,
+        item: StoredItem,
+        credentials: AuthenticationCredentials,
+        operation: AccessOperation,
+        currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord]
+    ) throws(KeychainCoreError) -> SymmetricKey {
         guard let classKey = keybag.classKey(item.protection) else {
             throw KeychainCoreError(.interactionNotAllowed, "the \(item.protection.rawValue) class is locked")
         }
-        let binding = Self.binding(table: item.itemClass.tableName, identifier: row.identifier, protection: item.protection)
+        let table = item.itemClass.tableName
+        let binding = Self.binding(table: table, identifier: row.identifier, protection: item.protection)
+        let requiresAuthentication = AccessPolicy(item.accessControl).requiresAuthentication
         switch try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) {
         case .classWrapped(let wrapped):
-            let secretKey = try SealedBox.unwrap(wrapped, using: classKey, binding: binding("skey"))
-            return try SealedBox.open(row.secret, using: secretKey, binding: binding("v_Data"))
+            guard !requiresAuthentication else {
+                throw KeychainCoreError(.decode, "an access-controlled item's key is not locked")
+            }
+            return try SealedBox.unwrap(wrapped, using: classKey, binding: binding("skey"))
+        case .locked(let sealed):
+            guard requiresAuthentication else {
+                throw KeychainCoreError(.decode, "an item's key envelope does not match its access control")
+            }
+            let lock = try ItemLock(serialized: try SealedBox.open(sealed, using: classKey, binding: binding("skey")))
+            return try lock.open(
+                accessControl: item.accessControl,
+                operation: operation,
+                credentials: credentials,
+                currentLocks: currentLocks,
+                binding: Self.lockBinding(table: table, identifier: row.identifier, protection: item.protection)
+            )
         }
     }
 
@@ -167,18 +232,27 @@ package struct ItemCodec: Sendable {
             .appending(protection.rawValue)
         return { column in base.appending(column).bytes }
     }
+
+    private static func lockBinding(table: String, identifier: Data, protection: ProtectionClass) -> AssociatedData {
+        AssociatedData("swift-keychain/v1/item-lock")
+            .appending(table)
+            .appending(Array(identifier))
+            .appending(protection.rawValue)
+    }
 }
 
 /// How an item's secret key is wrapped.
 ///
-/// Version 1 knows one layout: wrapped by the class key. Access-control constraints add layouts
-/// (application password, passcode, biometry: several wrappings for `or`, nested ones for `and`)
-/// under new kind bytes, so old rows stay readable.
+/// Kind 0: wrapped by the class key. Kind 1: an ``ItemLock`` (one wrapping per alternative of the
+/// access control), itself sealed by the class key. New layouts get new kind bytes, so old rows
+/// stay readable.
 package enum SecretKeyEnvelope: Sendable {
     case classWrapped(Data)
+    case locked(Data)
 
     private static let version: UInt8 = 1
     private static let classWrappedKind: UInt8 = 0
+    private static let lockedKind: UInt8 = 1
 
     package init(serialized: Data) throws(KeychainCoreError) {
         guard serialized.count > 2, serialized[serialized.startIndex] == Self.version else {
@@ -187,6 +261,8 @@ package enum SecretKeyEnvelope: Sendable {
         switch serialized[serialized.startIndex + 1] {
         case Self.classWrappedKind:
             self = .classWrapped(Data(serialized.dropFirst(2)))
+        case Self.lockedKind:
+            self = .locked(Data(serialized.dropFirst(2)))
         default:
             throw KeychainCoreError(.decode, "an item's key envelope has an unknown kind")
         }
@@ -195,6 +271,7 @@ package enum SecretKeyEnvelope: Sendable {
     package var serialized: Data {
         switch self {
         case .classWrapped(let wrapped): Data([Self.version, Self.classWrappedKind]) + wrapped
+        case .locked(let sealed): Data([Self.version, Self.lockedKind]) + sealed
         }
     }
 }

@@ -138,6 +138,19 @@ package final class Keybag: Sendable {
         return try record.kdf.deriveKey(passcode: passcode, salt: salt, deviceSecret: deviceSecret)
     }
 
+    /// Derives the key of an application password (`LAContext.setCredential(_:type: .applicationPassword)`).
+    ///
+    /// The same memory-hard KDF as the passcode, salted per keychain and entangled with the device
+    /// secret, so a copied database alone does not allow guessing.
+    package func applicationPasswordKey(for password: Data, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
+        try record.kdf.deriveKey(
+            secret: Array(password),
+            salt: Data("swift-keychain/v1/application-password".utf8) + record.deviceSalt,
+            deviceSecret: deviceSecret,
+            purpose: "application password"
+        )
+    }
+
     /// Forgets the keys of the classes that lock with the device (`ak`, `aku`, `akpu`).
     package func lock() {
         unlocked.withLock { current in

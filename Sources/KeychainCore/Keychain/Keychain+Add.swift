@@ -23,8 +23,15 @@ extension Keychain {
     /// - Throws: ``KeychainCoreError/Code/duplicateItem`` if an item with the same primary key
     ///   exists, ``KeychainCoreError/Code/notAvailable`` for a `WhenPasscodeSetThisDeviceOnly` item
     ///   without a passcode, ``KeychainCoreError/Code/interactionNotAllowed`` while its class is locked.
+    ///   An item with access-control constraints is sealed to the keybag's locks, which needs no
+    ///   authentication, except for the application password that `credentials` must carry
+    ///   (``KeychainCoreError/Code/authenticationNeeded`` otherwise). Constraints this device cannot
+    ///   satisfy (no passcode, no enrolled biometry) are ``KeychainCoreError/Code/authenticationFailed``.
     @discardableResult
-    package func add(_ query: ItemQuery) throws(KeychainCoreError) -> ItemResult {
+    package func add(
+        _ query: ItemQuery,
+        credentials: AuthenticationCredentials = AuthenticationCredentials()
+    ) throws(KeychainCoreError) -> ItemResult {
         let itemClass = query.itemClass
         guard itemClass != .identity else {
             throw KeychainCoreError(.invalidParameter, "identities are added as a certificate and a key reference")
@@ -33,9 +40,6 @@ extension Keychain {
             protection: query.protection ?? itemClass.defaultProtection,
             flags: query.accessControl?.flags ?? 0
         )
-        guard !accessControl.hasConstraints else {
-            throw KeychainCoreError(.unimplemented, "access-control constraints are not supported yet")
-        }
 
         var attributes = query.attributes
         if let group = query.accessGroup {
@@ -74,7 +78,10 @@ extension Keychain {
                 identifier: identifier,
                 accessControl: accessControl,
                 attributes: sealedAttributes,
-                secret: secret
+                secret: secret,
+                locks: try LockKeyRecord.fetchAll(db),
+                credentials: credentials,
+                operation: .createItem
             )
             let inserted = Result { () throws(KeychainCoreError) in
                 try row.insert(into: db, table: itemClass.tableName, schema: schema)
@@ -118,13 +125,22 @@ extension Keychain {
             guard let raw = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE pkey = ?", arguments: [row.primaryKeyHash]),
                 let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
             else { return false }
+            // Only the class layer is checked: an item that merely needs authentication is a real duplicate.
             let readable = Result { () throws(KeychainCoreError) in
-                _ = try codec.openSecret(existing, item: try codec.openMetadata(existing, itemClass: itemClass))
+                _ = try codec.openSecretKey(
+                    existing,
+                    item: try codec.openMetadata(existing, itemClass: itemClass),
+                    credentials: AuthenticationCredentials(),
+                    operation: .useItem,
+                    currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db) }
+                )
             }
             switch readable {
             case .success:
                 return false
-            case .failure(let error) where error.code == .decode:
+            case .failure(let error) where error.code == .authenticationNeeded || error.code == .authenticationFailed:
+                return false
+            case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
                 try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
                 logger.warning("replaced an undecryptable item", metadata: ["keychain.item.class": "\(table)"])
                 return true

@@ -21,12 +21,15 @@ extension Keychain {
     ///
     /// - Throws: ``KeychainCoreError/Code/itemNotFound`` when nothing matches,
     ///   ``KeychainCoreError/Code/duplicateItem`` when a changed item would collide with another.
-    package func update(_ query: ItemQuery, with changes: ItemUpdate) throws(KeychainCoreError) {
+    ///   A protected item is opened with `credentials` first (Apple decrypts before updating), so
+    ///   updating it needs authentication: ``KeychainCoreError/Code/authenticationNeeded``.
+    package func update(
+        _ query: ItemQuery,
+        with changes: ItemUpdate,
+        credentials: AuthenticationCredentials = AuthenticationCredentials()
+    ) throws(KeychainCoreError) {
         guard query.itemClass != .identity else {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
-        }
-        if let accessControl = changes.accessControl, accessControl.hasConstraints {
-            throw KeychainCoreError(.unimplemented, "access-control constraints are not supported yet")
         }
         if let group = changes.attributes["agrp"], case .string(let name) = group, !accessGroups.permits(name) {
             throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(name)")
@@ -35,9 +38,19 @@ extension Keychain {
         let schema = ItemSchema.of(itemClass)
         let now = clock()
         try store.write { db throws(KeychainCoreError) in
-            var targets: [(ItemRow, StoredItem)] = []
+            let locks = try LockKeyRecord.fetchAll(db)
+            var targets: [(item: StoredItem, secret: Data)] = []
             try forEachMatch(of: query, in: db, limit: nil) { (row, item) throws(KeychainCoreError) in
-                targets.append((row, item))
+                // Always opened: proves the caller may use the item, even when the secret is replaced.
+                let secret = try codec.openSecret(
+                    row,
+                    item: item,
+                    credentials: credentials,
+                    operation: .useItem,
+                    currentLocks: { locks }
+                )
+                targets.append((item, secret))
+                return true
             }
             guard !targets.isEmpty else {
                 throw KeychainCoreError(.itemNotFound, "no item matched the query")
@@ -46,13 +59,8 @@ extension Keychain {
             if newProtection == .whenPasscodeSetThisDeviceOnly, try KeybagRecord.fetch(db)?.hasPasscode != true {
                 throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
             }
-            for (row, item) in targets {
-                let secret: Data
-                if let newSecret = changes.valueData {
-                    secret = newSecret
-                } else {
-                    secret = try codec.openSecret(row, item: item)
-                }
+            for (item, current) in targets {
+                let secret = changes.valueData ?? current
                 var attributes = item.attributes
                 attributes.merge(changes.attributes) { _, new in new }
                 attributes["mdat"] = .date(now)
@@ -65,7 +73,10 @@ extension Keychain {
                     identifier: item.identifier,
                     accessControl: accessControl,
                     attributes: attributes,
-                    secret: secret
+                    secret: secret,
+                    locks: locks,
+                    credentials: credentials,
+                    operation: .createItem
                 )
                 updated.rowID = item.rowID
                 try updated.update(in: db, table: itemClass.tableName, schema: schema)
@@ -87,8 +98,10 @@ extension Keychain {
         let deleted = try store.write { db throws(KeychainCoreError) in
             var rowIDs: [Int64] = []
             var undecryptable: [Int64] = []
-            try forEachMatch(of: query, in: db, limit: nil, skipped: { undecryptable.append($0) }) {
-                (_, item) throws(KeychainCoreError) in rowIDs.append(item.rowID)
+            try forEachMatch(of: query, in: db, limit: nil, skipped: { row, _ in row.rowID.map { undecryptable.append($0) } }) {
+                (_, item) throws(KeychainCoreError) in
+                rowIDs.append(item.rowID)
+                return true
             }
             do {
                 for rowID in rowIDs + undecryptable {

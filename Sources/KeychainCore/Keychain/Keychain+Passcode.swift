@@ -71,7 +71,8 @@ extension Keychain {
             throw KeychainCoreError(.invalidParameter, "the passcode is empty")
         }
         let record = try currentRecord()
-        var keys = try classKeys(of: record, currentPasscode: current)
+        let (oldPasscodeKey, currentKeys) = try classKeys(of: record, currentPasscode: current)
+        var keys = currentKeys
         if keys[.whenPasscodeSetThisDeviceOnly] == nil {
             keys[.whenPasscodeSetThisDeviceOnly] = SymmetricKey(size: .bits256)
         }
@@ -81,9 +82,25 @@ extension Keychain {
         updated.hasPasscode = true
         let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: updated)
         updated.wrappedClassKeys = try wrap(keys, passcodeKey: passcodeKey)
-        try replace(record, with: updated, deletingPasscodeOnlyItems: false)
+        try replace(record, with: updated, deletingPasscodeOnlyItems: false) { db throws(KeychainCoreError) in
+            // The passcode lock keeps its key pair (items sealed to it stay readable); only its wrapping changes.
+            let locks = try LockKeyRecord.fetchAll(db)
+            if let existing = locks[.passcode], let oldPasscodeKey {
+                try existing.rewrapped(from: oldPasscodeKey, to: passcodeKey).save(db)
+            } else {
+                try LockKeyRecord.make(.passcode, wrappingKey: passcodeKey).save(db)
+            }
+            if locks[.biometryAny] == nil, let biometryWrappingKey = keys[Self.biometryWrappingClass] {
+                try LockKeyRecord.make(.biometryAny, wrappingKey: biometryWrappingKey).save(db)
+            }
+        }
         try keybag.load(updated, passcodeKey: passcodeKey)
     }
+
+    /// The class whose key wraps the biometric locks: available after the first unlock, never
+    /// without the passcode, so a copied keychain does not give them up (and, as on iOS, biometry
+    /// needs the passcode once after every restart).
+    static let biometryWrappingClass = ProtectionClass.afterFirstUnlockThisDeviceOnly
 
     /// Removes the passcode. `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS.
     package func removePasscode(current: String) throws(KeychainCoreError) {
@@ -91,19 +108,22 @@ extension Keychain {
         guard record.hasPasscode else {
             throw KeychainCoreError(.notAvailable, "no passcode is set")
         }
-        var keys = try classKeys(of: record, currentPasscode: current)
+        var keys = try classKeys(of: record, currentPasscode: current).keys
         keys[.whenPasscodeSetThisDeviceOnly] = nil
         var updated = record
         updated.passcodeSalt = nil
         updated.hasPasscode = false
         updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
-        try replace(record, with: updated, deletingPasscodeOnlyItems: true)
+        try replace(record, with: updated, deletingPasscodeOnlyItems: true) { db throws(KeychainCoreError) in
+            // Passcode and biometry constraints die with the passcode, as on iOS.
+            try LockKeyRecord.delete(AccessPolicy.Lock.allCases, in: db)
+        }
         try keybag.load(updated, passcodeKey: nil)
     }
 
     // MARK: Private
 
-    private func currentRecord() throws(KeychainCoreError) -> KeybagRecord {
+    func currentRecord() throws(KeychainCoreError) -> KeybagRecord {
         guard let record = try store.read({ db throws(KeychainCoreError) in try KeybagRecord.fetch(db) }) else {
             throw KeychainCoreError(.decode, "the keybag is missing")
         }
@@ -114,7 +134,7 @@ extension Keychain {
     private func classKeys(
         of record: KeybagRecord,
         currentPasscode: String?
-    ) throws(KeychainCoreError) -> [ProtectionClass: SymmetricKey] {
+    ) throws(KeychainCoreError) -> (passcodeKey: SymmetricKey?, keys: [ProtectionClass: SymmetricKey]) {
         var passcodeKey: SymmetricKey?
         if record.hasPasscode {
             guard let currentPasscode else {
@@ -122,7 +142,7 @@ extension Keychain {
             }
             passcodeKey = try verify(currentPasscode, record: record)
         }
-        return try keybag.classKeys(in: record, passcodeKey: passcodeKey)
+        return (passcodeKey, try keybag.classKeys(in: record, passcodeKey: passcodeKey))
     }
 
     private func wrap(
@@ -145,7 +165,8 @@ extension Keychain {
     private func replace(
         _ original: KeybagRecord,
         with updated: KeybagRecord,
-        deletingPasscodeOnlyItems: Bool
+        deletingPasscodeOnlyItems: Bool,
+        alsoWrite: (Database) throws(KeychainCoreError) -> Void
     ) throws(KeychainCoreError) {
         try store.write { db throws(KeychainCoreError) in
             guard let stored = try KeybagRecord.fetch(db), stored.passcodeSalt == original.passcodeSalt,
@@ -154,6 +175,7 @@ extension Keychain {
                 throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
             }
             try updated.save(db)
+            try alsoWrite(db)
             if deletingPasscodeOnlyItems {
                 for itemClass in ItemClass.storedClasses {
                     let table = itemClass.tableName
@@ -171,7 +193,9 @@ extension Keychain {
     }
 
     /// Checks a passcode against the keybag, with Apple's back-off; returns the passcode key.
-    private func verify(_ passcode: String, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
+    ///
+    /// A correct passcode also ends a biometric lockout, as entering the passcode does on iOS.
+    func verify(_ passcode: String, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
         let now = clock()
         let backoff = try passcodeBackoff()
         if let allowed = backoff.nextAttemptAllowed(at: now) {
@@ -193,6 +217,7 @@ extension Keychain {
             do {
                 if correct {
                     try db.execute(sql: "DELETE FROM passcode_attempts")
+                    try db.execute(sql: "DELETE FROM biometry_attempts")
                 } else {
                     try db.execute(
                         sql: """

@@ -20,9 +20,19 @@ extension Keychain {
 
     /// `SecItemCopyMatching`: the items that match, decrypted as far as the query asks.
     ///
+    /// An item whose access control has constraints is opened with `credentials` even when only
+    /// its attributes are asked for, as Apple's securityd does; under `kSecUseAuthenticationUISkip`
+    /// such an item is left out instead. Items whose access control can never be satisfied again
+    /// (a changed biometric set, a removed passcode) are removed and not returned.
+    ///
     /// - Throws: ``KeychainCoreError/Code/itemNotFound`` when nothing matches,
-    ///   ``KeychainCoreError/Code/interactionNotAllowed`` when a matching item's class is locked.
-    package func search(_ query: ItemQuery) throws(KeychainCoreError) -> [ItemResult] {
+    ///   ``KeychainCoreError/Code/interactionNotAllowed`` when a matching item's class is locked,
+    ///   ``KeychainCoreError/Code/authenticationNeeded`` when a matching item needs credentials
+    ///   the caller does not have yet.
+    package func search(
+        _ query: ItemQuery,
+        credentials: AuthenticationCredentials = AuthenticationCredentials()
+    ) throws(KeychainCoreError) -> [ItemResult] {
         guard query.itemClass != .identity else {
             // Identities pair a certificate with its private key reference; none exist without SecKey.
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
@@ -31,13 +41,43 @@ extension Keychain {
             throw KeychainCoreError(.itemNotFound, "kSecMatchLimit is 0")
         }
         let wantsData = query.returnTypes.contains(.data)
+        var invalidated: [ItemRow] = []
         let results = try store.read { db throws(KeychainCoreError) in
             var results: [ItemResult] = []
-            try forEachMatch(of: query, in: db, limit: query.matchLimit.maximum) { row, item throws(KeychainCoreError) in
-                let data = wantsData ? try codec.openSecret(row, item: item) : nil
-                results.append(ItemResult(item, data: data))
+            try forEachMatch(
+                of: query,
+                in: db,
+                limit: query.matchLimit.maximum,
+                skipped: { row, code in if code == .itemInvalidated { invalidated.append(row) } }
+            ) { row, item throws(KeychainCoreError) in
+                let isProtected = AccessPolicy(item.accessControl).requiresAuthentication
+                guard wantsData || isProtected else {
+                    results.append(ItemResult(item, data: nil))
+                    return true
+                }
+                let opened = Result { () throws(KeychainCoreError) in
+                    try codec.openSecret(
+                        row,
+                        item: item,
+                        credentials: credentials,
+                        operation: .useItem,
+                        currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db) }
+                    )
+                }
+                switch opened {
+                case .success(let data):
+                    results.append(ItemResult(item, data: wantsData ? data : nil))
+                    return true
+                case .failure(let error) where error.code == .authenticationNeeded && query.authenticationUI == .skip:
+                    return false
+                case .failure(let error):
+                    throw error
+                }
             }
             return results
+        }
+        if !invalidated.isEmpty {
+            try removeInvalidated(invalidated, itemClass: query.itemClass)
         }
         guard !results.isEmpty else {
             throw KeychainCoreError(.itemNotFound, "no item matched the query")
@@ -45,19 +85,42 @@ extension Keychain {
         return results
     }
 
+    /// Deletes rows whose access control can never be satisfied again, as Apple drops such items.
+    func removeInvalidated(_ rows: [ItemRow], itemClass: ItemClass) throws(KeychainCoreError) {
+        try store.write { db throws(KeychainCoreError) in
+            do {
+                for row in rows {
+                    try db.execute(
+                        sql: "DELETE FROM \(itemClass.tableName) WHERE rowid = ? AND uuid = ?",
+                        arguments: [row.rowID, row.identifier]
+                    )
+                }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot remove invalidated items")
+            }
+        }
+        logger.notice(
+            "removed items whose access control can no longer be satisfied",
+            metadata: ["keychain.item.class": "\(itemClass.rawValue)", "keychain.item.count": "\(rows.count)"]
+        )
+    }
+
     // MARK: Matching
 
-    /// Calls `body` for each decryptable item matching `query`, in insertion order, up to `limit`.
+    /// Calls `body` for each decryptable item matching `query`, in insertion order, until `limit`
+    /// items were counted (`body` returns whether the item counts).
     ///
     /// Look-up columns narrow the rows with an index; each candidate is then decrypted and checked
-    /// against every attribute of the query. A row that fails to decrypt is skipped, as Apple
-    /// skips an item "that was never here"; if `skipped` is given, such rows are reported to it.
+    /// against every attribute of the query. A row that fails to decrypt (or whose `body` fails
+    /// with ``KeychainCoreError/Code/decode`` or ``KeychainCoreError/Code/itemInvalidated``) is
+    /// skipped, as Apple skips an item "that was never here"; if `skipped` is given, such rows are
+    /// reported to it with the reason.
     func forEachMatch(
         of query: ItemQuery,
         in db: Database,
         limit: Int?,
-        skipped: ((Int64) -> Void)? = nil,
-        _ body: (ItemRow, StoredItem) throws(KeychainCoreError) -> Void
+        skipped: ((ItemRow, KeychainCoreError.Code) -> Void)? = nil,
+        _ body: (ItemRow, StoredItem) throws(KeychainCoreError) -> Bool
     ) throws(KeychainCoreError) {
         let schema = ItemSchema.of(query.itemClass)
         let (sql, arguments) = try selection(for: query, schema: schema)
@@ -65,7 +128,7 @@ extension Keychain {
         do {
             let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let raw = try cursor.next() {
-                guard let row = ItemRow(row: raw, schema: schema), let rowID = row.rowID else { continue }
+                guard let row = ItemRow(row: raw, schema: schema) else { continue }
                 let opened = Result { () throws(KeychainCoreError) in
                     try codec.openMetadata(row, itemClass: query.itemClass)
                 }
@@ -78,7 +141,7 @@ extension Keychain {
                         "skipping an item that cannot be decrypted",
                         metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"]
                     )
-                    skipped?(rowID)
+                    skipped?(row, error.code)
                     continue
                 case .failure(let error):
                     throw error
@@ -86,9 +149,10 @@ extension Keychain {
                 guard matches(item, query, schema: schema) else { continue }
                 let handled = Result { () throws(KeychainCoreError) in try body(row, item) }
                 switch handled {
-                case .success: break
-                case .failure(let error) where error.code == .decode:
-                    skipped?(rowID)
+                case .success(let counts):
+                    guard counts else { continue }
+                case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
+                    skipped?(row, error.code)
                     continue
                 case .failure(let error):
                     throw error

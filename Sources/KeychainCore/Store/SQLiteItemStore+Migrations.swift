@@ -79,6 +79,39 @@ extension SQLiteItemStore {
             )
         }
 
+        migrator.registerMigration("v2-access-control") { db in
+            // Locks: key pairs that access-controlled items are sealed to (passcode, biometry).
+            // Biometric failures count across processes; the simulated sensor keeps its state here
+            // so that separate processes can script it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE lock_key (
+                        kind INTEGER PRIMARY KEY NOT NULL,
+                        key_id BLOB NOT NULL,
+                        public_key BLOB NOT NULL,
+                        wrapped_private BLOB NOT NULL,
+                        domain_hash BLOB
+                    );
+                    CREATE TABLE biometry_attempts (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        failures INTEGER NOT NULL
+                    );
+                    CREATE TABLE simulated_sensor (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        biometry_type INTEGER NOT NULL
+                    );
+                    CREATE TABLE simulated_enrolment (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        enrolled REAL NOT NULL
+                    );
+                    CREATE TABLE simulated_outcome (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        outcome TEXT NOT NULL
+                    );
+                    """
+            )
+        }
+
         return migrator
     }
 }

@@ -1,0 +1,50 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What the engine needs evaluated before it retries an operation on a protected item.
+///
+/// This is the payload of Apple's private `errSecAuthNeeded`: the item's access control and the
+/// operation. The caller's authentication context evaluates it (prompting unless interaction is
+/// not allowed), gains credentials, and calls the engine again.
+package struct AuthenticationRequest: Hashable, Sendable {
+    /// The access control of the item that needs authentication.
+    package var accessControl: AccessControl
+    /// What is being done with the item.
+    package var operation: AccessOperation
+    /// What the credentials lack (the locks of the alternative closest to being satisfied).
+    package var missingLocks: Set<AccessPolicy.Lock>
+    /// Whether the application password is missing.
+    package var needsApplicationPassword: Bool
+
+    package init(
+        accessControl: AccessControl,
+        operation: AccessOperation,
+        missingLocks: Set<AccessPolicy.Lock> = [],
+        needsApplicationPassword: Bool = false
+    ) {
+        self.accessControl = accessControl
+        self.operation = operation
+        self.missingLocks = missingLocks
+        self.needsApplicationPassword = needsApplicationPassword
+    }
+}
+
+/// An operation on a protected item; the raw values are `LAAccessControlOperation`'s.
+package enum AccessOperation: Int, Hashable, Sendable {
+    case createItem = 0
+    case useItem = 1
+    case createKey = 2
+    case useKeySign = 3
+    case useKeyDecrypt = 4
+    case useKeyKeyExchange = 5
+}

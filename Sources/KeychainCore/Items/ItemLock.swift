@@ -1,0 +1,274 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Crypto
+public import Foundation
+
+/// The access-control layer around an item's secret key: one wrapping per alternative of its policy.
+///
+/// Each alternative ("slot") wraps the secret key under a key derived from an X25519 agreement
+/// between a fresh ephemeral key and the public key of every lock of that alternative, plus the
+/// application-password key when the policy has one. Sealing needs only public keys, so adding an
+/// item never prompts; opening needs the lock private keys that only the authentication gate
+/// releases. `or` is several slots, `and` is one slot that needs every lock.
+///
+/// Layout (inside the class-key-sealed envelope): version, slot count, then per slot the lock
+/// kinds and identifiers, an application-password flag, the ephemeral public key and the wrapped
+/// secret key.
+package struct ItemLock: Sendable {
+    package struct Slot: Sendable {
+        package var locks: [(lock: AccessPolicy.Lock, identifier: Data)]
+        package var usesApplicationPassword: Bool
+        package var ephemeralPublicKey: Data
+        package var wrappedKey: Data
+    }
+
+    package var slots: [Slot]
+
+    private static let version: UInt8 = 1
+    private static let identifierLength = 16
+    private static let publicKeyLength = 32
+
+    // MARK: Sealing
+
+    /// Wraps `secretKey` for every alternative of `policy` that can be created now.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when the application password is
+    ///   missing; ``KeychainCoreError/Code/authenticationFailed`` when no alternative can be created
+    ///   (no passcode, no enrolled biometry, no companion).
+    package static func seal(
+        _ secretKey: SymmetricKey,
+        accessControl: AccessControl,
+        operation: AccessOperation,
+        locks available: [AccessPolicy.Lock: LockKeyRecord],
+        credentials: AuthenticationCredentials,
+        binding: AssociatedData
+    ) throws(KeychainCoreError) -> ItemLock {
+        let policy = AccessPolicy(accessControl)
+        var applicationKey: SymmetricKey?
+        if policy.requiresApplicationPassword {
+            guard let key = credentials.applicationPasswordKey else {
+                throw .authenticationNeeded(
+                    AuthenticationRequest(accessControl: accessControl, operation: operation, needsApplicationPassword: true)
+                )
+            }
+            applicationKey = key
+        }
+        var slots: [Slot] = []
+        for alternative in policy.alternatives {
+            let records = alternative.compactMap { available[$0] }
+            guard records.count == alternative.count else { continue }
+            if policy.requiresEnrolledBiometry,
+                alternative.contains(where: { $0 == .biometryAny || $0 == .biometryCurrentSet }),
+                available[.biometryCurrentSet] == nil
+            {
+                continue  // nothing enrolled
+            }
+            let ephemeral = Curve25519.KeyAgreement.PrivateKey()
+            let lockList = records.map { (lock: $0.lock, identifier: $0.identifier) }
+            var material = Data()
+            for record in records {
+                do {
+                    let shared = try ephemeral.sharedSecretFromKeyAgreement(with: record.publicKey)
+                    shared.withUnsafeBytes { material.append(contentsOf: $0) }
+                } catch {
+                    throw KeychainCoreError(.internalInconsistency, "key agreement with a lock failed")
+                }
+            }
+            let ephemeralPublic = ephemeral.publicKey.rawRepresentation
+            let slotKey = derive(material, applicationKey: applicationKey, ephemeralPublicKey: ephemeralPublic, locks: lockList)
+            slots.append(
+                Slot(
+                    locks: lockList,
+                    usesApplicationPassword: applicationKey != nil,
+                    ephemeralPublicKey: ephemeralPublic,
+                    wrappedKey: try SealedBox.wrap(secretKey, using: slotKey, binding: slotBinding(binding, index: slots.count))
+                )
+            )
+        }
+        guard !slots.isEmpty else {
+            throw KeychainCoreError(
+                .authenticationFailed,
+                "the access control cannot be satisfied on this device (it needs a passcode, enrolled biometry or a companion)"
+            )
+        }
+        return ItemLock(slots: slots)
+    }
+
+    // MARK: Opening
+
+    /// Unwraps the secret key with the first slot that `credentials` satisfy.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when a slot could open with more
+    ///   credentials; ``KeychainCoreError/Code/authenticationFailed`` for a wrong application
+    ///   password; ``KeychainCoreError/Code/itemInvalidated`` when every slot names a lock that no
+    ///   longer exists (a new enrolment, a removed passcode): the item can never be read again.
+    package func open(
+        accessControl: AccessControl,
+        operation: AccessOperation,
+        credentials: AuthenticationCredentials,
+        currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord],
+        binding: AssociatedData
+    ) throws(KeychainCoreError) -> SymmetricKey {
+        var wrongPassword = false
+        for (index, slot) in slots.enumerated() {
+            let keys = slot.locks.compactMap { credentials.lockKeys[$0.identifier] }
+            guard keys.count == slot.locks.count else { continue }
+            if slot.usesApplicationPassword && credentials.applicationPasswordKey == nil { continue }
+            var material = Data()
+            if !slot.locks.isEmpty {
+                guard let ephemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: slot.ephemeralPublicKey) else {
+                    throw KeychainCoreError(.decode, "an item's lock is damaged")
+                }
+                for key in keys {
+                    guard let shared = try? key.sharedSecretFromKeyAgreement(with: ephemeral) else {
+                        throw KeychainCoreError(.decode, "an item's lock is damaged")
+                    }
+                    shared.withUnsafeBytes { material.append(contentsOf: $0) }
+                }
+            }
+            let slotKey = Self.derive(
+                material,
+                applicationKey: slot.usesApplicationPassword ? credentials.applicationPasswordKey : nil,
+                ephemeralPublicKey: slot.ephemeralPublicKey,
+                locks: slot.locks
+            )
+            if let key = try? SealedBox.unwrap(slot.wrappedKey, using: slotKey, binding: Self.slotBinding(binding, index: index)) {
+                return key
+            }
+            if slot.usesApplicationPassword {
+                wrongPassword = true
+            } else {
+                throw KeychainCoreError(.decode, "an item's secret key does not unwrap")
+            }
+        }
+        let existing = try currentLocks()
+        let live = slots.filter { slot in slot.locks.allSatisfy { existing[$0.lock]?.identifier == $0.identifier } }
+        guard let closest = live.min(by: { missing($0, credentials).count < missing($1, credentials).count }) else {
+            throw KeychainCoreError(.itemInvalidated, "the item's access control can no longer be satisfied")
+        }
+        if wrongPassword && missing(closest, credentials).isEmpty {
+            throw KeychainCoreError(.authenticationFailed, "the application password is not correct")
+        }
+        throw .authenticationNeeded(
+            AuthenticationRequest(
+                accessControl: accessControl,
+                operation: operation,
+                missingLocks: missing(closest, credentials),
+                needsApplicationPassword: closest.usesApplicationPassword && credentials.applicationPasswordKey == nil
+            )
+        )
+    }
+
+    private func missing(_ slot: Slot, _ credentials: AuthenticationCredentials) -> Set<AccessPolicy.Lock> {
+        Set(slot.locks.filter { credentials.lockKeys[$0.identifier] == nil }.map(\.lock))
+    }
+
+    // MARK: Keys
+
+    private static func derive(
+        _ material: Data,
+        applicationKey: SymmetricKey?,
+        ephemeralPublicKey: Data,
+        locks: [(lock: AccessPolicy.Lock, identifier: Data)]
+    ) -> SymmetricKey {
+        var input = material
+        if let applicationKey { applicationKey.withUnsafeBytes { input.append(contentsOf: $0) } }
+        var info = AssociatedData("swift-keychain/v1/item-lock")
+        for lock in locks {
+            info.append([lock.lock.rawValue])
+            info.append(Array(lock.identifier))
+        }
+        info.append([applicationKey == nil ? 0 : 1])
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: input),
+            salt: ephemeralPublicKey,
+            info: info.bytes,
+            outputByteCount: 32
+        )
+    }
+
+    private static func slotBinding(_ binding: AssociatedData, index: Int) -> [UInt8] {
+        binding.appending("slot").appending([UInt8(truncatingIfNeeded: index)]).bytes
+    }
+}
+
+// MARK: - Serialization
+
+extension ItemLock {
+    package var serialized: Data {
+        var out = Data([Self.version, UInt8(slots.count)])
+        for slot in slots {
+            out.append(UInt8(slot.locks.count))
+            for lock in slot.locks {
+                out.append(lock.lock.rawValue)
+                out.append(lock.identifier)
+            }
+            out.append(slot.usesApplicationPassword ? 1 : 0)
+            out.append(slot.ephemeralPublicKey)
+            out.append(UInt8(truncatingIfNeeded: slot.wrappedKey.count >> 8))
+            out.append(UInt8(truncatingIfNeeded: slot.wrappedKey.count))
+            out.append(slot.wrappedKey)
+        }
+        return out
+    }
+
+    package init(serialized: Data) throws(KeychainCoreError) {
+        var reader = ByteReader(Array(serialized))
+        guard reader.byte() == Self.version, let count = reader.byte(), count > 0 else {
+            throw KeychainCoreError(.decode, "an item's lock is damaged")
+        }
+        var slots: [Slot] = []
+        for _ in 0..<count {
+            guard let lockCount = reader.byte() else { throw KeychainCoreError(.decode, "an item's lock is truncated") }
+            var locks: [(lock: AccessPolicy.Lock, identifier: Data)] = []
+            for _ in 0..<lockCount {
+                guard let raw = reader.byte(), let lock = AccessPolicy.Lock(rawValue: raw),
+                    let identifier = reader.bytes(Self.identifierLength)
+                else { throw KeychainCoreError(.decode, "an item's lock is damaged") }
+                locks.append((lock, Data(identifier)))
+            }
+            guard let flag = reader.byte(), flag <= 1, let ephemeral = reader.bytes(Self.publicKeyLength),
+                let high = reader.byte(), let low = reader.byte(),
+                let wrapped = reader.bytes(Int(high) << 8 | Int(low))
+            else { throw KeychainCoreError(.decode, "an item's lock is damaged") }
+            slots.append(
+                Slot(locks: locks, usesApplicationPassword: flag == 1, ephemeralPublicKey: Data(ephemeral), wrappedKey: Data(wrapped))
+            )
+        }
+        guard reader.isAtEnd else { throw KeychainCoreError(.decode, "an item's lock has trailing bytes") }
+        self.slots = slots
+    }
+}
+
+/// Reads a byte array front to back without ever trapping.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
+        guard count >= 0, bytes.count - offset >= count else { return nil }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+}

@@ -1,0 +1,144 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Crypto
+public import Foundation
+import GRDB
+
+extension Keychain {
+    // MARK: Locks
+
+    /// Apple's model: biometry locks after this many consecutive failed matches, until the passcode.
+    package static let biometricFailureLimit = 5
+
+    /// The keybag's locks as they are now (other processes may have changed them).
+    package func lockRecords() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+        try store.read { db throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db) }
+    }
+
+    // MARK: The authentication gate
+
+    /// The passcode gate: checks `passcode` with Apple's back-off and releases the passcode lock.
+    ///
+    /// A correct passcode also unlocks this process's keybag and ends a biometric lockout.
+    /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` for a wrong passcode (counted),
+    ///   ``KeychainCoreError/Code/passcodeBackoff`` while the delay runs,
+    ///   ``KeychainCoreError/Code/notAvailable`` when no passcode is set.
+    package func authenticate(passcode: String) throws(KeychainCoreError) -> AuthenticationCredentials {
+        let record = try currentRecord()
+        guard record.hasPasscode else {
+            throw KeychainCoreError(.notAvailable, "no passcode is set")
+        }
+        let passcodeKey = try verify(passcode, record: record)
+        try keybag.load(record, passcodeKey: passcodeKey)
+        var credentials = AuthenticationCredentials()
+        if let lock = try lockRecords()[.passcode] {
+            credentials.lockKeys[lock.identifier] = try lock.privateKey(using: passcodeKey)
+        }
+        return credentials
+    }
+
+    /// The biometric gate: after the sensor reported a match, releases the biometric locks.
+    ///
+    /// The locks are wrapped by a class key that exists only after the first unlock.
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock.
+    package func releaseBiometricLocks() throws(KeychainCoreError) -> AuthenticationCredentials {
+        guard let wrappingKey = keybag.classKey(Self.biometryWrappingClass) else {
+            throw KeychainCoreError(.interactionNotAllowed, "biometry needs the passcode once after the keychain is opened")
+        }
+        var credentials = AuthenticationCredentials()
+        for (lock, record) in try lockRecords() where lock == .biometryAny || lock == .biometryCurrentSet {
+            credentials.lockKeys[record.identifier] = try record.privateKey(using: wrappingKey)
+        }
+        return credentials
+    }
+
+    /// Replaces the lock of the current biometric set: every item sealed to the old set becomes
+    /// unreadable for good. `nil` (nothing enrolled) destroys the lock without a successor.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock,
+    ///   ``KeychainCoreError/Code/notAvailable`` without a passcode.
+    package func replaceBiometricSetLock(domainHash: Data?) throws(KeychainCoreError) {
+        guard try currentRecord().hasPasscode else {
+            throw KeychainCoreError(.notAvailable, "biometry needs a passcode")
+        }
+        guard let domainHash else {
+            try store.write { db throws(KeychainCoreError) in try LockKeyRecord.delete([.biometryCurrentSet], in: db) }
+            return
+        }
+        guard let wrappingKey = keybag.classKey(Self.biometryWrappingClass) else {
+            throw KeychainCoreError(.interactionNotAllowed, "enrolling biometry needs the passcode first")
+        }
+        let lock = try LockKeyRecord.make(.biometryCurrentSet, wrappingKey: wrappingKey, domainHash: domainHash)
+        try store.write { db throws(KeychainCoreError) in
+            if try LockKeyRecord.fetchAll(db)[.biometryAny] == nil {
+                try LockKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).save(db)
+            }
+            try lock.save(db)
+        }
+    }
+
+    // MARK: Biometric failures
+
+    /// Consecutive failed biometric matches, across processes.
+    package func biometricFailures() throws(KeychainCoreError) -> Int {
+        try store.read { db throws(KeychainCoreError) in
+            do {
+                return try Int.fetchOne(db, sql: "SELECT failures FROM biometry_attempts") ?? 0
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot read the biometric attempts")
+            }
+        }
+    }
+
+    /// Whether biometry is locked out until the passcode is entered.
+    package func isBiometryLockedOut() throws(KeychainCoreError) -> Bool {
+        try biometricFailures() >= Self.biometricFailureLimit
+    }
+
+    /// Counts a failed match; returns the new count.
+    @discardableResult
+    package func recordBiometricFailure() throws(KeychainCoreError) -> Int {
+        try store.write { db throws(KeychainCoreError) in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO biometry_attempts (id, failures) VALUES (1, 1)
+                        ON CONFLICT(id) DO UPDATE SET failures = failures + 1
+                        """
+                )
+                return try Int.fetchOne(db, sql: "SELECT failures FROM biometry_attempts") ?? 1
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot record a biometric attempt")
+            }
+        }
+    }
+
+    /// Clears the failure count after a successful match.
+    package func resetBiometricFailures() throws(KeychainCoreError) {
+        try store.write { db throws(KeychainCoreError) in
+            do {
+                try db.execute(sql: "DELETE FROM biometry_attempts")
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot reset the biometric attempts")
+            }
+        }
+    }
+
+    // MARK: Application password
+
+    /// The key of an application password, for ``AuthenticationCredentials/applicationPasswordKey``.
+    package func applicationPasswordKey(for password: Data) throws(KeychainCoreError) -> SymmetricKey {
+        try keybag.applicationPasswordKey(for: password, record: try currentRecord())
+    }
+}
