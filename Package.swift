@@ -36,6 +36,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
+        .library(name: "LocalAuth", targets: ["LocalAuth"]),
         .library(name: "KeychainDevice", targets: ["KeychainDevice"]),
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
@@ -64,12 +65,22 @@ let package = Package(
         // The Linux side of "Settings": where the keychain lives, passcode, lock state.
         .target(
             name: "KeychainDevice",
-            dependencies: ["KeychainCore"]
+            dependencies: [
+                "KeychainCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // Mirror of Security's keychain API.
         .target(
             name: "KeychainServices",
             dependencies: ["KeychainCore", "KeychainDevice"],
+            swiftSettings: mirrorSettings
+        ),
+        // Mirror of LocalAuthentication.
+        .target(
+            name: "LocalAuth",
+            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices"],
             swiftSettings: mirrorSettings
         ),
         // Test kit: temporary keychains for any project's tests.
@@ -89,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "KeychainServicesTests",
             dependencies: [
-                "KeychainServices", "KeychainTesting",
+                "KeychainServices", "LocalAuth", "KeychainTesting",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -114,8 +125,12 @@ let package = Package(
 // Linux-only drop-in products: unmodified `import Security` code builds against the mirror.
 if buildsOwnAPI && !development {
     package.products.append(.library(name: "Security", targets: ["Security"]))
+    package.products.append(.library(name: "LocalAuthentication", targets: ["LocalAuthentication"]))
     package.targets.append(.target(name: "Security", dependencies: ["KeychainServices"]))
-    package.targets.append(.testTarget(name: "SecurityDropInTests", dependencies: ["Security", "KeychainTesting"]))
+    package.targets.append(.target(name: "LocalAuthentication", dependencies: ["LocalAuth"]))
+    package.targets.append(
+        .testTarget(name: "SecurityDropInTests", dependencies: ["Security", "LocalAuthentication", "KeychainTesting"])
+    )
 }
 
 // Swift 6 language mode everywhere, plus the upcoming features the style guide asks for.

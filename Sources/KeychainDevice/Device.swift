@@ -33,6 +33,8 @@ public final class Device: Sendable {
     public let home: KeychainHome
     /// The open engine.
     package let keychain: Keychain
+    /// How this process asks for the passcode, and its other settings.
+    public let configuration: DeviceConfiguration
 
     // MARK: Initialization
 
@@ -43,6 +45,7 @@ public final class Device: Sendable {
     ///   - configuration: The access groups of this process and the passcode KDF cost.
     public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
         self.home = home
+        self.configuration = configuration
         keychain = try Keychain(
             directory: home.url,
             accessGroups: AccessGroups(configuration.accessGroups),

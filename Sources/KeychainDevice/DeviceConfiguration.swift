@@ -22,24 +22,30 @@ public struct DeviceConfiguration: Sendable {
     public var passcodeCost: PasscodeCost
     /// The clock for item dates and passcode back-off.
     public var clock: @Sendable () -> Date
+    /// How evaluations ask for the passcode or an application password.
+    public var passcodePrompt: PasscodePrompt
 
     public init(
         accessGroups: [String] = ["default"],
         passcodeCost: PasscodeCost = .standard,
+        passcodePrompt: PasscodePrompt = .terminal,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.accessGroups = accessGroups
         self.passcodeCost = passcodeCost
+        self.passcodePrompt = passcodePrompt
         self.clock = clock
     }
 
-    /// Access groups from `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else `defaultGroups`.
+    /// Access groups from `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else `defaultGroups`; the
+    /// prompt from `KEYCHAIN_PROMPT` (`terminal`, `stdin`, `none`), else the terminal.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
         defaultGroups: [String] = ["default"]
     ) -> DeviceConfiguration {
         DeviceConfiguration(
-            accessGroups: AccessGroups.fromEnvironment(environment, fallback: AccessGroups(defaultGroups)).groups
+            accessGroups: AccessGroups.fromEnvironment(environment, fallback: AccessGroups(defaultGroups)).groups,
+            passcodePrompt: .fromEnvironment(environment)
         )
     }
 

@@ -34,8 +34,10 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
         if !query.returnTypes.isEmpty && result == nil {
             throw KeychainCoreError(.invalidParameter, "a kSecReturn key is set but result is NULL")
         }
-        let keychain = try SecItemCall.keychain()
-        let item = try keychain.add(query)
+        let device = try Device.current()
+        let item = try SecItemCall.authenticating(query, on: device) { credentials throws(KeychainCoreError) in
+            try device.keychain.add(query, credentials: credentials)
+        }
         if let result, !query.returnTypes.isEmpty {
             result.pointee = try SecItemResult.make([item], query: query)
         }
@@ -55,7 +57,10 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
             throw KeychainCoreError(.invalidParameter, "a kSecReturn key is set but result is NULL")
         }
         try SecItemResult.validate(parsed)
-        let items = try SecItemCall.keychain().search(parsed)
+        let device = try Device.current()
+        let items = try SecItemCall.authenticating(parsed, on: device) { credentials throws(KeychainCoreError) in
+            try device.keychain.search(parsed, credentials: credentials)
+        }
         if let result, !parsed.returnTypes.isEmpty {
             result.pointee = try SecItemResult.make(items, query: parsed)
         }
@@ -76,7 +81,10 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
             try SecItemCall.dictionary(attributesToUpdate),
             itemClass: parsed.itemClass
         )
-        try SecItemCall.keychain().update(parsed, with: changes)
+        let device = try Device.current()
+        try SecItemCall.authenticating(parsed, on: device) { credentials throws(KeychainCoreError) in
+            try device.keychain.update(parsed, with: changes, credentials: credentials)
+        }
     }
 }
 
@@ -107,6 +115,46 @@ enum SecItemCall {
     static func keychain() throws(KeychainCoreError) -> Keychain {
         try Device.current().keychain
     }
+
+    /// Apple's client loop: runs `body` with the context's credentials; when the engine answers
+    /// "authentication needed", evaluates the item's access control on the context (prompting
+    /// unless interaction is not allowed) and runs `body` again, at most 20 times.
+    ///
+    /// The context is the query's `kSecUseAuthenticationContext`, or a fresh one for this call.
+    static func authenticating<T>(
+        _ query: ItemQuery,
+        on device: Device,
+        _ body: (AuthenticationCredentials) throws(KeychainCoreError) -> T
+    ) throws(KeychainCoreError) -> T {
+        let provided = query.authenticationContext as? any AuthenticationSessionProviding
+        let session: AuthenticationSession
+        switch Result(catching: { () throws(AuthenticationFailure) in try provided?.authenticationSession() }) {
+        case .success(let existing): session = existing ?? AuthenticationSession(device: device)
+        case .failure(let failure): throw failure.keychainError
+        }
+        let interactive = query.authenticationUI == .allow && provided?.allowsInteraction != false
+        for _ in 0..<maximumAuthenticationRounds {
+            let attempt = Result { () throws(KeychainCoreError) in try body(session.credentials) }
+            guard case .failure(let error) = attempt, error.code == .authenticationNeeded,
+                let request = error.authenticationRequest
+            else { return try attempt.get() }
+            let reason = query.operationPrompt ?? provided?.defaultReason ?? ""
+            let evaluated = Result { () throws(AuthenticationFailure) in
+                try session.evaluate(
+                    request.accessControl,
+                    operation: request.operation,
+                    missing: request.missingLocks,
+                    reason: reason.isEmpty ? "access a keychain item" : reason,
+                    interactionAllowed: interactive
+                )
+            }
+            if case .failure(let failure) = evaluated { throw failure.keychainError }
+        }
+        throw KeychainCoreError(.authenticationFailed, "authentication did not succeed in \(maximumAuthenticationRounds) rounds")
+    }
+
+    /// Apple's bound on evaluations per keychain call.
+    static let maximumAuthenticationRounds = 20
 
     /// A Core Foundation dictionary as `[String: Any]`; a non-string key is `errSecParam`.
     static func dictionary(_ dictionary: CFDictionary) throws(KeychainCoreError) -> [String: Any] {

@@ -13,6 +13,7 @@
 
 import ArgumentParser
 import Foundation
+import KeychainDevice
 import KeychainServices
 
 /// The attribute options both password classes have (macOS's letters).

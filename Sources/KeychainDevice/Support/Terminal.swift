@@ -24,19 +24,19 @@ import Darwin
 
 /// Reads secrets the way macOS's `security` does: from the terminal without echo, or, when
 /// standard input is not a terminal, one line of standard input per prompt (so scripts can pipe them).
-enum Terminal {
+package enum Terminal {
     /// Writes to standard error.
-    static func printError(_ message: String) {
+    package static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
     /// Whether standard input is a terminal.
-    static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
+    package static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Shows `prompt` on standard error and reads one line without echo.
     ///
     /// - Returns: The line, or `nil` at the end of input.
-    static func readSecret(prompt: String) -> String? {
+    package static func readSecret(prompt: String) -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
         guard isInteractive else {
             return readLine(strippingNewline: true)
@@ -53,8 +53,17 @@ enum Terminal {
         return readLine(strippingNewline: true)
     }
 
+    /// Shows `question` on standard error and reads one line with echo, from a terminal only.
+    ///
+    /// - Returns: The answer, or `nil` when standard input is not a terminal or at the end of input.
+    package static func ask(_ question: String) -> String? {
+        guard isInteractive else { return nil }
+        FileHandle.standardError.write(Data(question.utf8))
+        return readLine(strippingNewline: true)
+    }
+
     /// Asks twice, as macOS does for a new password, up to three times; `nil` if it never matched.
-    static func readNewSecret(prompt: String, retypePrompt: String) -> String? {
+    package static func readNewSecret(prompt: String, retypePrompt: String) -> String? {
         for _ in 0..<3 {
             guard let first = readSecret(prompt: prompt) else { return nil }
             guard let second = readSecret(prompt: retypePrompt) else { return nil }

@@ -1,0 +1,116 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Synchronization
+
+/// How the device asks a person for the passcode or an application password, and whether the
+/// simulated sensor may ask them about a biometric match.
+///
+/// On Apple platforms the system shows these dialogs; on Linux the keychain's owner chooses:
+///
+/// ```swift
+/// let device = try Device(home: home, configuration: DeviceConfiguration(passcodePrompt: .terminal))
+/// let scripted = PasscodePrompt.scripted(["123456"])   // tests: answers in order, then none
+/// ```
+public struct PasscodePrompt: Sendable {
+    /// What is being asked for.
+    public enum Purpose: Sendable, Hashable {
+        /// The device passcode (`devicePasscode`, `userPresence`, `deviceOwnerAuthentication`).
+        case devicePasscode
+        /// An item's application password, when the `LAContext` has none set.
+        case applicationPassword
+    }
+
+    /// A person's answer.
+    public enum Reply: Sendable, Hashable {
+        case entered(String)
+        /// The person declined (`LAError.userCancel`).
+        case cancelled
+        /// Nobody can be asked (`LAError.notInteractive`).
+        case unavailable
+    }
+
+    // MARK: Properties
+
+    private let answer: @Sendable (Purpose, String) -> Reply
+    /// Whether the simulated sensor may ask the person at the terminal when its queue is empty.
+    package let asksAtTerminal: Bool
+
+    // MARK: Initialization
+
+    /// A prompt that calls `answer` with the purpose and the localized reason.
+    public init(_ answer: @escaping @Sendable (_ purpose: Purpose, _ reason: String) -> Reply) {
+        self.answer = answer
+        asksAtTerminal = false
+    }
+
+    private init(asksAtTerminal: Bool, _ answer: @escaping @Sendable (Purpose, String) -> Reply) {
+        self.answer = answer
+        self.asksAtTerminal = asksAtTerminal
+    }
+
+    // MARK: Prompts
+
+    /// Never asks: evaluations that need a person fail as not interactive.
+    public static let none = PasscodePrompt { _, _ in .unavailable }
+
+    /// Asks at the terminal without echo; not interactive when standard input is not a terminal.
+    /// An empty answer cancels.
+    public static let terminal = PasscodePrompt(asksAtTerminal: true) { purpose, reason in
+        guard Terminal.isInteractive else { return .unavailable }
+        guard let line = Terminal.readSecret(prompt: "\(purpose.label) (\(reason)): ") else { return .unavailable }
+        return line.isEmpty ? .cancelled : .entered(line)
+    }
+
+    /// Reads one line of standard input per question (for scripts); the end of input is not interactive.
+    public static let standardInput = PasscodePrompt { _, _ in
+        guard let line = readLine(strippingNewline: true) else { return .unavailable }
+        return .entered(line)
+    }
+
+    /// Answers with `entries` in order, then as ``none``.
+    public static func scripted(_ entries: [String]) -> PasscodePrompt {
+        let queue = Mutex(entries[...])
+        return PasscodePrompt { _, _ in
+            queue.withLock { remaining in
+                guard let next = remaining.popFirst() else { return .unavailable }
+                return .entered(next)
+            }
+        }
+    }
+
+    /// The prompt named by `KEYCHAIN_PROMPT` (`terminal`, `stdin`, `none`), else ``terminal``.
+    public static func fromEnvironment(_ environment: [String: String]) -> PasscodePrompt {
+        switch environment["KEYCHAIN_PROMPT"] {
+        case "none": .none
+        case "stdin": .standardInput
+        default: .terminal
+        }
+    }
+
+    // MARK: Asking
+
+    /// Asks for the passcode or an application password.
+    package func ask(_ purpose: Purpose, reason: String) -> Reply {
+        answer(purpose, reason)
+    }
+}
+
+extension PasscodePrompt.Purpose {
+    var label: String {
+        switch self {
+        case .devicePasscode: "Passcode"
+        case .applicationPassword: "Application password"
+        }
+    }
+}

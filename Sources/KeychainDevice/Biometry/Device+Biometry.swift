@@ -1,0 +1,44 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+
+/// What the device's biometry looks like now, for a settings screen or `security status`.
+public struct BiometryStatus: Sendable, Hashable {
+    /// The installed sensor, or `nil` for none.
+    public var kind: BiometryKind?
+    /// The enrolled fingers, faces or eyes.
+    public var enrolled: [String]
+    /// Consecutive failed matches (five lock biometry until the passcode is entered).
+    public var failedMatches: Int
+    /// Whether biometry is locked out until the passcode is entered.
+    public var isLockedOut: Bool
+    /// Outcomes queued on the simulated sensor.
+    public var queuedOutcomes: [SimulatedOutcome]
+}
+
+extension Device {
+    /// The biometric sensor, enrolment and lockout state.
+    public func biometryStatus() throws -> BiometryStatus {
+        let sensor = simulatedSensor
+        let failures = try keychain.biometricFailures()
+        return BiometryStatus(
+            kind: try sensor.kind(),
+            enrolled: try sensor.enrolled(),
+            failedMatches: failures,
+            isLockedOut: failures >= Keychain.biometricFailureLimit,
+            queuedOutcomes: try sensor.queuedOutcomes()
+        )
+    }
+}
