@@ -13,12 +13,21 @@
 
 public import Foundation
 @_exported public import KeychainDevice
+import Synchronization
 
 /// A throw-away keychain in a temporary directory, for tests.
 ///
 /// Every `SecItem*` call made inside ``run(_:)`` uses this keychain, in the calling task and its
 /// child tasks, so tests that run in parallel each see only their own items. The directory is
 /// removed when the value is released. Passcodes use cheap KDF parameters.
+///
+/// Biometry and the passcode prompt are scripted, so biometric code paths run in CI:
+///
+/// ```swift
+/// let keychain = try TemporaryKeychain(passcode: "123456", biometry: .faceID, enrolled: ["face"])
+/// try keychain.queueBiometricOutcomes([.nonMatch, .match])   // the next two Face ID attempts
+/// keychain.queuePasscodeReplies([.entered("123456")])         // the next passcode prompt
+/// ```
 ///
 /// ```swift
 /// @Test func storesAToken() throws {
@@ -39,6 +48,8 @@ public final class TemporaryKeychain: Sendable {
     /// The temporary directory holding the keychain.
     public let directory: URL
 
+    private let passcodeReplies: ReplyQueue
+
     // MARK: Initialization
 
     /// Creates an empty keychain.
@@ -46,16 +57,36 @@ public final class TemporaryKeychain: Sendable {
     /// - Parameters:
     ///   - accessGroups: The access groups the code under test may use; the first receives new items.
     ///   - clock: The clock for item dates and passcode back-off.
+    ///   - passcode: A passcode to set (the keychain is then unlocked), or `nil` for none.
+    ///   - biometry: A simulated sensor to install, or `nil` for none.
+    ///   - enrolled: Fingers or faces to enrol (needs `passcode` and `biometry`).
     public init(
         accessGroups: [String] = ["default"],
+        passcode: String? = nil,
+        biometry: BiometryKind? = nil,
+        enrolled: [String] = [],
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("swift-keychain-test-\(UUID().uuidString)", isDirectory: true)
+        let replies = ReplyQueue()
+        passcodeReplies = replies
         device = try Device(
             home: KeychainHome(url: directory),
-            configuration: DeviceConfiguration(accessGroups: accessGroups, passcodeCost: .testing, clock: clock)
+            configuration: Self.configuration(accessGroups: accessGroups, replies: replies, clock: clock)
         )
+        if let passcode { try device.setPasscode(passcode) }
+        if let biometry { try device.simulatedSensor.install(biometry) }
+        for name in enrolled { try device.simulatedSensor.enroll(name) }
+    }
+
+    private static func configuration(
+        accessGroups: [String],
+        replies: ReplyQueue,
+        clock: @escaping @Sendable () -> Date
+    ) -> DeviceConfiguration {
+        let prompt = PasscodePrompt { _, _ in replies.next() }
+        return DeviceConfiguration(accessGroups: accessGroups, passcodeCost: .testing, passcodePrompt: prompt, clock: clock)
     }
 
     deinit {
@@ -78,11 +109,44 @@ public final class TemporaryKeychain: Sendable {
     }
 
     /// Opens a second, independent view of the same keychain, as another process would see it
-    /// (locked again if a passcode is set).
+    /// (locked again if a passcode is set). It shares the scripted passcode replies.
     public func reopened(accessGroups: [String]? = nil) throws -> Device {
         try Device(
             home: device.home,
-            configuration: DeviceConfiguration(accessGroups: accessGroups ?? ["default"], passcodeCost: .testing)
+            configuration: Self.configuration(
+                accessGroups: accessGroups ?? device.configuration.accessGroups,
+                replies: passcodeReplies,
+                clock: device.configuration.clock
+            )
         )
+    }
+
+    // MARK: Scripting authentication
+
+    /// Queues what the next passcode or application-password prompts answer; with nothing
+    /// queued, a prompt is not interactive (`errSecInteractionNotAllowed`, `LAError.notInteractive`).
+    public func queuePasscodeReplies(_ replies: [PasscodePrompt.Reply]) {
+        passcodeReplies.append(replies)
+    }
+
+    /// Queues the outcomes of the next biometric matches (on any view of this keychain).
+    public func queueBiometricOutcomes(_ outcomes: [SimulatedOutcome]) throws {
+        try device.simulatedSensor.queue(outcomes)
+    }
+
+    /// The simulated sensor: install, enrol, remove.
+    public var sensor: SimulatedSensor { device.simulatedSensor }
+}
+
+/// Scripted prompt replies shared by every view of one temporary keychain.
+private final class ReplyQueue: Sendable {
+    private let replies = Mutex<[PasscodePrompt.Reply]>([])
+
+    func append(_ more: [PasscodePrompt.Reply]) {
+        replies.withLock { $0.append(contentsOf: more) }
+    }
+
+    func next() -> PasscodePrompt.Reply {
+        replies.withLock { $0.isEmpty ? .unavailable : $0.removeFirst() }
     }
 }
