@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainServices
+import KeychainTesting
 import Testing
 
 /// `SecAccessControlCreateWithFlags` validation (apple-surface.md §1.6), table-driven.
@@ -86,14 +87,63 @@ import Testing
         }
     }
 
-    @Test func constraintsAreNotYetEnforcedSoTheyAreRefused() throws {
-        let keychain = try TemporaryKeychain()
+    /// What `SecItemAdd` answers for each constraint on devices of three kinds (apple-surface.md §1.4
+    /// item 2: adding never prompts; a constraint the device cannot satisfy is refused).
+    struct AddCase: Sendable, CustomStringConvertible {
+        var flags: SecAccessControlCreateFlags
+        var bare: OSStatus  // no passcode, no sensor
+        var passcodeOnly: OSStatus  // passcode, nothing enrolled
+        var enrolled: OSStatus  // passcode and an enrolled finger
+        var description: String { "flags \(flags.rawValue)" }
+    }
+
+    static let addCases: [AddCase] = [
+        AddCase(flags: [], bare: errSecSuccess, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
+        AddCase(flags: .privateKeyUsage, bare: errSecSuccess, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
+        AddCase(flags: .userPresence, bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
+        AddCase(flags: .devicePasscode, bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
+        AddCase(flags: .biometryAny, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecSuccess),
+        AddCase(flags: .biometryCurrentSet, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecSuccess),
+        AddCase(flags: [.biometryCurrentSet, .or, .devicePasscode], bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
+        AddCase(flags: [.biometryAny, .and, .devicePasscode], bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecSuccess),
+        AddCase(flags: .companion, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecAuthFailed),
+        // No application password on the context and nobody to ask.
+        AddCase(flags: .applicationPassword, bare: errSecInteractionNotAllowed, passcodeOnly: errSecInteractionNotAllowed, enrolled: errSecInteractionNotAllowed),
+    ]
+
+    @Test(arguments: addCases)
+    func addingAnItemWithConstraints(_ testCase: AddCase) throws {
+        let devices: [(TemporaryKeychain, OSStatus)] = [
+            (try TemporaryKeychain(), testCase.bare),
+            (try TemporaryKeychain(passcode: "1234"), testCase.passcodeOnly),
+            (try TemporaryKeychain(passcode: "1234", biometry: .touchID, enrolled: ["thumb"]), testCase.enrolled),
+        ]
+        for (keychain, expected) in devices {
+            try keychain.run {
+                let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, testCase.flags, nil))
+                let add: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecAttrAccount as String: "acl",
+                    kSecValueData as String: Data("secret".utf8),
+                    kSecAttrAccessControl as String: access,
+                ]
+                #expect(SecItemAdd(add as CFDictionary, nil) == expected)
+                // Adding never consumes a biometric outcome or a passcode prompt.
+                #expect(try keychain.sensor.queuedOutcomes().isEmpty)
+            }
+        }
+    }
+
+    @Test func constraintsCannotBeSynchronizable() throws {
+        let keychain = try TemporaryKeychain(passcode: "1234")
         try keychain.run {
-            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryAny, nil)
-            let add: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessControl as String: access as Any]
-            #expect(SecItemAdd(add as CFDictionary, nil) == errSecUnimplemented)
+            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .devicePasscode, nil)
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrAccessControl as String: access as Any,
+                kSecAttrSynchronizable as String: true,
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecParam)
         }
     }
 }
-
-import KeychainTesting

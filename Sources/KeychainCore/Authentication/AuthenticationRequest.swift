@@ -21,20 +21,21 @@ package struct AuthenticationRequest: Hashable, Sendable {
     package var accessControl: AccessControl
     /// What is being done with the item.
     package var operation: AccessOperation
-    /// What the credentials lack (the locks of the alternative closest to being satisfied).
-    package var missingLocks: Set<AccessPolicy.Lock>
+    /// What the credentials lack, for each alternative that can still be satisfied (any one of
+    /// them, completed, opens the item).
+    package var missingAlternatives: [Set<AccessPolicy.Lock>]
     /// Whether the application password is missing.
     package var needsApplicationPassword: Bool
 
     package init(
         accessControl: AccessControl,
         operation: AccessOperation,
-        missingLocks: Set<AccessPolicy.Lock> = [],
+        missingAlternatives: [Set<AccessPolicy.Lock>] = [],
         needsApplicationPassword: Bool = false
     ) {
         self.accessControl = accessControl
         self.operation = operation
-        self.missingLocks = missingLocks
+        self.missingAlternatives = missingAlternatives
         self.needsApplicationPassword = needsApplicationPassword
     }
 }

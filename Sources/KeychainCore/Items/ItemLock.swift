@@ -154,18 +154,19 @@ package struct ItemLock: Sendable {
         }
         let existing = try currentLocks()
         let live = slots.filter { slot in slot.locks.allSatisfy { existing[$0.lock]?.identifier == $0.identifier } }
-        guard let closest = live.min(by: { missing($0, credentials).count < missing($1, credentials).count }) else {
+        guard !live.isEmpty else {
             throw KeychainCoreError(.itemInvalidated, "the item's access control can no longer be satisfied")
         }
-        if wrongPassword && missing(closest, credentials).isEmpty {
+        let missingAlternatives = live.map { missing($0, credentials) }
+        if wrongPassword && missingAlternatives.contains(where: \.isEmpty) {
             throw KeychainCoreError(.authenticationFailed, "the application password is not correct")
         }
         throw .authenticationNeeded(
             AuthenticationRequest(
                 accessControl: accessControl,
                 operation: operation,
-                missingLocks: missing(closest, credentials),
-                needsApplicationPassword: closest.usesApplicationPassword && credentials.applicationPasswordKey == nil
+                missingAlternatives: missingAlternatives,
+                needsApplicationPassword: live.contains(where: \.usesApplicationPassword) && credentials.applicationPasswordKey == nil
             )
         )
     }

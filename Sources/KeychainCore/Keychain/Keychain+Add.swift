@@ -125,13 +125,11 @@ extension Keychain {
             guard let raw = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE pkey = ?", arguments: [row.primaryKeyHash]),
                 let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
             else { return false }
-            // Only the class layer is checked: an item that merely needs authentication is a real duplicate.
+            // An item that merely needs authentication is a real duplicate.
             let readable = Result { () throws(KeychainCoreError) in
-                _ = try codec.openSecretKey(
+                _ = try codec.openSecret(
                     existing,
                     item: try codec.openMetadata(existing, itemClass: itemClass),
-                    credentials: AuthenticationCredentials(),
-                    operation: .useItem,
                     currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db) }
                 )
             }

@@ -140,11 +140,12 @@ package final class AuthenticationSession: Sendable {
     /// Evaluates an access control for an operation (`LAContext.evaluateAccessControl`, and
     /// Apple's loop in `SecItem*`), earning what the engine needs to retry.
     ///
-    /// - Parameter missing: The locks the engine reported missing; `nil` evaluates the whole policy.
+    /// - Parameter missing: What the engine reported missing, per alternative that can still be
+    ///   satisfied; `nil` evaluates the whole policy.
     package func evaluate(
         _ accessControl: AccessControl,
         operation: AccessOperation,
-        missing: Set<AccessPolicy.Lock>? = nil,
+        missing: [Set<AccessPolicy.Lock>]? = nil,
         reason: String,
         interactionAllowed: Bool
     ) throws(AuthenticationFailure) {
@@ -154,12 +155,13 @@ package final class AuthenticationSession: Sendable {
                 try obtainApplicationPassword(reason: reason, interactionAllowed: interactionAllowed)
             }
             guard operation != .createItem && operation != .createKey else { return }
-            let needed = missing ?? policy.locks
-            guard !needed.isEmpty else { return }
-            if policy.alternatives.count > 1 {
+            let alternatives = missing ?? policy.alternatives.map(Set.init)
+            guard !alternatives.isEmpty, !alternatives.contains(where: \.isEmpty) else { return }
+            let biometric: Set<AccessPolicy.Lock> = [.biometryAny, .biometryCurrentSet]
+            if alternatives.count > 1 {
                 // `or` (and userPresence): biometry when it can be used, the passcode otherwise or on fallback.
-                let offersPasscode = policy.alternatives.contains([.passcode])
-                let offersBiometry = policy.alternatives.contains { $0.contains(.biometryAny) || $0.contains(.biometryCurrentSet) }
+                let offersBiometry = alternatives.contains { $0.isSubset(of: biometric) }
+                let offersPasscode = alternatives.contains([.passcode])
                 if offersBiometry && offersPasscode {
                     try biometryThenPasscode(reason: reason, interactionAllowed: interactionAllowed)
                 } else if offersBiometry {
@@ -171,11 +173,12 @@ package final class AuthenticationSession: Sendable {
                 }
                 return
             }
-            // `and`: every lock of the one alternative, biometry first.
+            // `and` (or a single constraint): every lock of the one alternative, biometry first.
+            let needed = alternatives[0]
             if needed.contains(.companion) {
                 throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
-            if needed.contains(.biometryAny) || needed.contains(.biometryCurrentSet) {
+            if !needed.isDisjoint(with: biometric) {
                 try matchBiometry(reason: reason, interactionAllowed: interactionAllowed)
             }
             if needed.contains(.passcode) {

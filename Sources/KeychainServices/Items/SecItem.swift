@@ -143,7 +143,7 @@ enum SecItemCall {
                 try session.evaluate(
                     request.accessControl,
                     operation: request.operation,
-                    missing: request.missingLocks,
+                    missing: request.missingAlternatives,
                     reason: reason.isEmpty ? "access a keychain item" : reason,
                     interactionAllowed: interactive
                 )
