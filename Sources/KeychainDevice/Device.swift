@@ -82,9 +82,16 @@ public final class Device: Sendable {
         try keychain.removePasscode(current: current)
     }
 
-    /// Unlocks this process's view of the keychain.
+    /// Unlocks the keychain, as entering the passcode at the Lock Screen does: this process's
+    /// view becomes readable and a biometric lockout ends.
     public func unlock(passcode: String) throws {
         try keychain.unlock(passcode: passcode)
+    }
+
+    /// Unlocks only this process's view (a process starting on an unlocked device); a biometric
+    /// lockout stays.
+    package func unlockThisProcess(passcode: String) throws {
+        try keychain.unlock(passcode: passcode, endsBiometricLockout: false)
     }
 
     /// Locks this process's view of the keychain (`WhenUnlocked` items become unreadable).

@@ -39,7 +39,7 @@ extension Keychain {
         guard record.hasPasscode else {
             throw KeychainCoreError(.notAvailable, "no passcode is set")
         }
-        let passcodeKey = try verify(passcode, record: record)
+        let passcodeKey = try verify(passcode, record: record, endsBiometricLockout: true)
         try keybag.load(record, passcodeKey: passcodeKey)
         var credentials = AuthenticationCredentials()
         if let lock = try lockRecords()[.passcode] {

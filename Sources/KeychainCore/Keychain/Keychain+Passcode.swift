@@ -38,16 +38,18 @@ extension Keychain {
 
     /// Unlocks the keychain for this process with the passcode.
     ///
-    /// Without a passcode the keychain is always unlocked and this does nothing.
+    /// Without a passcode the keychain is always unlocked and this does nothing. An unlock that
+    /// `endsBiometricLockout` stands for the Lock Screen (`security unlock`); a process merely
+    /// opening its own view of an unlocked device (the tool's automatic prompt) does not.
     /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` for a wrong passcode (counted),
     ///   ``KeychainCoreError/Code/passcodeBackoff`` while the back-off delay runs.
-    package func unlock(passcode: String) throws(KeychainCoreError) {
+    package func unlock(passcode: String, endsBiometricLockout: Bool = true) throws(KeychainCoreError) {
         let record = try currentRecord()
         guard record.hasPasscode else {
             try keybag.load(record, passcodeKey: nil)
             return
         }
-        let key = try verify(passcode, record: record)
+        let key = try verify(passcode, record: record, endsBiometricLockout: endsBiometricLockout)
         try keybag.load(record, passcodeKey: key)
     }
 
@@ -194,8 +196,13 @@ extension Keychain {
 
     /// Checks a passcode against the keybag, with Apple's back-off; returns the passcode key.
     ///
-    /// A correct passcode also ends a biometric lockout, as entering the passcode does on iOS.
-    func verify(_ passcode: String, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
+    /// With `endsBiometricLockout`, a correct passcode also ends a biometric lockout, as entering
+    /// the passcode does on iOS.
+    func verify(
+        _ passcode: String,
+        record: KeybagRecord,
+        endsBiometricLockout: Bool = false
+    ) throws(KeychainCoreError) -> SymmetricKey {
         let now = clock()
         let backoff = try passcodeBackoff()
         if let allowed = backoff.nextAttemptAllowed(at: now) {
@@ -217,7 +224,7 @@ extension Keychain {
             do {
                 if correct {
                     try db.execute(sql: "DELETE FROM passcode_attempts")
-                    try db.execute(sql: "DELETE FROM biometry_attempts")
+                    if endsBiometricLockout { try db.execute(sql: "DELETE FROM biometry_attempts") }
                 } else {
                     try db.execute(
                         sql: """

@@ -128,14 +128,14 @@ struct Unlock: ParsableCommand {
             print("no passcode is set: the keychain is always unlocked")
             return
         }
-        try Session.unlock(device)
+        try Session.unlock(device, asLockScreen: true)
         print("unlocked")
     }
 }
 
 /// `security status`: what iOS's Settings would show.
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the keychain's location, passcode and lock state.")
+    static let configuration = CommandConfiguration(abstract: "Show the keychain's location, passcode, lock state and biometry.")
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
     func run() throws {
@@ -150,6 +150,8 @@ struct Status: ParsableCommand {
                 print("next passcode attempt allowed at: \(ISO8601DateFormatter().string(from: next))")
             }
         }
-        print("biometry: none (sensor support comes with access control)")
+        if let biometry = try? device.biometryStatus() {
+            BiometryCommands.print(biometry)
+        }
     }
 }

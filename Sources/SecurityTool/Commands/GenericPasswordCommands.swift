@@ -45,6 +45,7 @@ struct AddGenericPassword: ParsableCommand {
             secret: try password.secret(),
             updateExisting: options.update,
             accessible: options.accessible,
+            accessControl: options.accessControl,
             duplicateContext: "SecKeychainItemCreateFromContent (\(keychain ?? "<default>"))",
             home: keychain
         )

@@ -52,6 +52,7 @@ struct AddInternetPassword: ParsableCommand {
             secret: try password.secret(),
             updateExisting: options.update,
             accessible: options.accessible,
+            accessControl: options.accessControl,
             duplicateContext: "SecKeychainAddInternetPassword \(keychain ?? "<NULL>")",
             home: keychain
         )

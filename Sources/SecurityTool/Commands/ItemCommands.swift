@@ -27,6 +27,7 @@ enum ItemCommands {
         secret: Data,
         updateExisting: Bool,
         accessible: String?,
+        accessControl: String?,
         duplicateContext: String,
         home: String?
     ) throws {
@@ -34,12 +35,21 @@ enum ItemCommands {
         var item = attributes
         item[kSecClass as String] = itemClass
         item[kSecValueData as String] = secret
+        var protection: CFString?
         if let accessible {
             guard let value = Accessibility.value(named: accessible) else {
                 Terminal.printError("security: unknown accessibility \(accessible); use one of \(Accessibility.names)")
                 throw ExitCode(2)
             }
-            item[kSecAttrAccessible as String] = value
+            protection = value
+        }
+        if let accessControl {
+            item[kSecAttrAccessControl as String] = try AccessControlOption.make(
+                accessControl,
+                protection: protection ?? kSecAttrAccessibleWhenUnlocked
+            )
+        } else if let protection {
+            item[kSecAttrAccessible as String] = protection
         }
         var status = try Session.call(device) { SecItemAdd(item as CFDictionary, nil) }
         if status == errSecDuplicateItem && updateExisting {
@@ -48,6 +58,7 @@ enum ItemCommands {
             var changes = attributes
             changes[kSecValueData as String] = secret
             if let accessible = item[kSecAttrAccessible as String] { changes[kSecAttrAccessible as String] = accessible }
+            if let access = item[kSecAttrAccessControl as String] { changes[kSecAttrAccessControl as String] = access }
             status = try Session.call(device) { SecItemUpdate(query as CFDictionary, changes as CFDictionary) }
             if status != errSecSuccess { throw Session.fail(status, "SecKeychainItemModifyContent") }
             return
@@ -71,6 +82,7 @@ enum ItemCommands {
         query[kSecReturnAttributes as String] = true
         query[kSecReturnData as String] = showPassword || passwordOnly
         query[kSecMatchLimit as String] = kSecMatchLimitOne
+        query[kSecUseOperationPrompt as String] = "security wants to use an item in your keychain"
         var result: CFTypeRef?
         let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
         guard status == errSecSuccess, let found = result as? [String: Any] else {
@@ -154,5 +166,41 @@ enum Accessibility {
     static func value(named name: String) -> CFString? {
         let short = name.hasPrefix("kSecAttrAccessible") ? String(name.dropFirst("kSecAttrAccessible".count)) : name
         return all.first { $0.0 == short }?.1
+    }
+}
+
+/// The `--access-control` option: `SecAccessControlCreateFlags` by name, comma-separated.
+enum AccessControlOption {
+    static var all: [(String, SecAccessControlCreateFlags)] { [
+        ("userPresence", .userPresence),
+        ("biometryAny", .biometryAny),
+        ("biometryCurrentSet", .biometryCurrentSet),
+        ("devicePasscode", .devicePasscode),
+        ("companion", .companion),
+        ("or", .or),
+        ("and", .and),
+        ("privateKeyUsage", .privateKeyUsage),
+        ("applicationPassword", .applicationPassword),
+    ] }
+
+    /// The access control for `spec` (`biometryCurrentSet,or,devicePasscode`), validated as
+    /// `SecAccessControlCreateWithFlags` validates it; a bad spec is a usage error (exit 2).
+    static func make(_ spec: String, protection: CFString) throws -> SecAccessControl {
+        var flags: SecAccessControlCreateFlags = []
+        for name in spec.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            let short = name.hasPrefix("kSecAccessControl") ? String(name.dropFirst("kSecAccessControl".count)) : name
+            guard let flag = all.first(where: { $0.0.lowercased() == short.lowercased() })?.1 else {
+                Terminal.printError("security: unknown access-control flag \(name); use \(all.map(\.0).joined(separator: ", "))")
+                throw ExitCode(2)
+            }
+            flags.insert(flag)
+        }
+        var error: Unmanaged<CFError>?
+        guard let access = SecAccessControlCreateWithFlags(nil, protection, flags, &error) else {
+            let message = error?.takeRetainedValue().localizedDescription ?? "invalid access control"
+            Terminal.printError("security: \(message)")
+            throw ExitCode(2)
+        }
+        return access
     }
 }

@@ -188,6 +188,15 @@ struct AddOptions: ParsableArguments {
 
     @Option(name: .customLong("accessible"), help: ArgumentHelp("Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).", valueName: "accessibility"))
     var accessible: String?
+
+    @Option(
+        name: .customLong("access-control"),
+        help: ArgumentHelp(
+            "Access-control flags, comma-separated (userPresence, biometryAny, biometryCurrentSet, devicePasscode, or, and, applicationPassword).",
+            valueName: "flags"
+        )
+    )
+    var accessControl: String?
 }
 
 /// The output options of the find commands.

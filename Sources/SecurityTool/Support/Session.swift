@@ -26,10 +26,13 @@ enum Session {
     static func open(home: String? = nil) throws -> Device {
         let keychainHome = home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .resolve()
         do {
-            let device = try Device(
-                home: keychainHome,
-                configuration: .fromEnvironment(defaultGroups: ["default", "*"])
-            )
+            let environment = ProcessInfo.processInfo.environment
+            var configuration = DeviceConfiguration.fromEnvironment(environment, defaultGroups: ["default", "*"])
+            if environment["KEYCHAIN_PROMPT"] == nil {
+                // As for passwords: the terminal without echo, else one line of standard input per question.
+                configuration.passcodePrompt = Terminal.isInteractive ? .terminal : .standardInput
+            }
+            let device = try Device(home: keychainHome, configuration: configuration)
             Device.setProcessDefault(device)
             return device
         } catch {
@@ -47,19 +50,28 @@ enum Session {
     /// unlocks this process's view and tries once more.
     static func call(_ device: Device, _ body: () -> OSStatus) throws -> OSStatus {
         let status = body()
-        guard status == errSecInteractionNotAllowed, (try? device.hasPasscode()) == true else { return status }
+        guard status == errSecInteractionNotAllowed, !device.isUnlocked, (try? device.hasPasscode()) == true else {
+            return status
+        }
         try unlock(device)
         return body()
     }
 
     /// Asks for the passcode and unlocks, with a clear message on failure.
-    static func unlock(_ device: Device) throws {
+    ///
+    /// `asLockScreen` (`security unlock`) also ends a biometric lockout; the automatic prompt of
+    /// other commands only opens this process's view.
+    static func unlock(_ device: Device, asLockScreen: Bool = false) throws {
         guard let passcode = Terminal.readSecret(prompt: "passcode to unlock the keychain: ") else {
             Terminal.printError("security: the keychain is locked and no passcode was given")
             throw ExitCode(exitStatus(errSecInteractionNotAllowed))
         }
         do {
-            try device.unlock(passcode: passcode)
+            if asLockScreen {
+                try device.unlock(passcode: passcode)
+            } else {
+                try device.unlockThisProcess(passcode: passcode)
+            }
         } catch {
             Terminal.printError("security: unlock: \(describe(error))")
             throw ExitCode(exitStatus(errSecAuthFailed))

@@ -1,0 +1,142 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import KeychainDevice
+
+/// `security biometry …`: the simulated sensor, like Xcode Simulator's Touch ID / Face ID menu.
+struct BiometryCommands: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "biometry",
+        abstract: "Set up and script the simulated biometric sensor.",
+        discussion: """
+            The sensor's state lives in the keychain, so one process can queue outcomes that the
+            next `find-generic-password` consumes. Enrolling needs a passcode, as on iOS; enrolling
+            or removing a finger or face makes every biometryCurrentSet item unreadable for good.
+            """,
+        subcommands: [Show.self, Sensor.self, Enroll.self, Remove.self, Next.self, Clear.self]
+    )
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the sensor, enrolment and lockout.")
+        @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+        func run() throws {
+            let device = try Session.open(home: keychain)
+            BiometryCommands.print(try BiometryCommands.perform("biometry status") { try device.biometryStatus() })
+        }
+    }
+
+    struct Sensor: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Install a sensor: touchid, faceid, opticid, or none.")
+        @Argument(help: ArgumentHelp("The sensor kind.", valueName: "touchid|faceid|opticid|none")) var kind: String
+        @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
+
+        func run() throws {
+            let chosen: BiometryKind?
+            if kind.lowercased() == "none" {
+                chosen = nil
+            } else if let known = BiometryKind(rawValue: kind.lowercased()) {
+                chosen = known
+            } else {
+                throw ValidationError("unknown sensor \(kind); use touchid, faceid, opticid or none")
+            }
+            let device = try Session.open(home: keychain)
+            try BiometryCommands.perform("biometry sensor") { try device.simulatedSensor.install(chosen) }
+            Swift.print("sensor: \(chosen?.displayName ?? "none")")
+        }
+    }
+
+    struct Enroll: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enrol a finger, face or eye by name.")
+        @Argument(help: "A name for it (\"right thumb\").") var name: String
+        @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
+
+        func run() throws {
+            let device = try Session.open(home: keychain)
+            if (try? device.hasPasscode()) == true, !device.hasBeenUnlocked {
+                try Session.unlock(device)
+            }
+            try BiometryCommands.perform("biometry enroll") { try device.simulatedSensor.enroll(name) }
+            Swift.print("enrolled \(name)")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an enrolled finger, face or eye.")
+        @Argument(help: "Its name.") var name: String
+        @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
+
+        func run() throws {
+            let device = try Session.open(home: keychain)
+            if (try? device.hasPasscode()) == true, !device.hasBeenUnlocked {
+                try Session.unlock(device)
+            }
+            try BiometryCommands.perform("biometry remove") { try device.simulatedSensor.remove(name) }
+            Swift.print("removed \(name)")
+        }
+    }
+
+    struct Next: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Queue the outcomes of the next matches: match, nonmatch, cancel, fallback.")
+        @Argument(help: ArgumentHelp("Outcomes, in order.", valueName: "match|nonmatch|cancel|fallback")) var outcomes: [String]
+        @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
+
+        func run() throws {
+            let parsed = try outcomes.map { name in
+                guard let outcome = SimulatedOutcome(rawValue: name.lowercased().replacingOccurrences(of: "-", with: "")) else {
+                    throw ValidationError("unknown outcome \(name); use match, nonmatch, cancel or fallback")
+                }
+                return outcome
+            }
+            let device = try Session.open(home: keychain)
+            try BiometryCommands.perform("biometry next") { try device.simulatedSensor.queue(parsed) }
+            let queued = (try? device.simulatedSensor.queuedOutcomes()) ?? []
+            Swift.print("queued: \(queued.map(\.rawValue).joined(separator: " "))")
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty the queue of outcomes.")
+        @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
+
+        func run() throws {
+            let device = try Session.open(home: keychain)
+            try BiometryCommands.perform("biometry clear") { try device.simulatedSensor.clearQueue() }
+            Swift.print("queue cleared")
+        }
+    }
+
+    /// Prints the biometry lines of `security status`.
+    static func print(_ status: BiometryStatus) {
+        Swift.print("biometry: \(status.kind?.displayName ?? "none")")
+        if status.kind != nil {
+            Swift.print("enrolled: \(status.enrolled.isEmpty ? "none" : status.enrolled.joined(separator: ", "))")
+        }
+        Swift.print("failed biometric matches: \(status.failedMatches)\(status.isLockedOut ? " (locked out until the passcode is entered)" : "")")
+        if !status.queuedOutcomes.isEmpty {
+            Swift.print("queued outcomes: \(status.queuedOutcomes.map(\.rawValue).joined(separator: " "))")
+        }
+    }
+
+    /// Runs `body`, printing `security: <context>: <message>` and exiting 1 on failure.
+    static func perform<T>(_ context: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            Terminal.printError("security: \(context): \(Session.describe(error))")
+            throw ExitCode(1)
+        }
+    }
+}
