@@ -19,7 +19,7 @@ import KeychainServices
 /// `security demo`: a guided tour of the keychain in a throw-away home.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A guided tour: add, find, update and delete items, set a passcode, lock and unlock."
+        abstract: "A guided tour: add, find, update and delete items, set a passcode, lock and unlock, biometry."
     )
 
     func run() throws {
@@ -117,7 +117,28 @@ struct Demo: ParsableCommand {
             label: "   read the WhenUnlocked item"
         )
 
-        step("10. Remove the passcode: WhenPasscodeSetThisDeviceOnly items are destroyed, as on iOS")
+        step("10. Biometry: a simulated Touch ID sensor, an item protected with biometryCurrentSet")
+        let sensor = device.simulatedSensor
+        try sensor.install(.touchID)
+        try sensor.enroll("right thumb")
+        if let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil) {
+            let bio: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "biometry"]
+            show(
+                SecItemAdd(bio.merging([kSecValueData as String: secret, kSecAttrAccessControl as String: access]) { $1 } as CFDictionary, nil),
+                label: "   add it (adding never prompts)"
+            )
+            let read = bio.merging([kSecReturnData as String: true, kSecUseOperationPrompt as String: "demo"]) { $1 } as CFDictionary
+            try sensor.queue([.match])
+            show(SecItemCopyMatching(read, &result), label: "   read with a matching finger")
+            try sensor.queue([.nonMatch])
+            show(SecItemCopyMatching(read, &result), label: "   read with a non-matching finger")
+            try sensor.enroll("left index")
+            try sensor.queue([.match])
+            show(SecItemCopyMatching(read, &result), label: "   enrol another finger, read again")
+            try sensor.clearQueue()
+        }
+
+        step("11. Remove the passcode: WhenPasscodeSetThisDeviceOnly items are destroyed, as on iOS")
         try device.removePasscode(current: "1234")
         let passcodeOnlyQuery: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
@@ -125,11 +146,11 @@ struct Demo: ParsableCommand {
         ]
         show(SecItemCopyMatching(passcodeOnlyQuery as CFDictionary, nil), label: "   look for it")
 
-        step("11. SecItemDelete, then look again")
+        step("12. SecItemDelete, then look again")
         show(SecItemDelete(item as CFDictionary))
         show(SecItemCopyMatching(item as CFDictionary, nil), label: "   look for it")
 
-        step("12. What a thief of the database file sees")
+        step("13. What a thief of the database file sees")
         var leaked: [String] = []
         for name in ["keychain.db", "keychain.db-wal"] {
             guard let bytes = try? Data(contentsOf: home.appendingPathComponent(name)) else { continue }
