@@ -54,11 +54,6 @@ package struct AccessPolicy: Hashable, Sendable {
         }
     }
 
-    /// Whether anything beyond the class key is needed.
-    package var requiresAuthentication: Bool {
-        requiresApplicationPassword || alternatives.contains { !$0.isEmpty }
-    }
-
     /// Every lock that appears in some alternative.
     package var locks: Set<Lock> {
         Set(alternatives.joined())

@@ -24,19 +24,15 @@ package struct AuthenticationRequest: Hashable, Sendable {
     /// What the credentials lack, for each alternative that can still be satisfied (any one of
     /// them, completed, opens the item).
     package var missingAlternatives: [Set<AccessPolicy.Lock>]
-    /// Whether the application password is missing.
-    package var needsApplicationPassword: Bool
 
     package init(
         accessControl: AccessControl,
         operation: AccessOperation,
-        missingAlternatives: [Set<AccessPolicy.Lock>] = [],
-        needsApplicationPassword: Bool = false
+        missingAlternatives: [Set<AccessPolicy.Lock>] = []
     ) {
         self.accessControl = accessControl
         self.operation = operation
         self.missingAlternatives = missingAlternatives
-        self.needsApplicationPassword = needsApplicationPassword
     }
 }
 

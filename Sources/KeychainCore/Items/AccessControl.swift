@@ -44,7 +44,8 @@ package struct AccessControl: Hashable, Sendable {
         self.flags = flags
     }
 
-    /// Whether reading the item requires more than its class key (biometry, passcode, application password).
+    /// Whether reading the item requires more than its class key (biometry, passcode, application
+    /// password): its secret key is then sealed to locks (``ItemLock``).
     package var hasConstraints: Bool { flags & Self.constraintFlags != 0 }
 
     // MARK: Stored form

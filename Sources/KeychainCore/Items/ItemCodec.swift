@@ -95,7 +95,7 @@ package struct ItemCodec: Sendable {
         let secretKey = SymmetricKey(size: .bits256)
         let binding = Self.binding(table: table, identifier: identifier, protection: protection)
         let envelope: SecretKeyEnvelope
-        if AccessPolicy(accessControl).requiresAuthentication {
+        if accessControl.hasConstraints {
             let lock = try ItemLock.seal(
                 secretKey,
                 accessControl: accessControl,
@@ -197,7 +197,7 @@ package struct ItemCodec: Sendable {
         }
         let table = item.itemClass.tableName
         let binding = Self.binding(table: table, identifier: row.identifier, protection: item.protection)
-        let requiresAuthentication = AccessPolicy(item.accessControl).requiresAuthentication
+        let requiresAuthentication = item.accessControl.hasConstraints
         switch try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) {
         case .classWrapped(let wrapped):
             guard !requiresAuthentication else {

@@ -59,7 +59,7 @@ package struct ItemLock: Sendable {
         if policy.requiresApplicationPassword {
             guard let key = credentials.applicationPasswordKey else {
                 throw .authenticationNeeded(
-                    AuthenticationRequest(accessControl: accessControl, operation: operation, needsApplicationPassword: true)
+                    AuthenticationRequest(accessControl: accessControl, operation: operation)
                 )
             }
             applicationKey = key
@@ -165,8 +165,7 @@ package struct ItemLock: Sendable {
             AuthenticationRequest(
                 accessControl: accessControl,
                 operation: operation,
-                missingAlternatives: missingAlternatives,
-                needsApplicationPassword: live.contains(where: \.usesApplicationPassword) && credentials.applicationPasswordKey == nil
+                missingAlternatives: missingAlternatives
             )
         )
     }

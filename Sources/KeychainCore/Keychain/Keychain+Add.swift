@@ -79,7 +79,7 @@ extension Keychain {
                 accessControl: accessControl,
                 attributes: sealedAttributes,
                 secret: secret,
-                locks: try LockKeyRecord.fetchAll(db),
+                locks: accessControl.hasConstraints ? try LockKeyRecord.fetchAll(db) : [:],
                 credentials: credentials,
                 operation: .createItem
             )

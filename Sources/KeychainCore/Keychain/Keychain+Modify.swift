@@ -38,7 +38,13 @@ extension Keychain {
         let schema = ItemSchema.of(itemClass)
         let now = clock()
         try store.write { db throws(KeychainCoreError) in
-            let locks = try LockKeyRecord.fetchAll(db)
+            var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
+            func locks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+                if let cachedLocks { return cachedLocks }
+                let fetched = try LockKeyRecord.fetchAll(db)
+                cachedLocks = fetched
+                return fetched
+            }
             var targets: [(item: StoredItem, secret: Data)] = []
             try forEachMatch(of: query, in: db, limit: nil) { (row, item) throws(KeychainCoreError) in
                 // Always opened: proves the caller may use the item, even when the secret is replaced.
@@ -47,7 +53,7 @@ extension Keychain {
                     item: item,
                     credentials: credentials,
                     operation: .useItem,
-                    currentLocks: { locks }
+                    currentLocks: locks
                 )
                 targets.append((item, secret))
                 return true
@@ -74,7 +80,7 @@ extension Keychain {
                     accessControl: accessControl,
                     attributes: attributes,
                     secret: secret,
-                    locks: locks,
+                    locks: accessControl.hasConstraints ? try locks() : [:],
                     credentials: credentials,
                     operation: .createItem
                 )

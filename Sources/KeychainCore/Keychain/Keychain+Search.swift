@@ -50,7 +50,7 @@ extension Keychain {
                 limit: query.matchLimit.maximum,
                 skipped: { row, code in if code == .itemInvalidated { invalidated.append(row) } }
             ) { row, item throws(KeychainCoreError) in
-                let isProtected = AccessPolicy(item.accessControl).requiresAuthentication
+                let isProtected = item.accessControl.hasConstraints
                 guard wantsData || isProtected else {
                     results.append(ItemResult(item, data: nil))
                     return true

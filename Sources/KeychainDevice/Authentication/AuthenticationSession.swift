@@ -84,7 +84,8 @@ package final class AuthenticationSession: Sendable {
         do {
             switch policy {
             case .biometrics, .biometricsOrCompanion:
-                return try biometryFailure()
+                if case .failure(let failure) = try usableBiometry() { return failure }
+                return nil
             case .deviceOwner:
                 return try device.hasPasscode() ? nil : AuthenticationFailure(.passcodeNotSet, "no passcode is set")
             case .companion, .wristDetection:
@@ -95,21 +96,23 @@ package final class AuthenticationSession: Sendable {
         }
     }
 
-    /// Why biometry cannot be used now, or `nil` when it can.
-    func biometryFailure() throws -> AuthenticationFailure? {
+    /// The sensor's kind when biometry can be used now, else why not.
+    func usableBiometry() throws -> Result<BiometryKind, AuthenticationFailure> {
         guard let kind = try device.simulatedSensor.kind() else {
-            return AuthenticationFailure(.biometryNotAvailable, "this device has no biometric sensor")
+            return .failure(AuthenticationFailure(.biometryNotAvailable, "this device has no biometric sensor"))
         }
         guard try device.hasPasscode() else {
-            return AuthenticationFailure(.passcodeNotSet, "biometry needs a passcode")
+            return .failure(AuthenticationFailure(.passcodeNotSet, "biometry needs a passcode"))
         }
         guard try !device.simulatedSensor.enrolled().isEmpty else {
-            return AuthenticationFailure(.biometryNotEnrolled, "no \(kind.displayName) is enrolled")
+            return .failure(AuthenticationFailure(.biometryNotEnrolled, "no \(kind.displayName) is enrolled"))
         }
         guard try !device.keychain.isBiometryLockedOut() else {
-            return AuthenticationFailure(.biometryLockout, "\(kind.displayName) is locked after too many failed attempts; enter the passcode")
+            return .failure(
+                AuthenticationFailure(.biometryLockout, "\(kind.displayName) is locked after too many failed attempts; enter the passcode")
+            )
         }
-        return nil
+        return .success(kind)
     }
 
     // MARK: Evaluating
@@ -123,9 +126,7 @@ package final class AuthenticationSession: Sendable {
         interactionAllowed: Bool
     ) throws(AuthenticationFailure) {
         try running { () throws(AuthenticationFailure) in
-            if let failure = failure(preventing: policy), policy != .deviceOwner || failure.code == .passcodeNotSet {
-                throw failure
-            }
+            if let failure = failure(preventing: policy) { throw failure }
             switch policy {
             case .biometrics, .biometricsOrCompanion:
                 try matchBiometry(reason: reason, interactionAllowed: interactionAllowed)
@@ -191,8 +192,7 @@ package final class AuthenticationSession: Sendable {
 
     /// Biometry if it can be used, else (or on fallback, or at lockout) the passcode.
     private func biometryThenPasscode(reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
-        let biometryUsable = (try? biometryFailure()) == .some(nil)
-        if biometryUsable {
+        if case .success = try? usableBiometry() {
             do {
                 try matchBiometry(reason: reason, interactionAllowed: interactionAllowed)
                 return
@@ -208,11 +208,7 @@ package final class AuthenticationSession: Sendable {
         let sensor = device.simulatedSensor
         let kind: BiometryKind
         do {
-            if let failure = try biometryFailure() { throw failure }
-            guard let installed = try sensor.kind() else {
-                throw AuthenticationFailure(.biometryNotAvailable, "this device has no biometric sensor")
-            }
-            kind = installed
+            kind = try usableBiometry().get()
             // A set changed behind our back (another process, a crash between two writes): replace its lock now.
             let domainHash = try sensor.domainHash()
             if try device.keychain.lockRecords()[.biometryCurrentSet]?.domainHash != domainHash {
@@ -355,11 +351,5 @@ package final class AuthenticationSession: Sendable {
         case .notAvailable: return AuthenticationFailure(.passcodeNotSet, error.message)
         default: return AuthenticationFailure(.authenticationFailed, error.message)
         }
-    }
-}
-
-extension AuthenticationFailure: Equatable {
-    package static func == (lhs: AuthenticationFailure, rhs: AuthenticationFailure) -> Bool {
-        lhs.code == rhs.code
     }
 }
