@@ -40,7 +40,7 @@ import Testing
     static func rows(_ keychain: Keychain) throws -> [(ItemRow, StoredItem)] {
         let schema = ItemSchema.of(.genericPassword)
         return try keychain.store.read { db throws(KeychainCoreError) in
-            let raws = (try? Row.fetchAll(db, sql: "SELECT * FROM genp ORDER BY rowid")) ?? []
+            let raws = (try? Row.fetchAll(db, sql: "SELECT \(RowSQL.of(.genericPassword).columns) FROM genp ORDER BY rowid")) ?? []
             var pairs: [(ItemRow, StoredItem)] = []
             for raw in raws {
                 guard let row = ItemRow(row: raw, schema: schema) else { continue }

@@ -23,6 +23,9 @@ public import Foundation
 package struct ItemCodec: Sendable {
     package let keybag: Keybag
     private let tags: [String: [ProtectionClass: Data]]
+    /// Hashes of `false` and `true` for each boolean primary-key column, by `table.column`: every
+    /// search names `sync`, so its hash is worth keeping.
+    private let booleanHashes: [String: (false: Data, true: Data)]
 
     package init(keybag: Keybag) {
         self.keybag = keybag
@@ -38,6 +41,21 @@ package struct ItemCodec: Sendable {
             }
         }
         self.tags = tags
+        var booleanHashes: [String: (false: Data, true: Data)] = [:]
+        for itemClass in ItemClass.storedClasses {
+            let table = itemClass.tableName
+            for descriptor in ItemSchema.of(itemClass).primaryKey where descriptor.kind == .bool {
+                let hash = { (flag: Bool) in
+                    keybag.lookup.hash(
+                        table: table,
+                        column: descriptor.code,
+                        value: AttributeValue.bool(flag).canonicalBytes(for: .bool)
+                    )
+                }
+                booleanHashes[table + "." + descriptor.code] = (hash(false), hash(true))
+            }
+        }
+        self.booleanHashes = booleanHashes
     }
 
     // MARK: Hashes
@@ -55,7 +73,10 @@ package struct ItemCodec: Sendable {
 
     /// The keyed hash of one attribute value, as stored in its column.
     package func columnHash(_ value: AttributeValue, descriptor: AttributeDescriptor, table: String) -> Data {
-        keybag.lookup.hash(table: table, column: descriptor.code, value: value.canonicalBytes(for: descriptor.kind))
+        if descriptor.kind == .bool, case .bool(let flag) = value, let hashes = booleanHashes[table + "." + descriptor.code] {
+            return flag ? hashes.true : hashes.false
+        }
+        return keybag.lookup.hash(table: table, column: descriptor.code, value: value.canonicalBytes(for: descriptor.kind))
     }
 
     // MARK: Sealing

@@ -34,8 +34,6 @@ package struct ItemRow: Sendable {
     /// The encrypted secret.
     package var secret: Data
 
-    static let fixedColumns = ["rowid", "uuid", "pdmn", "pkey", "mkey", "data", "skey", "v_Data"]
-
     package init(
         identifier: Data,
         protectionTag: Data,
@@ -56,20 +54,24 @@ package struct ItemRow: Sendable {
         self.secret = secret
     }
 
-    /// Reads a row selected with `SELECT *`; `nil` if a column is missing or of the wrong type.
+    /// Reads a row selected with ``RowSQL/columns`` (by position); `nil` if a column is missing or
+    /// of the wrong type.
     package init?(row: Row, schema: ItemSchema) {
-        guard let rowID = row["rowid"] as Int64?,
-            let identifier = row["uuid"] as Data?,
-            let protectionTag = row["pdmn"] as Data?,
-            let primaryKeyHash = row["pkey"] as Data?,
-            let wrappedMetadataKey = row["mkey"] as Data?,
-            let metadata = row["data"] as Data?,
-            let secretKeyEnvelope = row["skey"] as Data?,
-            let secret = row["v_Data"] as Data?
+        let keyCount = schema.primaryKey.count
+        guard row.count == 8 + keyCount,
+            let rowID = row[0] as Int64?,
+            let identifier = row[1] as Data?,
+            let protectionTag = row[2] as Data?,
+            let primaryKeyHash = row[3] as Data?,
+            let wrappedMetadataKey = row[4] as Data?,
+            let metadata = row[5] as Data?,
+            let secretKeyEnvelope = row[6] as Data?,
+            let secret = row[7] as Data?
         else { return nil }
         var keyColumns: [String: Data] = [:]
-        for descriptor in schema.primaryKey {
-            guard let hash = row[descriptor.code] as Data? else { return nil }
+        keyColumns.reserveCapacity(keyCount)
+        for (offset, descriptor) in schema.primaryKey.enumerated() {
+            guard let hash = row[8 + offset] as Data? else { return nil }
             keyColumns[descriptor.code] = hash
         }
         self.init(
@@ -88,39 +90,60 @@ package struct ItemRow: Sendable {
     // MARK: Writing
 
     /// Inserts the row; a primary-key collision throws ``KeychainCoreError/Code/duplicateItem``.
-    package func insert(into db: Database, table: String, schema: ItemSchema) throws(KeychainCoreError) {
-        let keyCodes = schema.primaryKey.map(\.code)
-        let columns = ["uuid", "pdmn", "pkey"] + keyCodes + ["mkey", "data", "skey", "v_Data"]
+    package func insert(into db: Database, schema: ItemSchema) throws(KeychainCoreError) {
         var values: [(any DatabaseValueConvertible)?] = [identifier, protectionTag, primaryKeyHash]
-        values += keyCodes.map { keyColumns[$0] }
+        values += schema.primaryKey.map { keyColumns[$0.code] }
         values += [wrappedMetadataKey, metadata, secretKeyEnvelope, secret]
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         do {
-            try db.execute(
-                sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))",
-                arguments: StatementArguments(values)
-            )
+            try db.cachedStatement(sql: RowSQL.of(schema.itemClass).insert).execute(arguments: StatementArguments(values))
         } catch {
             throw SQLiteItemStore.translate(error, "cannot store the item")
         }
     }
 
     /// Rewrites every column of the row `rowID`.
-    package func update(in db: Database, table: String, schema: ItemSchema) throws(KeychainCoreError) {
+    package func update(in db: Database, schema: ItemSchema) throws(KeychainCoreError) {
         guard let rowID else { throw KeychainCoreError(.internalInconsistency, "updating a row without an id") }
-        let keyCodes = schema.primaryKey.map(\.code)
-        let columns = ["pdmn", "pkey"] + keyCodes + ["mkey", "data", "skey", "v_Data"]
         var values: [(any DatabaseValueConvertible)?] = [protectionTag, primaryKeyHash]
-        values += keyCodes.map { keyColumns[$0] }
+        values += schema.primaryKey.map { keyColumns[$0.code] }
         values += [wrappedMetadataKey, metadata, secretKeyEnvelope, secret, rowID]
-        let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
         do {
-            try db.execute(
-                sql: "UPDATE \(table) SET \(assignments) WHERE rowid = ?",
-                arguments: StatementArguments(values)
-            )
+            try db.cachedStatement(sql: RowSQL.of(schema.itemClass).update).execute(arguments: StatementArguments(values))
         } catch {
             throw SQLiteItemStore.translate(error, "cannot update the item")
         }
+    }
+}
+
+/// The statements of one item table, built once: the hot paths run them as cached statements.
+package struct RowSQL: Sendable {
+    /// The column list that ``ItemRow/init(row:schema:)`` reads, in its order.
+    package let columns: String
+    /// `INSERT` of every column but `rowid`.
+    package let insert: String
+    /// `UPDATE` of every column but `rowid` and `uuid`, by `rowid`.
+    package let update: String
+    /// `DELETE` by `rowid`.
+    package let deleteByRowID: String
+
+    private init(_ itemClass: ItemClass) {
+        let table = itemClass.tableName
+        let keyCodes = ItemSchema.of(itemClass).primaryKey.map(\.code)
+        let stored = ["uuid", "pdmn", "pkey"] + keyCodes + ["mkey", "data", "skey", "v_Data"]
+        columns = (["rowid", "uuid", "pdmn", "pkey", "mkey", "data", "skey", "v_Data"] + keyCodes).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: stored.count).joined(separator: ", ")
+        insert = "INSERT INTO \(table) (\(stored.joined(separator: ", "))) VALUES (\(placeholders))"
+        let assignments = stored.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
+        update = "UPDATE \(table) SET \(assignments) WHERE rowid = ?"
+        deleteByRowID = "DELETE FROM \(table) WHERE rowid = ?"
+    }
+
+    private static let all: [ItemClass: RowSQL] = Dictionary(
+        uniqueKeysWithValues: ItemClass.storedClasses.map { ($0, RowSQL($0)) }
+    )
+
+    /// The statements of `itemClass`'s table.
+    package static func of(_ itemClass: ItemClass) -> RowSQL {
+        all[itemClass] ?? RowSQL(itemClass)
     }
 }

@@ -70,14 +70,14 @@ package enum MetadataCodec {
         attributes.reserveCapacity(count)
         for _ in 0..<count {
             let keyLength = Int(try reader.integer(UInt16.self))
-            guard let key = String(bytes: try reader.bytes(keyLength), encoding: .utf8) else {
+            guard let key = String(validating: try reader.bytes(keyLength), as: UTF8.self) else {
                 throw KeychainCoreError(.decode, "item metadata is damaged")
             }
             let tag = try reader.byte()
             switch Tag(rawValue: tag) {
             case .string:
                 let length = Int(try reader.integer(UInt32.self))
-                guard let string = String(bytes: try reader.bytes(length), encoding: .utf8) else {
+                guard let string = String(validating: try reader.bytes(length), as: UTF8.self) else {
                     throw KeychainCoreError(.decode, "item metadata is damaged")
                 }
                 attributes[key] = .string(string)

@@ -84,7 +84,7 @@ extension Keychain {
                 operation: .createItem
             )
             let inserted = Result { () throws(KeychainCoreError) in
-                try row.insert(into: db, table: itemClass.tableName, schema: schema)
+                try row.insert(into: db, schema: schema)
             }
             if case .failure(let error) = inserted {
                 // An undecryptable item with the same key "was never here" (Apple drops such items):
@@ -92,7 +92,7 @@ extension Keychain {
                 guard error.code == .duplicateItem,
                     try removeUndecryptableDuplicate(of: row, itemClass: itemClass, in: db)
                 else { throw error }
-                try row.insert(into: db, table: itemClass.tableName, schema: schema)
+                try row.insert(into: db, schema: schema)
             }
             let rowID = db.lastInsertedRowID
             let item = StoredItem(
@@ -122,7 +122,8 @@ extension Keychain {
         let schema = ItemSchema.of(itemClass)
         let table = itemClass.tableName
         do {
-            guard let raw = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE pkey = ?", arguments: [row.primaryKeyHash]),
+            let sql = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE pkey = ?"
+            guard let raw = try Row.fetchOne(db, sql: sql, arguments: [row.primaryKeyHash]),
                 let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
             else { return false }
             // An item that merely needs authentication is a real duplicate.

@@ -85,7 +85,7 @@ extension Keychain {
                     operation: .createItem
                 )
                 updated.rowID = item.rowID
-                try updated.update(in: db, table: itemClass.tableName, schema: schema)
+                try updated.update(in: db, schema: schema)
             }
         }
     }
@@ -100,7 +100,6 @@ extension Keychain {
         guard query.itemClass != .identity else {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
         }
-        let table = query.itemClass.tableName
         let deleted = try store.write { db throws(KeychainCoreError) in
             var rowIDs: [Int64] = []
             var undecryptable: [Int64] = []
@@ -110,8 +109,9 @@ extension Keychain {
                 return true
             }
             do {
+                let statement = try db.cachedStatement(sql: RowSQL.of(query.itemClass).deleteByRowID)
                 for rowID in rowIDs + undecryptable {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
+                    try statement.execute(arguments: [rowID])
                 }
             } catch {
                 throw SQLiteItemStore.translate(error, "cannot delete items")

@@ -126,7 +126,7 @@ extension Keychain {
         let (sql, arguments) = try selection(for: query, schema: schema)
         var found = 0
         do {
-            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let raw = try cursor.next() {
                 guard let row = ItemRow(row: raw, schema: schema) else { continue }
                 let opened = Result { () throws(KeychainCoreError) in
@@ -190,7 +190,8 @@ extension Keychain {
                 throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
             }
             clauses.append("agrp IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
-            arguments += groups.map { codec.columnHash(.string($0), descriptor: descriptor, table: table) }
+            arguments += accessGroupHashes[table]
+                ?? groups.map { codec.columnHash(.string($0), descriptor: descriptor, table: table) }
         }
         for descriptor in schema.primaryKey {
             guard let value = query.attributes[descriptor.code] else { continue }
@@ -202,7 +203,10 @@ extension Keychain {
             arguments.append(codec.protectionTag(protection, table: table))
         }
         let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-        return ("SELECT * FROM \(table)\(whereClause) ORDER BY rowid", StatementArguments(arguments))
+        return (
+            "SELECT \(RowSQL.of(query.itemClass).columns) FROM \(table)\(whereClause) ORDER BY rowid",
+            StatementArguments(arguments)
+        )
     }
 
     /// Whether a decrypted item has every attribute value of the query.

@@ -43,6 +43,8 @@ package final class Keychain: Sendable {
     package let keybag: Keybag
     package let codec: ItemCodec
     let logger: Logger
+    /// The `agrp` column hashes of this process's access groups, by table (searches filter on them).
+    let accessGroupHashes: [String: [Data]]
 
     // MARK: Initialization
 
@@ -90,7 +92,15 @@ package final class Keychain: Sendable {
             }
         }
         keybag = try Keybag(deviceSecret: key, record: record)
-        codec = ItemCodec(keybag: keybag)
+        let codec = ItemCodec(keybag: keybag)
+        self.codec = codec
+        var hashes: [String: [Data]] = [:]
+        for itemClass in ItemClass.storedClasses {
+            guard let descriptor = ItemSchema.of(itemClass).attribute("agrp") else { continue }
+            let table = itemClass.tableName
+            hashes[table] = accessGroups.groups.map { codec.columnHash(.string($0), descriptor: descriptor, table: table) }
+        }
+        accessGroupHashes = hashes
     }
 
     /// Refuses to create a keybag over a database that already holds items.

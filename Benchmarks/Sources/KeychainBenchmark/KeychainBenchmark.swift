@@ -1,0 +1,124 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+
+@main
+struct KeychainBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keychain-bench",
+        abstract: "Measures swift-keychain through its public API against SQLite and swift-crypto floors.",
+        subcommands: [RunCommand.self, ProbeCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+}
+
+/// The whole in-process benchmark: every size, the floors, the protected items.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Runs every measurement.")
+
+    @Option(help: "Keychain sizes, comma-separated.", transform: { text in
+        try text.split(separator: ",").map { value in
+            guard let size = Int(value.trimmingCharacters(in: .whitespaces)), size > 0 else {
+                throw ValidationError("not a size: \(value)")
+            }
+            return size
+        }
+    })
+    var sizes: [Int] = [1_000, 10_000, 100_000, 1_000_000]
+
+    @Option(help: "Operations timed per phase at each size (at most the size).")
+    var sample = 10_000
+
+    @Option(help: "Items in the passcode, application-password and biometry runs.")
+    var protectedItems = 1_000
+
+    @Option(help: "AES-GCM operations per message size.")
+    var aesOperations = 100_000
+
+    @Option(help: "Where results are appended, one JSON object per line.")
+    var out: String
+
+    @Option(help: "A directory for the keychains and databases (removed afterwards).")
+    var workdir = "/var/tmp/keychain-bench"
+
+    @Flag(help: "Keep the keychains (for profiling with `probe`).")
+    var keep = false
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: workdir, isDirectory: true)
+            .appendingPathComponent("run-\(getpid())", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = try ResultLog(url: URL(fileURLWithPath: out))
+        let workload = Workload()
+        defer {
+            if keep {
+                log.echo("kept \(directory.path) (prefix \(workload.prefix), seed \(workload.seed))")
+            } else {
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+        let crypto = CryptoFloor(log: log)
+
+        var rowBytes: Int?
+        for size in sizes {
+            let sampled = min(size, sample)
+            log.echo("size \(size) (\(sampled) timed operations per phase)")
+            let home = try SizeRun(size: size, sample: sampled, workload: workload, directory: directory, log: log).run()
+            if rowBytes == nil {
+                let files = KeychainFiles(directory: home)
+                rowBytes = try files.meanRowBytes()
+                let columns = try files.meanColumnBytes()
+                let messageSizes = [64] + ["data", "skey"].compactMap { columns[$0] }.filter { $0 > 0 }
+                crypto.aesGCM(byteCounts: messageSizes.map { $0 }, operations: aesOperations)
+            }
+            let probe = OpenProbe(home: home, size: size, lookups: min(size, 20_000), workload: workload)
+            let (result, wall) = try probe.measureInChildProcess()
+            log.record(SizeRun.subject, "open + first item", size: size, value: result.firstItemMilliseconds, unit: "ms",
+                       extra: ["open_ms": result.openMilliseconds, "process_wall_ms": wall])
+            log.record(SizeRun.subject, "lookup loop peak RSS", size: size, value: Double(result.peakResidentBytes) / 1_048_576,
+                       unit: "MiB", extra: ["lookups_per_s": result.lookupsPerSecond, "lookups": probe.lookups,
+                                            "errors": result.lookupErrors, "rss_after_mib": Double(result.residentAfterBytes) / 1_048_576])
+            if !keep { try? FileManager.default.removeItem(at: home) }
+            try SQLiteFloor(size: size, sample: sampled, rowBytes: rowBytes ?? 0, workload: workload, directory: directory, log: log).run()
+        }
+        crypto.scrypt(log2Rounds: 15, repeats: 5)
+        if protectedItems > 0 {
+            log.echo("passcode, application password, biometry (\(protectedItems) items)")
+            try ProtectedItemRun(count: protectedItems, directory: directory, seed: workload.seed, log: log).run()
+        }
+    }
+}
+
+/// The child-process half of ``OpenProbe``: prints its result as JSON.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "probe", abstract: "Opens a filled keychain (internal).")
+
+    @Option var home: String
+    @Option var size: Int
+    @Option var lookups: Int
+    @Option var prefix: String
+    @Option var seed: UInt64
+
+    func run() throws {
+        let probe = OpenProbe(
+            home: URL(fileURLWithPath: home, isDirectory: true),
+            size: size,
+            lookups: lookups,
+            workload: Workload(prefix: prefix, seed: seed)
+        )
+        let result = try probe.measure()
+        FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+    }
+}
