@@ -47,7 +47,7 @@ enum Main {
             arguments[index] = "-w"  // "-p: legacy option, equivalent to -w"
         }
         do {
-            var command = try SecurityTool.parseAsRoot(arguments)
+            var command = try parse(arguments)
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
@@ -64,4 +64,25 @@ enum Main {
     }
 
     private static func command(_ name: String?) -> String? { name }
+
+    /// The item commands, which scripts run once per secret: parsed on their own, without building
+    /// the whole command tree (a few milliseconds of reflection per process).
+    private static let itemCommands: [String: any ParsableCommand.Type] = [
+        "add-generic-password": AddGenericPassword.self, "find-generic-password": FindGenericPassword.self,
+        "delete-generic-password": DeleteGenericPassword.self, "add-internet-password": AddInternetPassword.self,
+        "find-internet-password": FindInternetPassword.self, "delete-internet-password": DeleteInternetPassword.self,
+    ]
+
+    /// Parses `arguments`; any help request or error goes through the full tree, so that usage and
+    /// messages read exactly as they do for every other command.
+    private static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        let helpFlags: Set<String> = ["-h", "--help", "-help", "help"]
+        if let name = arguments.first, let type = itemCommands[name],
+            !arguments.contains(where: helpFlags.contains),
+            let command = try? type.parseAsRoot(Array(arguments.dropFirst()))
+        {
+            return command
+        }
+        return try SecurityTool.parseAsRoot(arguments)
+    }
 }

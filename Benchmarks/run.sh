@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# This source file is part of the swift-keychain open source project
+# Copyright (c) 2026 the swift-keychain project authors
+# Licensed under Apache License v2.0; see LICENSE.txt. SPDX-License-Identifier: Apache-2.0
+#
+# The whole benchmark in one command: builds keychain-bench and the security CLI in release, runs
+# ../shared/peers (gnome-keyring, secret-tool, SQLite, disk flush, spawn) beside them, and writes
+# BENCHMARKS.md at the repository's root.
+#
+#   Benchmarks/run.sh            full run: 1k, 10k, 100k and 1M items (about 20 minutes)
+#   Benchmarks/run.sh --smoke    1,000 items, debug build, no peers; report under $RESULTS_DIR only (CI)
+#
+# Environment: SIZES (comma-separated), SAMPLE (timed operations per phase), CLI_N (processes per CLI
+# phase), PEERS_DIR (default ../shared/peers beside the repository), PEERS=0 to skip the peers,
+# RESULTS_DIR (default /var/tmp/keychain-bench/results/<stamp>).
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+SMOKE=0
+[ "${1:-}" = "--smoke" ] && SMOKE=1
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+RESULTS=${RESULTS_DIR:-/var/tmp/keychain-bench/results/$STAMP}
+mkdir -p "$RESULTS"
+log(){ echo "[$(date -u +%H:%M:%S)] $*" >&2; }
+
+if [ $SMOKE = 1 ]; then
+  CONFIG=debug; SIZES=${SIZES:-1000}; SAMPLE=${SAMPLE:-1000}; CLI_N=${CLI_N:-20}; PEERS=${PEERS:-0}
+  PROTECTED=${PROTECTED:-50}; AES=${AES:-2000}
+else
+  CONFIG=release; SIZES=${SIZES:-1000,10000,100000,1000000}; SAMPLE=${SAMPLE:-10000}; CLI_N=${CLI_N:-300}
+  PEERS=${PEERS:-1}; PROTECTED=${PROTECTED:-1000}; AES=${AES:-100000}
+fi
+PEERS_DIR=${PEERS_DIR:-$ROOT/../shared/peers}
+
+log "building keychain-bench and security ($CONFIG, static Swift runtime)"
+BUILD=(swift build --package-path "$HERE" -c "$CONFIG")
+[ $CONFIG = release ] && BUILD+=(--static-swift-stdlib)
+"${BUILD[@]}" --product keychain-bench
+"${BUILD[@]}" --product security
+BIN=$("${BUILD[@]}" --show-bin-path)
+
+{
+  echo "date (UTC): $STAMP"
+  echo "command: Benchmarks/run.sh${1:+ $1} (SIZES=$SIZES SAMPLE=$SAMPLE CLI_N=$CLI_N, $CONFIG build)"
+  echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "cpu: $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo) x $(nproc)"
+  echo "memory: $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+  echo "kernel: $(uname -r); os: $(. /etc/os-release; echo "$PRETTY_NAME")"
+  echo "filesystem of the work directory: $(df -T /var/tmp | awk 'NR==2{print $2}')"
+  echo "swift: $(swift --version 2>/dev/null | head -1)"
+  echo "sqlite: $(dpkg-query -W -f='${Version}' libsqlite3-0 2>/dev/null || echo unknown)"
+} >"$RESULTS/env.txt"
+
+if [ "$PEERS" = 1 ]; then
+  if [ -x "$PEERS_DIR/run.sh" ] || [ -f "$PEERS_DIR/run.sh" ]; then
+    log "peers: ${PEERS_ONLY:-spawn secretstorage secret-tool sqlite fsync}"
+    ONLY=${PEERS_ONLY:-"spawn secretstorage secret-tool sqlite fsync"} N=1000 RESULTS_DIR="$RESULTS/peers" \
+      bash "$PEERS_DIR/run.sh" || log "the peers script failed; the report will lack its columns"
+  else
+    log "no peers script at $PEERS_DIR; the report will lack the peer columns"
+  fi
+fi
+
+log "keychain-bench (sizes $SIZES)"
+"$BIN/keychain-bench" run --sizes "$SIZES" --sample "$SAMPLE" --protected-items "$PROTECTED" \
+  --aes-operations "$AES" --out "$RESULTS/keychain.jsonl"
+
+log "security CLI, one process per operation ($CLI_N items)"
+python3 "$HERE/Scripts/cli.py" --security "$BIN/security" --n "$CLI_N" --out "$RESULTS/cli.jsonl"
+
+if grep -Eq '"errors": ?[1-9]' "$RESULTS/keychain.jsonl" "$RESULTS/cli.jsonl"; then
+  log "some operations failed (records with errors > 0 in $RESULTS)"; exit 1
+fi
+
+REPORT=$RESULTS/BENCHMARKS.md
+python3 "$HERE/Scripts/report.py" --keychain "$RESULTS/keychain.jsonl" --cli "$RESULTS/cli.jsonl" \
+  --peers "$RESULTS/peers/results.jsonl" --env "$RESULTS/env.txt" --analysis "$HERE/analysis.md" \
+  --command "Benchmarks/run.sh${1:+ $1}" >"$REPORT"
+if [ $SMOKE = 0 ]; then
+  cp "$REPORT" "$ROOT/BENCHMARKS.md"
+  log "wrote $ROOT/BENCHMARKS.md (raw results in $RESULTS)"
+else
+  grep -q "| 1,000 | lookup |" "$REPORT" || { log "smoke report lacks the look-up row"; exit 1; }
+  log "smoke run passed; report in $REPORT"
+fi
