@@ -167,7 +167,7 @@ def main():
     prot = [r for r in ours if r["peer"] == PROTECTED]
     if prot:
         w("## Passcode, application password, biometry\n")
-        w("A keychain with a passcode (scrypt N = 2^15, r = 8, p = 1, entangled with the device secret). "
+        w("A keychain with a passcode (scrypt N = 2^16, r = 8, p = 1, entangled with the device secret). "
           "Items protected by an application password or `biometryAny` (simulated sensor, one match) are "
           "read through a reused `LAContext`.\n")
         w("| measurement | items | ops/s | p50 ms |")

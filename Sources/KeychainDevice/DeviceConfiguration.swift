@@ -51,7 +51,7 @@ public struct DeviceConfiguration: Sendable {
 
     /// The cost of one passcode guess.
     public enum PasscodeCost: Sendable {
-        /// scrypt N = 2^15, r = 8, p = 1: about 100 ms and 32 MiB a guess.
+        /// scrypt N = 2^16, r = 8, p = 1: about 150 ms and 64 MiB a guess (release build).
         case standard
         /// Cheap parameters for tests; never for a real keychain.
         case testing

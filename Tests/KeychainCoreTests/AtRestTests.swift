@@ -161,7 +161,7 @@ import Testing
         let record = try keychain.device.keychain.store.read { db throws(KeychainCoreError) in try KeybagRecord.fetch(db) }
         #expect(record?.hasPasscode == true)
         #expect(record?.kdf == .testing)
-        #expect(PasscodeKDF.standard.rounds >= 1 << 15)
+        #expect(PasscodeKDF.standard.rounds >= 1 << 16)
     }
 
     @Test func withoutThePasscodeTheClassKeysCannotBeUnwrapped() throws {

@@ -93,7 +93,7 @@ struct RunCommand: ParsableCommand {
             if !keep { try? FileManager.default.removeItem(at: home) }
             try SQLiteFloor(size: size, sample: sampled, rowBytes: rowBytes ?? 0, workload: workload, directory: directory, log: log).run()
         }
-        crypto.scrypt(log2Rounds: 15, repeats: 5)
+        crypto.scrypt(log2Rounds: 16, repeats: 5)
         if protectedItems > 0 {
             log.echo("passcode, application password, biometry (\(protectedItems) items)")
             try ProtectedItemRun(count: protectedItems, directory: directory, seed: workload.seed, log: log).run()
