@@ -49,7 +49,9 @@ enum Main {
         do {
             var command = try parse(arguments)
             try command.run()
+            Session.close()
         } catch let exit as ExitCode {
+            Session.close()
             Foundation.exit(exit.rawValue)
         } catch {
             let code = SecurityTool.exitCode(for: error)

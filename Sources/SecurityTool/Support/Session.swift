@@ -41,6 +41,12 @@ enum Session {
         }
     }
 
+    /// Releases the keychain so that its database closes: the last connection folds the write-ahead
+    /// log into the database and removes it, and the next process has no log to replay.
+    static func close() {
+        Device.setProcessDefault(nil)
+    }
+
     /// The database path shown in listings.
     static func keychainPath(_ device: Device) -> String {
         device.home.url.appendingPathComponent("keychain.db").path
