@@ -69,6 +69,19 @@ import Testing
         #expect((attributes[.size] as? NSNumber)?.intValue == 32)
     }
 
+    @Test func databaseFilesArePrivate() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: keychain.directory.path)
+        #expect(names.contains("keychain.db-wal"))
+        for name in names where name.hasPrefix("keychain.db") {
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: keychain.directory.appendingPathComponent(name).path
+            )
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(name) is not private")
+        }
+    }
+
     @Test(arguments: ["data", "v_Data", "mkey", "skey", "pdmn"])
     func alteredColumnMakesOnlyThatItemUnreadable(column: String) throws {
         let keychain = try TemporaryKeychain()

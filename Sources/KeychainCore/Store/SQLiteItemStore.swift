@@ -14,6 +14,12 @@
 public import Foundation
 public import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The SQLite database of a keychain: one file, WAL, one writer and concurrent readers.
 ///
 /// The connection exists only inside ``read(_:)`` and ``write(_:)`` closures; every `SecItem*` call
@@ -40,11 +46,22 @@ package final class SQLiteItemStore: Sendable {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 256")
             try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
         }
+        Self.restrictToOwner(url)
         do {
             pool = try DatabasePool(path: url.path, configuration: configuration)
             try Self.migrator.migrate(pool)
         } catch {
             throw Self.translate(error, "cannot open the keychain database \(url.path)")
+        }
+    }
+
+    /// Creates the database file readable by its owner only, or narrows an existing one: SQLite
+    /// gives the write-ahead log and shared-memory files the database file's mode.
+    private static func restrictToOwner(_ url: URL) {
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            _ = fchmod(descriptor, 0o600)
+            _ = close(descriptor)
         }
     }
 
