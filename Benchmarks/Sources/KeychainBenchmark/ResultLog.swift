@@ -34,40 +34,38 @@ final class ResultLog {
 
     /// Records a timed phase. `size` is the number of items the store held while it ran.
     func record(_ subject: String, _ phase: String, size: Int?, _ sample: Sample, extra: [String: Any] = [:]) {
-        var record: [String: Any] = [
-            "peer": subject,
-            "phase": phase,
+        let latency = sample.percentiles()
+        let fields: [String: Any] = [
             "n": sample.count,
             "errors": sample.errors,
             "wall_s": sample.wallSeconds,
             "ops_per_s": sample.operationsPerSecond,
-            "lat_ms": sample.percentiles(),
+            "lat_ms": latency,
         ]
-        if let size { record["size"] = size }
-        record.merge(extra) { _, new in new }
-        write(record)
-        let latency = sample.percentiles()
-        let sizeText = size.map { "size=\($0)" } ?? ""
-        echo(
-            "  \(subject.padding(toLength: 40, withPad: " ", startingAt: 0)) "
-                + "\(phase.padding(toLength: 22, withPad: " ", startingAt: 0)) \(sizeText.padding(toLength: 13, withPad: " ", startingAt: 0)) "
-                + String(format: "%12.1f ops/s  p50=%.4f ms  p99=%.4f ms", sample.operationsPerSecond, latency["p50"] ?? 0, latency["p99"] ?? 0)
-                + (sample.errors > 0 ? "  ERRORS=\(sample.errors)" : "")
+        emit(
+            subject, phase, size: size, fields.merging(extra) { _, new in new },
+            summary: String(
+                format: "%12.1f ops/s  p50=%.4f ms  p99=%.4f ms",
+                sample.operationsPerSecond, latency["p50"] ?? 0, latency["p99"] ?? 0
+            ) + (sample.errors > 0 ? "  ERRORS=\(sample.errors)" : "")
         )
     }
 
     /// Records a single figure that is not a rate (bytes per item, resident memory, one-off costs).
     func record(_ subject: String, _ phase: String, size: Int?, value: Double, unit: String, extra: [String: Any] = [:]) {
-        var record: [String: Any] = ["peer": subject, "phase": phase, "value": value, "unit": unit]
+        let fields: [String: Any] = ["value": value, "unit": unit]
+        emit(subject, phase, size: size, fields.merging(extra) { _, new in new }, summary: String(format: "%12.3f %@", value, unit))
+    }
+
+    /// Writes one record and echoes it as an aligned line.
+    private func emit(_ subject: String, _ phase: String, size: Int?, _ fields: [String: Any], summary: String) {
+        var record = fields
+        record["peer"] = subject
+        record["phase"] = phase
         if let size { record["size"] = size }
-        record.merge(extra) { _, new in new }
         write(record)
-        let sizeText = size.map { "size=\($0)" } ?? ""
-        echo(
-            "  \(subject.padding(toLength: 40, withPad: " ", startingAt: 0)) "
-                + "\(phase.padding(toLength: 22, withPad: " ", startingAt: 0)) \(sizeText.padding(toLength: 13, withPad: " ", startingAt: 0)) "
-                + String(format: "%12.3f %@", value, unit)
-        )
+        func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        echo("  \(column(subject, 40)) \(column(phase, 22)) \(column(size.map { "size=\($0)" } ?? "", 13)) " + summary)
     }
 
     /// Prints a line at once (standard output is a pipe under run.sh, so `print` would buffer it).
