@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "KeychainDevice", targets: ["KeychainDevice"]),
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
+        .executable(name: "keychain-stress", targets: ["KeychainStress"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -97,6 +98,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The reliability harnesses (RELIABILITY.md): crash, concurrency, fuzzing.
+        .executableTarget(
+            name: "KeychainStress",
+            dependencies: [
+                "KeychainServices",
+                "KeychainDevice",
+                "KeychainCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "KeychainServicesTests",
             dependencies: [
@@ -118,6 +129,10 @@ let package = Package(
         .testTarget(
             name: "SecurityToolTests",
             dependencies: ["SecurityTool"]
+        ),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["KeychainStress"]
         ),
     ]
 )

@@ -124,3 +124,16 @@ struct SendableDescription: Error, Sendable, CustomStringConvertible {
     let description: String
     init(_ error: any Error) { description = String(describing: error) }
 }
+
+extension SQLiteItemStore {
+    /// What SQLite's `PRAGMA integrity_check` finds wrong with the file; empty when it is sound.
+    package func integrityProblems() throws(KeychainCoreError) -> [String] {
+        try read { db throws(KeychainCoreError) in
+            do {
+                return try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot check the keychain database")
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+/// The short version of the crash harness (RELIABILITY.md has the long one).
+@Suite struct CrashConsistencyTests {
+    @Test func killedWritersLoseNothingAcknowledged() throws {
+        let home = StressRunner.temporaryHome("crash")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let output = try StressRunner.run(["crash", "--kills", "16", "--seed", "20261121", "--home", home])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("16 kill points"))
+        #expect(output.stdout.contains("0 lost, 0 half-written"))
+    }
+
+    /// The harness itself can fail: a worker that reports success before writing is caught.
+    @Test func harnessCatchesAWorkerThatAcknowledgesTooEarly() throws {
+        let home = StressRunner.temporaryHome("crash-broken")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let output = try StressRunner.run(["crash", "--kills", "16", "--seed", "7", "--home", home, "--broken-worker"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("round"))
+    }
+}
