@@ -129,13 +129,22 @@ package struct ItemCodec: Sendable {
         } else {
             envelope = .classWrapped(try SealedBox.wrap(secretKey, using: classKey, binding: binding("skey")))
         }
+        let primaryKeyHash = keybag.lookup.hash(table: table, column: "pkey", values: keyTuple)
+        let metadataBinding = Self.metadataBinding(
+            table: table,
+            identifier: identifier,
+            protection: protection,
+            primaryKeyHash: primaryKeyHash,
+            keyColumns: keyColumns,
+            schema: schema
+        )
         return ItemRow(
             identifier: identifier,
             protectionTag: protectionTag(protection, table: table),
-            primaryKeyHash: keybag.lookup.hash(table: table, column: "pkey", values: keyTuple),
+            primaryKeyHash: primaryKeyHash,
             keyColumns: keyColumns,
             wrappedMetadataKey: try SealedBox.wrap(metadataKey, using: classKey, binding: binding("mkey")),
-            metadata: try SealedBox.seal(MetadataCodec.encode(stored), using: metadataKey, binding: binding("data")),
+            metadata: try SealedBox.seal(MetadataCodec.encode(stored), using: metadataKey, binding: metadataBinding),
             secretKeyEnvelope: envelope.serialized,
             secret: try SealedBox.seal(secret, using: secretKey, binding: binding("v_Data"))
         )
@@ -157,9 +166,22 @@ package struct ItemCodec: Sendable {
         }
         let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)
         let metadataKey = try SealedBox.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
-        var attributes = try MetadataCodec.decode(
-            try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data"))
+        let metadataBinding = Self.metadataBinding(
+            table: table,
+            identifier: row.identifier,
+            protection: protection,
+            primaryKeyHash: row.primaryKeyHash,
+            keyColumns: row.keyColumns,
+            schema: ItemSchema.of(itemClass)
         )
+        let plaintext: Data
+        do {
+            plaintext = try SealedBox.open(row.metadata, using: metadataKey, binding: metadataBinding)
+        } catch {
+            // Rows written before the look-up hashes were bound (format 1) name only their place.
+            plaintext = try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data"))
+        }
+        var attributes = try MetadataCodec.decode(plaintext)
         guard case .string(let stored)? = attributes.removeValue(forKey: "accc"),
             let accessControl = AccessControl(storedRepresentation: stored),
             accessControl.protection == protection
@@ -252,6 +274,28 @@ package struct ItemCodec: Sendable {
             .appending(Array(identifier))
             .appending(protection.rawValue)
         return { column in base.appending(column).bytes }
+    }
+
+    /// The metadata's associated data: its place, and every look-up hash of the row, so that a
+    /// row whose hashes were altered or swapped with another row's fails to open instead of being
+    /// found by the wrong query or escaping the uniqueness check.
+    private static func metadataBinding(
+        table: String,
+        identifier: Data,
+        protection: ProtectionClass,
+        primaryKeyHash: Data,
+        keyColumns: [String: Data],
+        schema: ItemSchema
+    ) -> [UInt8] {
+        var binding = AssociatedData("swift-keychain/v2/item-metadata")
+            .appending(table)
+            .appending(Array(identifier))
+            .appending(protection.rawValue)
+            .appending(Array(primaryKeyHash))
+        for descriptor in schema.primaryKey {
+            binding.append(Array(keyColumns[descriptor.code] ?? Data()))
+        }
+        return binding.bytes
     }
 
     private static func lockBinding(table: String, identifier: Data, protection: ProtectionClass) -> AssociatedData {

@@ -32,26 +32,38 @@ package enum DeviceSecret {
     /// The file name inside a keychain home.
     package static let fileName = "device.key"
 
-    /// Reads the device secret, creating it if the keychain home has none yet.
+    /// Reads the device secret of a keychain whose keybag exists.
     ///
-    /// - Parameter createIfMissing: Whether a missing file may be created. When the database
-    ///   already holds a keybag, a missing secret is an error, not a reason to make a new one.
-    package static func load(in directory: URL, createIfMissing: Bool) throws(KeychainCoreError) -> SymmetricKey {
+    /// A missing file is an error, not a reason to make a new one: the keybag was sealed with it.
+    package static func load(in directory: URL) throws(KeychainCoreError) -> SymmetricKey {
         let url = directory.appendingPathComponent(fileName)
-        if let existing = try read(url) {
-            return existing
-        }
-        guard createIfMissing else {
+        guard let existing = try read(url) else {
             throw KeychainCoreError(
                 .decode,
                 "the device secret \(url.path) is missing; the keychain cannot be decrypted without it"
             )
         }
+        return existing
+    }
+
+    /// Whether the keychain home has a device secret file (readable or not).
+    package static func exists(in directory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(fileName).path)
+    }
+
+    /// Creates the device secret of a new keychain and returns it; fails if the home has one.
+    package static func create(in directory: URL) throws(KeychainCoreError) -> SymmetricKey {
+        let url = directory.appendingPathComponent(fileName)
         try create(url)
         guard let created = try read(url) else {
             throw KeychainCoreError(.io, "the device secret \(url.path) could not be created")
         }
         return created
+    }
+
+    /// Removes a device secret that no keybag uses (its keychain's creation did not commit).
+    package static func discard(in directory: URL) {
+        unlink(directory.appendingPathComponent(fileName).path)
     }
 
     private static func read(_ url: URL) throws(KeychainCoreError) -> SymmetricKey? {
@@ -70,8 +82,7 @@ package enum DeviceSecret {
         return SymmetricKey(data: data)
     }
 
-    /// Writes a new secret to a temporary file, then links it into place so that two processes
-    /// creating a keychain at once agree on one secret.
+    /// Writes a new secret to a temporary file, then links it into place (never over an existing one).
     private static func create(_ url: URL) throws(KeychainCoreError) {
         let secret = SymmetricKey(size: .bits256)
         let temporary = url.deletingLastPathComponent()
@@ -87,8 +98,8 @@ package enum DeviceSecret {
         guard written == 32, synced == 0 else {
             throw KeychainCoreError(.io, "cannot write the device secret: errno \(errno)")
         }
-        // link(2) fails with EEXIST if another process won the race; its secret is then the one.
-        if link(temporary.path, url.path) != 0, errno != EEXIST {
+        // link(2) fails with EEXIST rather than replace a secret.
+        if link(temporary.path, url.path) != 0 {
             throw KeychainCoreError(.io, "cannot install the device secret at \(url.path): errno \(errno)")
         }
         let directoryFD = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -80,16 +80,9 @@ package final class Keychain: Sendable {
         let key: SymmetricKey
         if let existing = try store.read({ db throws(KeychainCoreError) in try KeybagRecord.fetch(db) }) {
             record = existing
-            key = try DeviceSecret.load(in: directory, createIfMissing: false)
+            key = try DeviceSecret.load(in: directory)
         } else {
-            key = try DeviceSecret.load(in: directory, createIfMissing: true)
-            record = try store.write { db throws(KeychainCoreError) in
-                if let raced = try KeybagRecord.fetch(db) { return raced }
-                try Self.requireNoItems(db)
-                let fresh = try Keybag.makeRecord(deviceSecret: key, kdf: passcodeKDF)
-                try fresh.save(db)
-                return fresh
-            }
+            (record, key) = try Self.create(in: directory, store: store, kdf: passcodeKDF)
         }
         keybag = try Keybag(deviceSecret: key, record: record)
         let codec = ItemCodec(keybag: keybag)
@@ -101,6 +94,44 @@ package final class Keychain: Sendable {
             hashes[table] = accessGroups.groups.map { codec.columnHash(.string($0), descriptor: descriptor, table: table) }
         }
         accessGroupHashes = hashes
+    }
+
+    /// Creates the keybag and the device secret of a new keychain, in one write transaction: the
+    /// device secret exists only if a keybag was committed with it (or is being committed).
+    ///
+    /// A home that has a device secret but whose database has no keybag lost its database (it was
+    /// replaced, truncated to nothing or recreated): that is an error, never a new empty keychain
+    /// that would take the old one's place.
+    private static func create(
+        in directory: URL,
+        store: SQLiteItemStore,
+        kdf: PasscodeKDF
+    ) throws(KeychainCoreError) -> (KeybagRecord, SymmetricKey) {
+        var createdSecret = false
+        do {
+            return try store.write { db throws(KeychainCoreError) in
+                if let raced = try KeybagRecord.fetch(db) {
+                    return (raced, try DeviceSecret.load(in: directory))
+                }
+                guard !DeviceSecret.exists(in: directory) else {
+                    throw KeychainCoreError(
+                        .decode,
+                        "the keychain database has no keybag but \(directory.path) has a device secret: the database was "
+                            + "replaced, truncated or damaged. Restore it, or move keychain.db* and device.key away to start anew"
+                    )
+                }
+                try requireNoItems(db)
+                let key = try DeviceSecret.create(in: directory)
+                createdSecret = true
+                let fresh = try Keybag.makeRecord(deviceSecret: key, kdf: kdf)
+                try fresh.save(db)
+                return (fresh, key)
+            }
+        } catch {
+            // The transaction did not commit: no keybag uses the new secret.
+            if createdSecret { DeviceSecret.discard(in: directory) }
+            throw error
+        }
     }
 
     /// Refuses to create a keybag over a database that already holds items.
