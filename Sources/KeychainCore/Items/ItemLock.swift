@@ -153,6 +153,11 @@ package struct ItemLock: Sendable {
             }
         }
         let existing = try currentLocks()
+        for slot in slots {
+            for reference in slot.locks where existing[reference.lock]?.isIntact == false {
+                throw KeychainCoreError(.decode, "the keybag's \(reference.lock) lock is damaged")
+            }
+        }
         let live = slots.filter { slot in slot.locks.allSatisfy { existing[$0.lock]?.identifier == $0.identifier } }
         guard !live.isEmpty else {
             throw KeychainCoreError(.itemInvalidated, "the item's access control can no longer be satisfied")

@@ -27,6 +27,8 @@ package final class Keybag: Sendable {
     package let deviceKey: SymmetricKey
     /// The hasher of the searchable columns.
     package let lookup: LookupHasher
+    /// Keys the integrity codes of the lock rows (damage detection, derived from the device key).
+    package let integrityKey: SymmetricKey
 
     private let deviceSecret: SymmetricKey
     private let unlocked: Mutex<[ProtectionClass: SymmetricKey]>
@@ -36,6 +38,9 @@ package final class Keybag: Sendable {
     package init(deviceSecret: SymmetricKey, record: KeybagRecord) throws(KeychainCoreError) {
         self.deviceSecret = deviceSecret
         deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
+        integrityKey = SymmetricKey(
+            data: HMAC<SHA256>.authenticationCode(for: Array("swift-keychain/v1/integrity".utf8), using: deviceKey)
+        )
         do {
             lookup = LookupHasher(
                 key: try SealedBox.unwrap(

@@ -31,6 +31,9 @@ package struct LockKeyRecord: Sendable {
     package var wrappedPrivateKey: Data
     /// For ``AccessPolicy/Lock/biometryCurrentSet``: the hash of the enrolment set it belongs to.
     package var domainHash: Data?
+    /// Whether the row's integrity code matched when it was read. A damaged lock must not pass
+    /// for a replaced one: items sealed to a replaced lock are deleted, items of a damaged one only refused.
+    package var isIntact = true
 
     // MARK: Making
 
@@ -103,11 +106,12 @@ package struct LockKeyRecord: Sendable {
 // MARK: - Database
 
 extension LockKeyRecord {
-    /// Every lock in the keybag, by kind.
-    package static func fetchAll(_ db: Database) throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+    /// Every lock in the keybag, by kind; rows whose integrity code does not match are returned
+    /// with ``isIntact`` false (rows written before the code existed have none and are trusted).
+    package static func fetchAll(_ db: Database, integrityKey: SymmetricKey) throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
         do {
             var locks: [AccessPolicy.Lock: LockKeyRecord] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM lock_key") {
+            for row in try Row.fetchAll(db, sql: "SELECT kind, key_id, public_key, wrapped_private, domain_hash, mac FROM lock_key") {
                 guard let raw = row["kind"] as Int?, let byte = UInt8(exactly: raw),
                     let lock = AccessPolicy.Lock(rawValue: byte),
                     let identifier = row["key_id"] as Data?,
@@ -117,13 +121,17 @@ extension LockKeyRecord {
                 else {
                     throw KeychainCoreError(.decode, "the keybag holds a damaged lock key")
                 }
-                locks[lock] = LockKeyRecord(
+                var record = LockKeyRecord(
                     lock: lock,
                     identifier: identifier,
                     publicKey: publicKey,
                     wrappedPrivateKey: wrapped,
                     domainHash: row["domain_hash"]
                 )
+                if let stored = row["mac"] as Data? {
+                    record.isIntact = stored == record.integrityCode(integrityKey)
+                }
+                locks[lock] = record
             }
             return locks
         } catch let error as KeychainCoreError {
@@ -134,18 +142,32 @@ extension LockKeyRecord {
     }
 
     /// Writes this lock, replacing (and so destroying) any previous lock of the same kind.
-    package func save(_ db: Database) throws(KeychainCoreError) {
+    package func save(_ db: Database, integrityKey: SymmetricKey) throws(KeychainCoreError) {
         do {
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO lock_key (kind, key_id, public_key, wrapped_private, domain_hash)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO lock_key (kind, key_id, public_key, wrapped_private, domain_hash, mac)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [Int(lock.rawValue), identifier, publicKey.rawRepresentation, wrappedPrivateKey, domainHash]
+                arguments: [
+                    Int(lock.rawValue), identifier, publicKey.rawRepresentation, wrappedPrivateKey, domainHash,
+                    integrityCode(integrityKey),
+                ]
             )
         } catch {
             throw SQLiteItemStore.translate(error, "cannot write a lock key")
         }
+    }
+
+    /// HMAC-SHA-256 over every field of the row, keyed by the keybag's integrity key.
+    private func integrityCode(_ key: SymmetricKey) -> Data {
+        var fields = AssociatedData("swift-keychain/v1/lock-key-row")
+            .appending([lock.rawValue])
+            .appending(Array(identifier))
+            .appending(Array(publicKey.rawRepresentation))
+            .appending(Array(wrappedPrivateKey))
+        fields.append(domainHash.map { [1] + Array($0) } ?? [0])
+        return Data(HMAC<SHA256>.authenticationCode(for: fields.bytes, using: key))
     }
 
     /// Destroys the locks of the given kinds.

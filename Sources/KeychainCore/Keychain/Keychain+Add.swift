@@ -79,7 +79,7 @@ extension Keychain {
                 accessControl: accessControl,
                 attributes: sealedAttributes,
                 secret: secret,
-                locks: accessControl.hasConstraints ? try LockKeyRecord.fetchAll(db) : [:],
+                locks: accessControl.hasConstraints ? try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) : [:],
                 credentials: credentials,
                 operation: .createItem
             )
@@ -131,7 +131,7 @@ extension Keychain {
                 _ = try codec.openSecret(
                     existing,
                     item: try codec.openMetadata(existing, itemClass: itemClass),
-                    currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db) }
+                    currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) }
                 )
             }
             switch readable {

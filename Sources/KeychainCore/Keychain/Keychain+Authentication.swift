@@ -23,7 +23,7 @@ extension Keychain {
 
     /// The keybag's locks as they are now (other processes may have changed them).
     package func lockRecords() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
-        try store.read { db throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db) }
+        try store.read { db throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) }
     }
 
     // MARK: The authentication gate
@@ -81,10 +81,10 @@ extension Keychain {
         }
         let lock = try LockKeyRecord.make(.biometryCurrentSet, wrappingKey: wrappingKey, domainHash: domainHash)
         try store.write { db throws(KeychainCoreError) in
-            if try LockKeyRecord.fetchAll(db)[.biometryAny] == nil {
-                try LockKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).save(db)
+            if try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)[.biometryAny] == nil {
+                try LockKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).save(db, integrityKey: keybag.integrityKey)
             }
-            try lock.save(db)
+            try lock.save(db, integrityKey: keybag.integrityKey)
         }
     }
 

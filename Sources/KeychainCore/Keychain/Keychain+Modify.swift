@@ -41,7 +41,7 @@ extension Keychain {
             var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
             func locks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
                 if let cachedLocks { return cachedLocks }
-                let fetched = try LockKeyRecord.fetchAll(db)
+                let fetched = try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)
                 cachedLocks = fetched
                 return fetched
             }

@@ -86,14 +86,14 @@ extension Keychain {
         updated.wrappedClassKeys = try wrap(keys, passcodeKey: passcodeKey)
         try replace(record, with: updated, deletingPasscodeOnlyItems: false) { db throws(KeychainCoreError) in
             // The passcode lock keeps its key pair (items sealed to it stay readable); only its wrapping changes.
-            let locks = try LockKeyRecord.fetchAll(db)
+            let locks = try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)
             if let existing = locks[.passcode], let oldPasscodeKey {
-                try existing.rewrapped(from: oldPasscodeKey, to: passcodeKey).save(db)
+                try existing.rewrapped(from: oldPasscodeKey, to: passcodeKey).save(db, integrityKey: keybag.integrityKey)
             } else {
-                try LockKeyRecord.make(.passcode, wrappingKey: passcodeKey).save(db)
+                try LockKeyRecord.make(.passcode, wrappingKey: passcodeKey).save(db, integrityKey: keybag.integrityKey)
             }
             if locks[.biometryAny] == nil, let biometryWrappingKey = keys[Self.biometryWrappingClass] {
-                try LockKeyRecord.make(.biometryAny, wrappingKey: biometryWrappingKey).save(db)
+                try LockKeyRecord.make(.biometryAny, wrappingKey: biometryWrappingKey).save(db, integrityKey: keybag.integrityKey)
             }
         }
         try keybag.load(updated, passcodeKey: passcodeKey)

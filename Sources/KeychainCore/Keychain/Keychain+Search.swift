@@ -61,7 +61,7 @@ extension Keychain {
                         item: item,
                         credentials: credentials,
                         operation: .useItem,
-                        currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db) }
+                        currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) }
                     )
                 }
                 switch opened {

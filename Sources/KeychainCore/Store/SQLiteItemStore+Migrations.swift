@@ -112,6 +112,11 @@ extension SQLiteItemStore {
             )
         }
 
+        migrator.registerMigration("v3-lock-key-integrity") { db in
+            // An integrity code per lock row, so that a damaged lock is not taken for a replaced one.
+            try db.execute(sql: "ALTER TABLE lock_key ADD COLUMN mac BLOB")
+        }
+
         return migrator
     }
 }

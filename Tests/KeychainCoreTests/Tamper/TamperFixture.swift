@@ -65,8 +65,8 @@ struct TamperFixture {
     }
 
     /// The secret of one item: success with its data, or the status.
-    func read(_ itemClass: CFString, _ account: String) -> (OSStatus, Data?) {
-        keychain.run {
+    func read(_ itemClass: CFString, _ account: String, on device: Device? = nil) -> (OSStatus, Data?) {
+        Device.withCurrent(device ?? keychain.device) {
             var query = Self.query(itemClass, account)
             query[kSecReturnData as String] = true
             var result: CFTypeRef?
