@@ -132,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["KeychainStress"]
+            dependencies: ["KeychainStress", "SecurityTool"]
         ),
     ]
 )

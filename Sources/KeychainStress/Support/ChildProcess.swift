@@ -47,6 +47,45 @@ enum ChildProcess {
         return process
     }
 
+    /// A child whose standard output and error are collected while it runs.
+    struct Captured {
+        let process: Process
+        private let stdout: Pipe
+        private let stderr: Pipe
+        private let collected: Collector<Data>
+
+        init(process: Process, stdout: Pipe, stderr: Pipe) {
+            self.process = process
+            self.stdout = stdout
+            self.stderr = stderr
+            collected = Collector()
+            let (errorHandle, collected) = (stderr.fileHandleForReading, collected)
+            Thread { collected.append(errorHandle.readDataToEndOfFile()) }.start()
+        }
+
+        /// Waits for the child to exit; what it printed.
+        func output() -> (stdout: Data, stderr: String) {
+            let out = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            while collected.all.isEmpty { usleep(1_000) }
+            return (out, String(decoding: collected.all[0], as: UTF8.self))
+        }
+    }
+
+    /// Starts `keychain-stress arguments…`, collecting its output.
+    static func startCapturing(_ arguments: [String]) throws -> Captured {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        return Captured(process: process, stdout: stdout, stderr: stderr)
+    }
+
     /// Sends SIGKILL and reaps the process; whether it was still running (and so died of the signal).
     static func terminate(_ process: Process) -> Bool {
         _ = kill(process.processIdentifier, SIGKILL)

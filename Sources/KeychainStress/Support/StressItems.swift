@@ -16,9 +16,11 @@ import KeychainServices
 
 /// The items of the stress runs: generic passwords of one service, whose label names the version
 /// of their secret, so that a reader can tell a whole item from a half-written one.
-struct StressItems: Sendable {
+struct StressItems {
     /// The service of every item of a run.
     var service: String
+    /// The protection class of every item, or `nil` to cycle through ``protections``.
+    var protection: CFString?
 
     /// The protection classes the items cycle through: passcode-protected, after-first-unlock and
     /// passcode-only, so that a passcode change touches every kind of class key.
@@ -55,7 +57,7 @@ struct StressItems: Sendable {
 
     func add(_ key: Int, version: UInt64) -> OSStatus {
         var attributes = query(key)
-        attributes[kSecAttrAccessible as String] = Self.protections[key % Self.protections.count]
+        attributes[kSecAttrAccessible as String] = protection ?? Self.protections[key % Self.protections.count]
         attributes[kSecAttrLabel as String] = Self.label(version: version)
         attributes[kSecValueData as String] = Self.secret(key, version: version)
         return SecItemAdd(attributes as CFDictionary, nil)
