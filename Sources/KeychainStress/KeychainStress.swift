@@ -19,6 +19,6 @@ struct KeychainStress: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-stress",
         abstract: "Try hard to break a keychain: kill it mid-write, race it, feed it hostile input.",
-        subcommands: [CrashRun.self, CrashWorker.self, ConcurrencyRun.self, ConcurrencyWorker.self]
+        subcommands: [CrashRun.self, CrashWorker.self, ConcurrencyRun.self, ConcurrencyWorker.self, FuzzRun.self]
     )
 }

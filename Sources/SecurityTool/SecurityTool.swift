@@ -77,7 +77,7 @@ enum Main {
 
     /// Parses `arguments`; any help request or error goes through the full tree, so that usage and
     /// messages read exactly as they do for every other command.
-    private static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    static func parse(_ arguments: [String]) throws -> any ParsableCommand {
         let helpFlags: Set<String> = ["-h", "--help", "-help", "help"]
         if let name = arguments.first, let type = itemCommands[name],
             !arguments.contains(where: helpFlags.contains),
