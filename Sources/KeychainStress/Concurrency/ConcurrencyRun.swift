@@ -43,10 +43,7 @@ struct ConcurrencyRun: ParsableCommand {
         let tool = tool.map(URL.init(fileURLWithPath:))
             ?? ChildProcess.executable.deletingLastPathComponent().appendingPathComponent("security")
         let passcode = "concurrency-passcode"
-        let device = try Device(
-            home: KeychainHome(url: homeURL),
-            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
-        )
+        let device = try Device.stress(homeURL)
         Device.setProcessDefault(device)
         try device.setPasscode(passcode)
         try Self.addSharedItems()
@@ -98,7 +95,7 @@ struct ConcurrencyRun: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started)
 
         // A fresh view, as the next process would see the keychain.
-        let verifier = try Device(home: KeychainHome(url: homeURL), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
+        let verifier = try Device.stress(homeURL)
         try verifier.unlock(passcode: passcode)
         var failures = all.flatMap(\.failures) + lockCycles.all.flatMap { $0 }
         Device.withCurrent(verifier) {

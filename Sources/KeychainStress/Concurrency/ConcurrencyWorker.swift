@@ -33,10 +33,7 @@ struct ConcurrencyWorker: ParsableCommand {
     @Option(help: "The shared attribute the first thread owns.") var sharedAttribute: Int?
 
     func run() throws {
-        let device = try Device(
-            home: KeychainHome(url: URL(fileURLWithPath: home)),
-            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
-        )
+        let device = try Device.stress(URL(fileURLWithPath: home))
         Device.setProcessDefault(device)
         try device.unlock(passcode: passcode)
         let outcomes = Collector<Writer.Outcome>()

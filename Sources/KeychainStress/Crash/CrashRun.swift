@@ -79,10 +79,7 @@ struct CrashRun: ParsableCommand {
     }
 
     private static func withDevice<T>(_ home: URL, _ body: (Device) throws -> T) throws -> T {
-        let device = try Device(
-            home: KeychainHome(url: home),
-            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
-        )
+        let device = try Device.stress(home)
         return try Device.withCurrent(device) { try body(device) }
     }
 

@@ -36,10 +36,7 @@ struct CrashWorker: ParsableCommand {
 
     func run() throws {
         let journal = try CrashJournal(appendingTo: URL(fileURLWithPath: journal))
-        let device = try Device(
-            home: KeychainHome(url: URL(fileURLWithPath: home)),
-            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
-        )
+        let device = try Device.stress(URL(fileURLWithPath: home))
         Device.setProcessDefault(device)
         var passcodeIndex = passcodeIndex
         try device.unlock(passcode: KeychainModel.passcode(passcodeIndex))

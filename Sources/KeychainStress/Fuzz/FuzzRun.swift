@@ -50,10 +50,7 @@ struct FuzzRun: ParsableCommand {
         let home = URL(fileURLWithPath: NSTemporaryDirectory() + "keychain-fuzz-\(seed)")
         try? FileManager.default.removeItem(at: home)
         defer { try? FileManager.default.removeItem(at: home) }
-        let device = try Device(
-            home: KeychainHome(url: home),
-            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
-        )
+        let device = try Device.stress(home)
         Device.setProcessDefault(device)
         try device.setPasscode("fuzz-passcode")
         print("fuzz: seed \(seed), \(executions) executions, \(cases.count) corpus cases")

@@ -1,0 +1,25 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainDevice
+
+extension Device {
+    /// The keychain in `home` as every harness process opens it: cheap passcode KDF, never prompts.
+    static func stress(_ home: URL) throws -> Device {
+        try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        )
+    }
+}
