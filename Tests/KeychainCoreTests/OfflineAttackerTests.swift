@@ -81,6 +81,62 @@ import Testing
         }
     }
 
+    /// The copy's keys hash only the classes that stay readable without the passcode: a right
+    /// guess of a protected item's service or account matches no column, its class tag matches
+    /// no class, and no two protected rows share a tag, so nothing is counted per class.
+    @Test func theCopyNeitherCountsClassesNorConfirmsGuesses() throws {
+        let (original, copy) = try Self.stolenCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try original.run {
+            let item: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "boot.example.invalid",
+                kSecAttrAccount as String: "daemon", kSecAttrAccessible as String: kSecAttrAccessibleAlwaysThisDeviceOnly,
+                kSecValueData as String: Data("always readable".utf8),
+            ]
+            #expect(SecItemAdd(item as CFDictionary, nil) == errSecSuccess)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: original.directory.path) {
+            let target = copy.appendingPathComponent(name)
+            try? FileManager.default.removeItem(at: target)
+            try FileManager.default.copyItem(at: original.directory.appendingPathComponent(name), to: target)
+        }
+        let thief = try Keychain(directory: copy, accessGroups: AccessGroups(["*"]), passcodeKDF: .testing)
+        let tiers = thief.keybag.lookupTiers
+        #expect(tiers.areSeparate && tiers.protected == nil)
+        let schema = ItemSchema.of(.genericPassword)
+        let columns = try thief.store.read { db throws(KeychainCoreError) in
+            do {
+                return try Row.fetchAll(db, sql: "SELECT pdmn, svce, acct FROM genp ORDER BY rowid")
+                    .map { (tag: $0[0] as Data, service: $0[1] as Data, account: $0[2] as Data) }
+            } catch { throw KeychainCoreError(.io, "read failed") }
+        }
+        #expect(columns.count == 3)
+        let protectedRows = columns.dropLast()
+        // Every key the copy yields, in both the current and the pre-tier layout.
+        for tier in [tiers.device, LookupTier(kind: .shared, hasher: thief.keybag.lookup)] {
+            for protection in ProtectionClass.allCases {
+                let tag = tier.sharedTag(protection, table: "genp")
+                #expect(protectedRows.allSatisfy { $0.tag != tag })
+            }
+            for secret in Self.secrets {
+                let account = tier.columnHash(.string("alice-\(secret.prefix(5))"), descriptor: schema.attribute("acct")!, table: "genp")
+                #expect(protectedRows.allSatisfy { $0.account != account })
+            }
+            let service = tier.columnHash(.string("bank.example.invalid"), descriptor: schema.attribute("svce")!, table: "genp")
+            #expect(protectedRows.allSatisfy { $0.service != service })
+        }
+        #expect(Set(protectedRows.map(\.tag)).count == protectedRows.count)
+        // The engine answers a right guess and a wrong one alike.
+        for account in ["alice-passc", "mallory"] {
+            let query = try QueryParser.parse(["class": "genp", "acct": account, "svce": "bank.example.invalid"], for: .copyMatching)
+            let error = #expect(throws: KeychainCoreError.self) { _ = try thief.search(query) }
+            #expect(error?.code == .interactionNotAllowed)
+        }
+        // The item that stays readable without the passcode is found, as on a locked iPhone.
+        let daemon = try QueryParser.parse(["class": "genp", "acct": "daemon", "r_Data": true], for: .copyMatching)
+        #expect(try thief.search(daemon).first?.data == Data("always readable".utf8))
+    }
+
     /// Each guess costs a full scrypt of the parameters stored with the keybag (N = 2^16, r = 8,
     /// p = 1 for a passcode set with the standard cost), entangled with the device secret.
     @Test func eachGuessCostsTheStoredKDF() throws {

@@ -22,61 +22,38 @@ public import Foundation
 /// column or class fails to open.
 package struct ItemCodec: Sendable {
     package let keybag: Keybag
-    private let tags: [String: [ProtectionClass: Data]]
-    /// Hashes of `false` and `true` for each boolean primary-key column, by `table.column`: every
-    /// search names `sync`, so its hash is worth keeping.
-    private let booleanHashes: [String: (false: Data, true: Data)]
 
     package init(keybag: Keybag) {
         self.keybag = keybag
-        var tags: [String: [ProtectionClass: Data]] = [:]
-        for itemClass in ItemClass.storedClasses {
-            let table = itemClass.tableName
-            for protection in ProtectionClass.allCases {
-                tags[table, default: [:]][protection] = keybag.lookup.hash(
-                    table: table,
-                    column: "pdmn",
-                    value: Array(protection.rawValue.utf8)
-                )
-            }
-        }
-        self.tags = tags
-        var booleanHashes: [String: (false: Data, true: Data)] = [:]
-        for itemClass in ItemClass.storedClasses {
-            let table = itemClass.tableName
-            for descriptor in ItemSchema.of(itemClass).primaryKey where descriptor.kind == .bool {
-                let hash = { (flag: Bool) in
-                    keybag.lookup.hash(
-                        table: table,
-                        column: descriptor.code,
-                        value: AttributeValue.bool(flag).canonicalBytes(for: .bool)
-                    )
-                }
-                booleanHashes[table + "." + descriptor.code] = (hash(false), hash(true))
-            }
-        }
-        self.booleanHashes = booleanHashes
     }
 
     // MARK: Hashes
 
-    /// The keyed hash stored in the `pdmn` column of `table` for a class.
-    package func protectionTag(_ protection: ProtectionClass, table: String) -> Data {
-        tags[table]?[protection]
-            ?? keybag.lookup.hash(table: table, column: "pdmn", value: Array(protection.rawValue.utf8))
-    }
-
-    /// The class whose tag is `tag` in `table`, if any.
-    package func protection(forTag tag: Data, table: String) -> ProtectionClass? {
-        tags[table]?.first { $0.value == tag }?.key
-    }
-
-    /// The keyed hash of one attribute value, as stored in its column.
-    package func columnHash(_ value: AttributeValue, descriptor: AttributeDescriptor, table: String) -> Data {
-        if descriptor.kind == .bool, case .bool(let flag) = value, let hashes = booleanHashes[table + "." + descriptor.code] {
-            return flag ? hashes.true : hashes.false
+    /// The look-up hashes of a row of `protection` with `attributes`: each primary-key column's and
+    /// the whole primary key's, in the tier that hashes `protection`.
+    package func keyHashes(
+        of attributes: [String: AttributeValue],
+        schema: ItemSchema,
+        tier: LookupTier
+    ) -> (columns: [String: Data], primaryKey: Data) {
+        let table = schema.itemClass.tableName
+        var keyColumns: [String: Data] = [:]
+        var keyTuple: [[UInt8]] = []
+        for descriptor in schema.primaryKey {
+            let value = attributes[descriptor.code] ?? AttributeValue.defaultValue(for: descriptor.kind)
+            keyColumns[descriptor.code] = tier.columnHash(value, descriptor: descriptor, table: table)
+            keyTuple.append(value.canonicalBytes(for: descriptor.kind))
         }
-        return keybag.lookup.hash(table: table, column: descriptor.code, value: value.canonicalBytes(for: descriptor.kind))
+        return (keyColumns, tier.primaryKeyHash(table: table, values: keyTuple))
+    }
+
+    /// The tier that hashes `protection` now.
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock for a passcode-protected class.
+    package func tier(for protection: ProtectionClass, in tiers: LookupTiers) throws(KeychainCoreError) -> LookupTier {
+        guard let tier = tiers.tier(for: protection) else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
+        }
+        return tier
     }
 
     // MARK: Sealing
@@ -101,13 +78,8 @@ package struct ItemCodec: Sendable {
         }
         let table = itemClass.tableName
         let schema = ItemSchema.of(itemClass)
-        var keyColumns: [String: Data] = [:]
-        var keyTuple: [[UInt8]] = []
-        for descriptor in schema.primaryKey {
-            let value = attributes[descriptor.code] ?? AttributeValue.defaultValue(for: descriptor.kind)
-            keyColumns[descriptor.code] = columnHash(value, descriptor: descriptor, table: table)
-            keyTuple.append(value.canonicalBytes(for: descriptor.kind))
-        }
+        let tier = try tier(for: protection, in: keybag.lookupTiers)
+        let (keyColumns, primaryKeyHash) = keyHashes(of: attributes, schema: schema, tier: tier)
         var stored = attributes
         stored["pdmn"] = .string(protection.rawValue)
         stored["accc"] = .string(accessControl.storedRepresentation)
@@ -129,7 +101,6 @@ package struct ItemCodec: Sendable {
         } else {
             envelope = .classWrapped(try SealedBox.wrap(secretKey, using: classKey, binding: binding("skey")))
         }
-        let primaryKeyHash = keybag.lookup.hash(table: table, column: "pkey", values: keyTuple)
         let metadataBinding = Self.metadataBinding(
             table: table,
             identifier: identifier,
@@ -140,7 +111,7 @@ package struct ItemCodec: Sendable {
         )
         return ItemRow(
             identifier: identifier,
-            protectionTag: protectionTag(protection, table: table),
+            protectionTag: tier.protectionTag(protection, table: table, identifier: identifier),
             primaryKeyHash: primaryKeyHash,
             keyColumns: keyColumns,
             wrappedMetadataKey: try SealedBox.wrap(metadataKey, using: classKey, binding: binding("mkey")),
@@ -157,30 +128,8 @@ package struct ItemCodec: Sendable {
     /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` if the item's class is locked,
     ///   ``KeychainCoreError/Code/decode`` if the row was altered.
     package func openMetadata(_ row: ItemRow, itemClass: ItemClass) throws(KeychainCoreError) -> StoredItem {
-        let table = itemClass.tableName
-        guard let protection = protection(forTag: row.protectionTag, table: table) else {
-            throw KeychainCoreError(.decode, "an item's protection class is damaged")
-        }
-        guard let classKey = keybag.classKey(protection) else {
-            throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
-        }
-        let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)
-        let metadataKey = try SealedBox.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
-        let metadataBinding = Self.metadataBinding(
-            table: table,
-            identifier: row.identifier,
-            protection: protection,
-            primaryKeyHash: row.primaryKeyHash,
-            keyColumns: row.keyColumns,
-            schema: ItemSchema.of(itemClass)
-        )
-        let plaintext: Data
-        do {
-            plaintext = try SealedBox.open(row.metadata, using: metadataKey, binding: metadataBinding)
-        } catch {
-            // Rows written before the look-up hashes were bound (format 1) name only their place.
-            plaintext = try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data"))
-        }
+        let protection = try protection(of: row, table: itemClass.tableName, tiers: keybag.lookupTiers)
+        let (_, plaintext) = try openMetadataPlaintext(row, protection: protection, schema: ItemSchema.of(itemClass))
         var attributes = try MetadataCodec.decode(plaintext)
         guard case .string(let stored)? = attributes.removeValue(forKey: "accc"),
             let accessControl = AccessControl(storedRepresentation: stored),
@@ -200,6 +149,86 @@ package struct ItemCodec: Sendable {
             accessControl: accessControl,
             attributes: attributes
         )
+    }
+
+    /// The class of a row, from its tag.
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` when the tag may belong to the
+    ///   locked protected tier, ``KeychainCoreError/Code/decode`` when it belongs to no class.
+    package func protection(of row: ItemRow, table: String, tiers: LookupTiers) throws(KeychainCoreError) -> ProtectionClass {
+        if let protection = tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) {
+            return protection
+        }
+        if tiers.protectedTierIsLocked {
+            throw KeychainCoreError(.interactionNotAllowed, "the passcode-protected classes are locked")
+        }
+        throw KeychainCoreError(.decode, "an item's protection class is damaged")
+    }
+
+    /// Unwraps a row's metadata key and decrypts its metadata, checking its look-up hashes.
+    private func openMetadataPlaintext(
+        _ row: ItemRow,
+        protection: ProtectionClass,
+        schema: ItemSchema
+    ) throws(KeychainCoreError) -> (key: SymmetricKey, plaintext: Data) {
+        guard let classKey = keybag.classKey(protection) else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
+        }
+        let table = schema.itemClass.tableName
+        let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)
+        let metadataKey = try SealedBox.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
+        let metadataBinding = Self.metadataBinding(
+            table: table,
+            identifier: row.identifier,
+            protection: protection,
+            primaryKeyHash: row.primaryKeyHash,
+            keyColumns: row.keyColumns,
+            schema: schema
+        )
+        do {
+            return (metadataKey, try SealedBox.open(row.metadata, using: metadataKey, binding: metadataBinding))
+        } catch {
+            // Rows written before the look-up hashes were bound (format 1) name only their place.
+            return (metadataKey, try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data")))
+        }
+    }
+
+    // MARK: Re-hashing
+
+    /// A row of a keychain from before the tiers, hashed in `tiers` instead of `old`: its tag and
+    /// look-up hashes change and its metadata is sealed again to bind them; its keys, secret and
+    /// identifier stay. `nil` when the row's class keeps its tier.
+    package func rehashed(
+        _ row: ItemRow,
+        itemClass: ItemClass,
+        from old: LookupTiers,
+        to tiers: LookupTiers
+    ) throws(KeychainCoreError) -> ItemRow? {
+        let table = itemClass.tableName
+        let schema = ItemSchema.of(itemClass)
+        let protection = try protection(of: row, table: table, tiers: old)
+        let tier = try tier(for: protection, in: tiers)
+        // The device tier hashes as a keychain from before the tiers did: only protected rows move.
+        guard tier.kind == .protected, old.tier(for: protection)?.kind != .protected else { return nil }
+        let (metadataKey, plaintext) = try openMetadataPlaintext(row, protection: protection, schema: schema)
+        let attributes = try MetadataCodec.decode(plaintext)
+        let (keyColumns, primaryKeyHash) = keyHashes(of: attributes, schema: schema, tier: tier)
+        var rehashed = row
+        rehashed.protectionTag = tier.protectionTag(protection, table: table, identifier: row.identifier)
+        rehashed.keyColumns = keyColumns
+        rehashed.primaryKeyHash = primaryKeyHash
+        rehashed.metadata = try SealedBox.seal(
+            plaintext,
+            using: metadataKey,
+            binding: Self.metadataBinding(
+                table: table,
+                identifier: row.identifier,
+                protection: protection,
+                primaryKeyHash: primaryKeyHash,
+                keyColumns: keyColumns,
+                schema: schema
+            )
+        )
+        return rehashed
     }
 
     /// Decrypts a row's secret.

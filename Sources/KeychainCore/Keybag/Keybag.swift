@@ -25,13 +25,24 @@ package final class Keybag: Sendable {
 
     /// The device key: wraps `dk`, `dku`, the look-up key, and every class key while no passcode is set.
     package let deviceKey: SymmetricKey
-    /// The hasher of the searchable columns.
+    /// The hasher of the searchable columns of the device tier (see ``LookupTier``).
     package let lookup: LookupHasher
     /// Keys the integrity codes of the lock rows (damage detection, derived from the device key).
     package let integrityKey: SymmetricKey
 
     private let deviceSecret: SymmetricKey
-    private let unlocked: Mutex<[ProtectionClass: SymmetricKey]>
+    /// The device tier, and the same key as the only tier of a keychain from before the tiers.
+    private let deviceTier: LookupTier
+    private let sharedTier: LookupTier
+    private let state: Mutex<State>
+
+    /// What this process has unlocked.
+    private struct State {
+        var classKeys: [ProtectionClass: SymmetricKey] = [:]
+        var tiers: LookupTiers
+        /// The sealed protected look-up key that `tiers.protected` came from.
+        var sealedProtectedLookupKey: Data?
+    }
 
     // MARK: Initialization
 
@@ -52,7 +63,9 @@ package final class Keybag: Sendable {
         } catch {
             throw KeychainCoreError(.decode, "the keybag does not belong to this device secret", cause: error)
         }
-        unlocked = Mutex([:])
+        deviceTier = LookupTier(kind: .device, hasher: lookup)
+        sharedTier = LookupTier(kind: .shared, hasher: lookup)
+        state = Mutex(State(tiers: LookupTiers(shared: sharedTier)))
         try load(record, passcodeKey: nil)
     }
 
@@ -60,10 +73,13 @@ package final class Keybag: Sendable {
     package static func makeRecord(deviceSecret: SymmetricKey, kdf: PasscodeKDF) throws(KeychainCoreError) -> KeybagRecord {
         let deviceSalt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         let deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: deviceSalt)
+        var keys: [ProtectionClass: SymmetricKey] = [:]
         var wrapped: [ProtectionClass: Data] = [:]
         for protection in ProtectionClass.allCases where protection != .whenPasscodeSetThisDeviceOnly {
+            let key = SymmetricKey(size: .bits256)
+            keys[protection] = key
             wrapped[protection] = try SealedBox.wrap(
-                SymmetricKey(size: .bits256),
+                key,
                 using: deviceKey,
                 binding: KeybagRecord.classKeyBinding(protection).bytes
             )
@@ -78,8 +94,57 @@ package final class Keybag: Sendable {
                 using: deviceKey,
                 binding: KeybagRecord.lookupKeyBinding.bytes
             ),
+            sealedProtectedLookupKey: try sealProtectedLookupKey(
+                SymmetricKey(size: .bits256),
+                classKey: keys[protectedLookupWrappingClass]
+            ),
             wrappedClassKeys: wrapped
         )
+    }
+
+    // MARK: Look-up tiers
+
+    /// The class whose key seals the protected look-up key: available from the first unlock until
+    /// the process ends, and never without the passcode.
+    package static let protectedLookupWrappingClass = ProtectionClass.afterFirstUnlockThisDeviceOnly
+
+    /// Seals a new protected look-up key with the `cku` class key.
+    package static func sealProtectedLookupKey(
+        _ key: SymmetricKey,
+        classKey: SymmetricKey?
+    ) throws(KeychainCoreError) -> Data {
+        guard let classKey else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(protectedLookupWrappingClass.rawValue) class is locked")
+        }
+        return try SealedBox.wrap(key, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
+    }
+
+    /// The protected tier that `sealed` holds, opened with the `cku` class key.
+    package static func protectedTier(sealed: Data, classKey: SymmetricKey) throws(KeychainCoreError) -> LookupTier {
+        do {
+            let key = try SealedBox.unwrap(sealed, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
+            return LookupTier(kind: .protected, hasher: LookupHasher(key: key))
+        } catch {
+            throw KeychainCoreError(.decode, "the keybag's protected look-up key is damaged", cause: error)
+        }
+    }
+
+    /// The tiers this process can hash with now.
+    package var lookupTiers: LookupTiers {
+        state.withLock { $0.tiers }
+    }
+
+    /// The tiers that `record` and `classKeys` give (for an operation that holds class keys this
+    /// process has not loaded, such as removing the passcode).
+    package func lookupTiers(
+        of record: KeybagRecord,
+        classKeys: [ProtectionClass: SymmetricKey]
+    ) throws(KeychainCoreError) -> LookupTiers {
+        guard let sealed = record.sealedProtectedLookupKey else { return LookupTiers(shared: sharedTier) }
+        guard let classKey = classKeys[Self.protectedLookupWrappingClass] else {
+            return LookupTiers(device: deviceTier, protected: nil)
+        }
+        return LookupTiers(device: deviceTier, protected: try Self.protectedTier(sealed: sealed, classKey: classKey))
     }
 
     // MARK: Unlocking
@@ -91,12 +156,27 @@ package final class Keybag: Sendable {
     /// and changes nothing.
     package func load(_ record: KeybagRecord, passcodeKey: SymmetricKey?) throws(KeychainCoreError) {
         let keys = try classKeys(in: record, passcodeKey: passcodeKey)
-        unlocked.withLock { current in
-            current.merge(keys) { _, new in new }
+        try state.withLock { (current: inout State) throws(KeychainCoreError) in
+            current.classKeys.merge(keys) { _, new in new }
             // A class the record no longer has (akpu after the passcode was removed) is gone.
-            for protection in current.keys where record.wrappedClassKeys[protection] == nil {
-                current[protection] = nil
+            for protection in current.classKeys.keys where record.wrappedClassKeys[protection] == nil {
+                current.classKeys[protection] = nil
             }
+            guard let sealed = record.sealedProtectedLookupKey else {
+                current.tiers = LookupTiers(shared: sharedTier)
+                current.sealedProtectedLookupKey = nil
+                return
+            }
+            if current.tiers.areSeparate, current.tiers.protected != nil, current.sealedProtectedLookupKey == sealed {
+                return
+            }
+            guard let classKey = current.classKeys[Self.protectedLookupWrappingClass] else {
+                current.tiers = LookupTiers(device: deviceTier, protected: nil)
+                current.sealedProtectedLookupKey = nil
+                return
+            }
+            current.tiers = LookupTiers(device: deviceTier, protected: try Self.protectedTier(sealed: sealed, classKey: classKey))
+            current.sealedProtectedLookupKey = sealed
         }
     }
 
@@ -156,11 +236,12 @@ package final class Keybag: Sendable {
         )
     }
 
-    /// Forgets the keys of the classes that lock with the device (`ak`, `aku`, `akpu`).
+    /// Forgets the keys of the classes that lock with the device (`ak`, `aku`, `akpu`). The
+    /// protected look-up tier stays, as the `cku` key that opens it does.
     package func lock() {
-        unlocked.withLock { current in
+        state.withLock { current in
             for protection in ProtectionClass.allCases where protection.tier == .whenUnlocked {
-                current[protection] = nil
+                current.classKeys[protection] = nil
             }
         }
     }
@@ -169,7 +250,7 @@ package final class Keybag: Sendable {
 
     /// The key of a class, or `nil` while it is locked.
     package func classKey(_ protection: ProtectionClass) -> SymmetricKey? {
-        unlocked.withLock { $0[protection] }
+        state.withLock { $0.classKeys[protection] }
     }
 
     /// Whether the `ak` class is unlocked.

@@ -23,6 +23,9 @@ package struct KeybagRecord: Sendable {
     package var kdf: PasscodeKDF
     package var hasPasscode: Bool
     package var sealedLookupKey: Data
+    /// The protected tier's look-up key, sealed by the `cku` class key; `nil` in a keychain from
+    /// before the tiers, until its first unlock (see ``LookupTier``).
+    package var sealedProtectedLookupKey: Data?
     /// Class keys wrapped by the device key (`dk`, `dku`, and the others while no passcode is set)
     /// or by the passcode key.
     package var wrappedClassKeys: [ProtectionClass: Data]
@@ -57,6 +60,7 @@ package struct KeybagRecord: Sendable {
                 kdf: PasscodeKDF(rounds: rounds, blockSize: blockSize, parallelism: parallelism),
                 hasPasscode: hasPasscode,
                 sealedLookupKey: lookup,
+                sealedProtectedLookupKey: row["protected_lookup_key"],
                 wrappedClassKeys: keys
             )
         } catch {
@@ -71,12 +75,12 @@ package struct KeybagRecord: Sendable {
                 sql: """
                     INSERT OR REPLACE INTO keybag
                         (id, version, device_salt, passcode_salt, kdf_rounds, kdf_block_size, kdf_parallelism,
-                         has_passcode, lookup_key)
-                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                         has_passcode, lookup_key, protected_lookup_key)
+                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     Self.currentVersion, deviceSalt, passcodeSalt, kdf.rounds, kdf.blockSize, kdf.parallelism,
-                    hasPasscode, sealedLookupKey,
+                    hasPasscode, sealedLookupKey, sealedProtectedLookupKey,
                 ]
             )
             try db.execute(sql: "DELETE FROM class_key")
@@ -98,4 +102,6 @@ package struct KeybagRecord: Sendable {
     }
 
     static let lookupKeyBinding = AssociatedData("swift-keychain/v1/lookup-key")
+
+    static let protectedLookupKeyBinding = AssociatedData("swift-keychain/v1/protected-lookup-key")
 }

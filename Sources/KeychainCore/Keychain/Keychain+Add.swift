@@ -68,6 +68,7 @@ extension Keychain {
         let identifier = Self.makeIdentifier()
         let sealedAttributes = attributes
         return try store.write { db throws(KeychainCoreError) in
+            try refreshLookupTiers(in: db)
             if accessControl.protection == .whenPasscodeSetThisDeviceOnly {
                 guard try KeybagRecord.fetch(db)?.hasPasscode == true else {
                     throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
@@ -83,6 +84,17 @@ extension Keychain {
                 credentials: credentials,
                 operation: .createItem
             )
+            // Apple's primary key leaves the class out: the other tier's hash of it must be free too.
+            if let other = try otherTierPrimaryKeyHash(
+                of: sealedAttributes,
+                protection: accessControl.protection,
+                schema: schema,
+                in: db
+            ), try primaryKeyExists(other, itemClass: itemClass, in: db) {
+                guard try removeUndecryptableDuplicate(primaryKeyHash: other, itemClass: itemClass, in: db) else {
+                    throw KeychainCoreError(.duplicateItem, "an item with the same primary key exists")
+                }
+            }
             let inserted = Result { () throws(KeychainCoreError) in
                 try row.insert(into: db, schema: schema)
             }
@@ -90,7 +102,7 @@ extension Keychain {
                 // An undecryptable item with the same key "was never here" (Apple drops such items):
                 // remove it and store the new one; a readable one is a real duplicate.
                 guard error.code == .duplicateItem,
-                    try removeUndecryptableDuplicate(of: row, itemClass: itemClass, in: db)
+                    try removeUndecryptableDuplicate(primaryKeyHash: row.primaryKeyHash, itemClass: itemClass, in: db)
                 else { throw error }
                 try row.insert(into: db, schema: schema)
             }
@@ -113,9 +125,9 @@ extension Keychain {
         return Data((0..<PersistentReference.identifierLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    /// Deletes the row that holds `row`'s primary key if it cannot be decrypted; whether it did.
+    /// Deletes the row whose primary-key hash is `primaryKeyHash` if it cannot be decrypted; whether it did.
     func removeUndecryptableDuplicate(
-        of row: ItemRow,
+        primaryKeyHash: Data,
         itemClass: ItemClass,
         in db: Database
     ) throws(KeychainCoreError) -> Bool {
@@ -123,7 +135,7 @@ extension Keychain {
         let table = itemClass.tableName
         do {
             let sql = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE pkey = ?"
-            guard let raw = try Row.fetchOne(db, sql: sql, arguments: [row.primaryKeyHash]),
+            guard let raw = try Row.fetchOne(db, sql: sql, arguments: [primaryKeyHash]),
                 let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
             else { return false }
             // An item that merely needs authentication is a real duplicate.

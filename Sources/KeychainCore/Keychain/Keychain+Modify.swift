@@ -45,7 +45,7 @@ extension Keychain {
                 cachedLocks = fetched
                 return fetched
             }
-            var targets: [(item: StoredItem, secret: Data)] = []
+            var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
             try forEachMatch(of: query, in: db, limit: nil) { (row, item) throws(KeychainCoreError) in
                 // Always opened: proves the caller may use the item, even when the secret is replaced.
                 let secret = try codec.openSecret(
@@ -55,7 +55,7 @@ extension Keychain {
                     operation: .useItem,
                     currentLocks: locks
                 )
-                targets.append((item, secret))
+                targets.append((row, item, secret))
                 return true
             }
             guard !targets.isEmpty else {
@@ -65,7 +65,7 @@ extension Keychain {
             if newProtection == .whenPasscodeSetThisDeviceOnly, try KeybagRecord.fetch(db)?.hasPasscode != true {
                 throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
             }
-            for (item, current) in targets {
+            for (row, item, current) in targets {
                 let secret = changes.valueData ?? current
                 var attributes = item.attributes
                 attributes.merge(changes.attributes) { _, new in new }
@@ -85,6 +85,18 @@ extension Keychain {
                     operation: .createItem
                 )
                 updated.rowID = item.rowID
+                // A new primary key or class must also be free in the other tier (UNIQUE covers this one).
+                if updated.primaryKeyHash != row.primaryKeyHash,
+                    let other = try otherTierPrimaryKeyHash(
+                        of: attributes,
+                        protection: accessControl.protection,
+                        schema: schema,
+                        in: db
+                    ),
+                    try primaryKeyExists(other, itemClass: itemClass, excluding: item.rowID, in: db)
+                {
+                    throw KeychainCoreError(.duplicateItem, "the updated item would duplicate another")
+                }
                 try updated.update(in: db, schema: schema)
             }
         }

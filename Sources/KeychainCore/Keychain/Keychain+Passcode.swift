@@ -51,6 +51,7 @@ extension Keychain {
         }
         let key = try verify(passcode, record: record, endsBiometricLockout: endsBiometricLockout)
         try keybag.load(record, passcodeKey: key)
+        separateLookupTiersIfNeeded()
     }
 
     /// Locks the keychain for this process: `WhenUnlocked` classes become unreadable until the next unlock.
@@ -84,7 +85,7 @@ extension Keychain {
         updated.hasPasscode = true
         let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: updated)
         updated.wrappedClassKeys = try wrap(keys, passcodeKey: passcodeKey)
-        try replace(record, with: updated, deletingPasscodeOnlyItems: false) { db throws(KeychainCoreError) in
+        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsIn: nil) { db throws(KeychainCoreError) in
             // The passcode lock keeps its key pair (items sealed to it stay readable); only its wrapping changes.
             let locks = try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)
             if let existing = locks[.passcode], let oldPasscodeKey {
@@ -96,7 +97,8 @@ extension Keychain {
                 try LockKeyRecord.make(.biometryAny, wrappingKey: biometryWrappingKey).save(db, integrityKey: keybag.integrityKey)
             }
         }
-        try keybag.load(updated, passcodeKey: passcodeKey)
+        try keybag.load(saved, passcodeKey: passcodeKey)
+        separateLookupTiersIfNeeded()
     }
 
     /// The class whose key wraps the biometric locks: available after the first unlock, never
@@ -111,16 +113,18 @@ extension Keychain {
             throw KeychainCoreError(.notAvailable, "no passcode is set")
         }
         var keys = try classKeys(of: record, currentPasscode: current).keys
+        let tiers = try keybag.lookupTiers(of: record, classKeys: keys)
         keys[.whenPasscodeSetThisDeviceOnly] = nil
         var updated = record
         updated.passcodeSalt = nil
         updated.hasPasscode = false
         updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
-        try replace(record, with: updated, deletingPasscodeOnlyItems: true) { db throws(KeychainCoreError) in
+        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsIn: tiers) { db throws(KeychainCoreError) in
             // Passcode and biometry constraints die with the passcode, as on iOS.
             try LockKeyRecord.delete(AccessPolicy.Lock.allCases, in: db)
         }
-        try keybag.load(updated, passcodeKey: nil)
+        try keybag.load(saved, passcodeKey: nil)
+        separateLookupTiersIfNeeded()
     }
 
     // MARK: Private
@@ -163,34 +167,65 @@ extension Keychain {
         return wrapped
     }
 
-    /// Writes `updated` if the keybag is still `original` (another process may have changed it).
+    /// Writes `updated` if the keybag is still `original` (another process may have changed it);
+    /// returns what was written. The protected look-up key is kept as stored: no passcode change
+    /// touches it, and another process may have added it meanwhile. With `passcodeOnlyTiers`, the
+    /// `WhenPasscodeSetThisDeviceOnly` items (found with those tiers) are deleted.
     private func replace(
         _ original: KeybagRecord,
         with updated: KeybagRecord,
-        deletingPasscodeOnlyItems: Bool,
+        deletingPasscodeOnlyItemsIn passcodeOnlyTiers: LookupTiers?,
         alsoWrite: (Database) throws(KeychainCoreError) -> Void
-    ) throws(KeychainCoreError) {
+    ) throws(KeychainCoreError) -> KeybagRecord {
         try store.write { db throws(KeychainCoreError) in
             guard let stored = try KeybagRecord.fetch(db), stored.passcodeSalt == original.passcodeSalt,
                 stored.hasPasscode == original.hasPasscode
             else {
                 throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
             }
-            try updated.save(db)
+            var saved = updated
+            saved.sealedProtectedLookupKey = stored.sealedProtectedLookupKey
+            try saved.save(db)
             try alsoWrite(db)
-            if deletingPasscodeOnlyItems {
+            if let passcodeOnlyTiers {
                 for itemClass in ItemClass.storedClasses {
-                    let table = itemClass.tableName
-                    do {
-                        try db.execute(
-                            sql: "DELETE FROM \(table) WHERE pdmn = ?",
-                            arguments: [codec.protectionTag(.whenPasscodeSetThisDeviceOnly, table: table)]
-                        )
-                    } catch {
-                        throw SQLiteItemStore.translate(error, "cannot delete passcode-only items")
-                    }
+                    try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: passcodeOnlyTiers, db: db)
                 }
             }
+            return saved
+        }
+    }
+
+    /// Deletes every row of `protection` in `itemClass`'s table: by tag where the tier has one tag
+    /// per class, row by row where the tag covers the row.
+    private func deleteRows(
+        of protection: ProtectionClass,
+        in itemClass: ItemClass,
+        tiers: LookupTiers,
+        db: Database
+    ) throws(KeychainCoreError) {
+        let table = itemClass.tableName
+        guard let tier = tiers.tier(for: protection) else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
+        }
+        do {
+            if let tag = tier.sharedTag(protection, table: table) {
+                try db.execute(sql: "DELETE FROM \(table) WHERE pdmn = ?", arguments: [tag])
+                return
+            }
+            var doomed: [Int64] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uuid, pdmn FROM \(table)")
+            while let row = try rows.next() {
+                guard let rowID = row[0] as Int64?, let identifier = row[1] as Data?, let tag = row[2] as Data?,
+                    tier.protection(forTag: tag, table: table, identifier: identifier) == protection
+                else { continue }
+                doomed.append(rowID)
+            }
+            for rowID in doomed {
+                try db.execute(sql: RowSQL.of(itemClass).deleteByRowID, arguments: [rowID])
+            }
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot delete the \(protection.rawValue) items")
         }
     }
 

@@ -114,7 +114,8 @@ extension Keychain {
     /// against every attribute of the query. A row that fails to decrypt (or whose `body` fails
     /// with ``KeychainCoreError/Code/decode`` or ``KeychainCoreError/Code/itemInvalidated``) is
     /// skipped, as Apple skips an item "that was never here"; if `skipped` is given, such rows are
-    /// reported to it with the reason.
+    /// reported to it with the reason. Before the first unlock, passcode-protected rows cannot be
+    /// told apart: if the limit is not reached without them, the search reports the lock.
     func forEachMatch(
         of query: ItemQuery,
         in db: Database,
@@ -123,12 +124,23 @@ extension Keychain {
         _ body: (ItemRow, StoredItem) throws(KeychainCoreError) -> Bool
     ) throws(KeychainCoreError) {
         let schema = ItemSchema.of(query.itemClass)
+        try refreshLookupTiers(in: db)
         let (sql, arguments) = try selection(for: query, schema: schema)
+        let tiers = keybag.lookupTiers
+        let table = query.itemClass.tableName
         var found = 0
+        var lockedCandidates = false
         do {
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let raw = try cursor.next() {
                 guard let row = ItemRow(row: raw, schema: schema) else { continue }
+                if tiers.protectedTierIsLocked,
+                    tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) == nil
+                {
+                    // A passcode-protected row before the first unlock: it may match or not.
+                    lockedCandidates = true
+                    continue
+                }
                 let opened = Result { () throws(KeychainCoreError) in
                     try codec.openMetadata(row, itemClass: query.itemClass)
                 }
@@ -158,16 +170,25 @@ extension Keychain {
                     throw error
                 }
                 found += 1
-                if let limit, found >= limit { break }
+                if let limit, found >= limit { return }
             }
         } catch let error as KeychainCoreError {
             throw error
         } catch {
             throw SQLiteItemStore.translate(error, "cannot search the keychain")
         }
+        if lockedCandidates {
+            // Fewer items than asked for, and the rest may be among the locked ones.
+            throw KeychainCoreError(.interactionNotAllowed, "the passcode-protected classes are locked until the first unlock")
+        }
     }
 
     /// The SQL that selects the candidate rows of a query.
+    ///
+    /// Each look-up tier (see ``LookupTier``) narrows its own rows with its own hashes; the
+    /// alternatives are joined with `OR`. Before the first unlock the protected tier cannot be
+    /// hashed, so every protected row is a candidate, and opening it reports the lock, as a
+    /// matching locked item does.
     private func selection(
         for query: ItemQuery,
         schema: ItemSchema
@@ -180,27 +201,48 @@ extension Keychain {
             clauses.append("uuid = ?")
             arguments.append(reference.identifier)
         }
+        var groupsToMatch: [String]?
         if let group = query.accessGroup {
             guard accessGroups.permits(group) else {
                 throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
             }
         } else if !accessGroups.grantsAll {
-            let groups = accessGroups.groups
-            guard !groups.isEmpty, let descriptor = schema.attribute("agrp") else {
+            guard !accessGroups.groups.isEmpty, schema.attribute("agrp") != nil else {
                 throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
             }
-            clauses.append("agrp IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
-            arguments += accessGroupHashes[table]
-                ?? groups.map { codec.columnHash(.string($0), descriptor: descriptor, table: table) }
+            groupsToMatch = accessGroups.groups
         }
-        for descriptor in schema.primaryKey {
-            guard let value = query.attributes[descriptor.code] else { continue }
-            clauses.append("\(descriptor.code) = ?")
-            arguments.append(codec.columnHash(value, descriptor: descriptor, table: table))
+        let tiers = keybag.lookupTiers
+        var alternatives: [String] = []
+        for tier in tiers.available {
+            if let protection = query.protection, !tier.covers(protection) { continue }
+            var tierClauses: [String] = []
+            if let groups = groupsToMatch, let descriptor = schema.attribute("agrp") {
+                tierClauses.append("agrp IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
+                arguments += (tier.kind == .protected ? nil : accessGroupHashes[table])
+                    ?? groups.map { tier.columnHash(.string($0), descriptor: descriptor, table: table) }
+            }
+            for descriptor in schema.primaryKey {
+                guard let value = query.attributes[descriptor.code] else { continue }
+                tierClauses.append("\(descriptor.code) = ?")
+                arguments.append(tier.columnHash(value, descriptor: descriptor, table: table))
+            }
+            if let protection = query.protection, let tag = tier.sharedTag(protection, table: table) {
+                tierClauses.append("pdmn = ?")
+                arguments.append(tag)
+            }
+            alternatives.append(tierClauses.isEmpty ? "1" : tierClauses.joined(separator: " AND "))
         }
-        if let protection = query.protection {
-            clauses.append("pdmn = ?")
-            arguments.append(codec.protectionTag(protection, table: table))
+        if tiers.protectedTierIsLocked, query.protection?.isPasscodeProtected ?? true {
+            let deviceTags = ProtectionClass.allCases.filter { !$0.isPasscodeProtected }
+                .compactMap { tiers.device.sharedTag($0, table: table) }
+            alternatives.append("pdmn NOT IN (\(Array(repeating: "?", count: deviceTags.count).joined(separator: ", ")))")
+            arguments += deviceTags
+        }
+        if alternatives.count == 1 {
+            if alternatives[0] != "1" { clauses.append(alternatives[0]) }
+        } else {
+            clauses.append("(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")")
         }
         let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         return (

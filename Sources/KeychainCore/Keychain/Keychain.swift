@@ -43,7 +43,8 @@ package final class Keychain: Sendable {
     package let keybag: Keybag
     package let codec: ItemCodec
     let logger: Logger
-    /// The `agrp` column hashes of this process's access groups, by table (searches filter on them).
+    /// The `agrp` column hashes of this process's access groups in the device tier, by table
+    /// (searches filter on them).
     let accessGroupHashes: [String: [Data]]
 
     // MARK: Initialization
@@ -87,13 +88,15 @@ package final class Keychain: Sendable {
         keybag = try Keybag(deviceSecret: key, record: record)
         let codec = ItemCodec(keybag: keybag)
         self.codec = codec
+        let deviceTier = keybag.lookupTiers.device
         var hashes: [String: [Data]] = [:]
         for itemClass in ItemClass.storedClasses {
             guard let descriptor = ItemSchema.of(itemClass).attribute("agrp") else { continue }
             let table = itemClass.tableName
-            hashes[table] = accessGroups.groups.map { codec.columnHash(.string($0), descriptor: descriptor, table: table) }
+            hashes[table] = accessGroups.groups.map { deviceTier.columnHash(.string($0), descriptor: descriptor, table: table) }
         }
         accessGroupHashes = hashes
+        separateLookupTiersIfNeeded()
     }
 
     /// Creates the keybag and the device secret of a new keychain, in one write transaction: the

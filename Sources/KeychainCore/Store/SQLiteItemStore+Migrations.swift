@@ -117,6 +117,12 @@ extension SQLiteItemStore {
             try db.execute(sql: "ALTER TABLE lock_key ADD COLUMN mac BLOB")
         }
 
+        migrator.registerMigration("v4-protected-lookup-key") { db in
+            // The look-up key of the passcode-protected classes, sealed by the cku class key. Existing
+            // rows are re-hashed under it at the first unlock (Keychain.separateLookupTiers).
+            try db.execute(sql: "ALTER TABLE keybag ADD COLUMN protected_lookup_key BLOB")
+        }
+
         return migrator
     }
 }

@@ -1,0 +1,169 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import GRDB
+import Logging
+
+extension Keychain {
+    // MARK: Primary keys across tiers
+
+    /// The hash that `attributes`' primary key has in the tier that does not hash `protection`,
+    /// where an item with the same primary key would also be a duplicate (Apple's primary keys
+    /// leave the class out); `nil` when one tier hashes every class.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock when the
+    ///   table holds passcode-protected rows: they cannot be ruled out, and a duplicate is refused
+    ///   rather than risked.
+    func otherTierPrimaryKeyHash(
+        of attributes: [String: AttributeValue],
+        protection: ProtectionClass,
+        schema: ItemSchema,
+        in db: Database
+    ) throws(KeychainCoreError) -> Data? {
+        let tiers = keybag.lookupTiers
+        guard tiers.areSeparate else { return nil }
+        let other: LookupTier
+        if protection.isPasscodeProtected {
+            other = tiers.device
+        } else if let protected = tiers.protected {
+            other = protected
+        } else {
+            if try hasLockedRows(schema.itemClass, tiers: tiers, in: db) {
+                throw KeychainCoreError(
+                    .interactionNotAllowed,
+                    "the passcode-protected items cannot be checked for a duplicate before the first unlock"
+                )
+            }
+            return nil
+        }
+        return codec.keyHashes(of: attributes, schema: schema, tier: other).primaryKey
+    }
+
+    /// Whether the row with primary-key hash `hash` exists (other than `rowID`).
+    func primaryKeyExists(_ hash: Data, itemClass: ItemClass, excluding rowID: Int64? = nil, in db: Database) throws(KeychainCoreError) -> Bool {
+        do {
+            return try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM \(itemClass.tableName) WHERE pkey = ? AND rowid IS NOT ?)",
+                arguments: [hash, rowID]
+            ) ?? false
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot check for a duplicate item")
+        }
+    }
+
+    /// Whether `itemClass`'s table has rows that only the locked protected tier can tell apart.
+    private func hasLockedRows(_ itemClass: ItemClass, tiers: LookupTiers, in db: Database) throws(KeychainCoreError) -> Bool {
+        let table = itemClass.tableName
+        let deviceTags = ProtectionClass.allCases.filter { !$0.isPasscodeProtected }
+            .compactMap { tiers.device.sharedTag($0, table: table) }
+        do {
+            return try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE pdmn NOT IN (\(deviceTags.map { _ in "?" }.joined(separator: ", "))))",
+                arguments: StatementArguments(deviceTags)
+            ) ?? false
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot inspect the keychain")
+        }
+    }
+
+    // MARK: Moving a keychain to separate tiers
+
+    /// Gives a keychain from before the tiers its protected look-up key, and re-hashes its
+    /// passcode-protected rows under it, in one transaction. Runs when every class key is
+    /// available (on opening a keychain without a passcode, at the first unlock); a failure is
+    /// logged and the keychain keeps working with one tier until the next try.
+    func separateLookupTiersIfNeeded() {
+        guard !keybag.lookupTiers.areSeparate, keybag.isUnlocked else { return }
+        let result = Result { () throws(KeychainCoreError) in
+            let record = try store.write { db throws(KeychainCoreError) -> KeybagRecord in
+                guard var record = try KeybagRecord.fetch(db) else {
+                    throw KeychainCoreError(.decode, "the keybag is missing")
+                }
+                // Done by another process, or some class still locked: nothing to do now.
+                guard record.sealedProtectedLookupKey == nil,
+                    record.wrappedClassKeys.keys.allSatisfy({ !$0.isPasscodeProtected || keybag.classKey($0) != nil }),
+                    let classKey = keybag.classKey(Keybag.protectedLookupWrappingClass)
+                else { return record }
+                let old = keybag.lookupTiers
+                record.sealedProtectedLookupKey = try Keybag.sealProtectedLookupKey(SymmetricKey(size: .bits256), classKey: classKey)
+                let tiers = try keybag.lookupTiers(of: record, classKeys: [Keybag.protectedLookupWrappingClass: classKey])
+                for itemClass in ItemClass.storedClasses {
+                    try rehashRows(of: itemClass, from: old, to: tiers, in: db)
+                }
+                try record.save(db)
+                return record
+            }
+            try keybag.load(record, passcodeKey: nil)
+        }
+        if case .failure(let error) = result {
+            logger.error("cannot give the passcode-protected items their own look-up key", metadata: ["keychain.error": "\(error)"])
+        }
+    }
+
+    /// Picks up the protected look-up key that another process gave a keychain from before the
+    /// tiers (this process still hashing every class in one tier). Costs a read only in that state.
+    func refreshLookupTiers(in db: Database) throws(KeychainCoreError) {
+        guard !keybag.lookupTiers.areSeparate else { return }
+        let hasProtectedKey: Bool
+        do {
+            hasProtectedKey = try Bool.fetchOne(db, sql: "SELECT protected_lookup_key IS NOT NULL FROM keybag") ?? false
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot read the keybag")
+        }
+        guard hasProtectedKey, let record = try KeybagRecord.fetch(db) else { return }
+        try keybag.load(record, passcodeKey: nil)
+    }
+
+    private func rehashRows(
+        of itemClass: ItemClass,
+        from old: LookupTiers,
+        to tiers: LookupTiers,
+        in db: Database
+    ) throws(KeychainCoreError) {
+        let schema = ItemSchema.of(itemClass)
+        let rows: [ItemRow]
+        do {
+            rows = try Row.fetchAll(db, sql: "SELECT \(RowSQL.of(itemClass).columns) FROM \(itemClass.tableName)")
+                .compactMap { ItemRow(row: $0, schema: schema) }
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot read the items to re-hash")
+        }
+        var damaged = 0
+        for row in rows {
+            let moved = Result { () throws(KeychainCoreError) in
+                try codec.rehashed(row, itemClass: itemClass, from: old, to: tiers)
+            }
+            switch moved {
+            case .success(let rehashed?):
+                try rehashed.update(in: db, schema: schema)
+            case .success(nil):
+                continue
+            case .failure(let error) where error.code == .decode:
+                // It stays as it is: undecryptable before, skipped after.
+                damaged += 1
+            case .failure(let error):
+                throw error
+            }
+        }
+        if damaged > 0 {
+            logger.warning(
+                "left undecryptable items out of the re-hashing",
+                metadata: ["keychain.item.class": "\(itemClass.rawValue)", "keychain.item.count": "\(damaged)"]
+            )
+        }
+    }
+}

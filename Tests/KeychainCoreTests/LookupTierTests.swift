@@ -1,0 +1,147 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+import Testing
+
+@testable import KeychainCore
+
+/// Keychains written before the look-up tiers hashed every class with the device look-up key;
+/// they move to separate tiers, in one transaction, once every class key is available.
+@Suite struct LookupTierTests {
+    static let items: [(account: String, protection: ProtectionClass)] = [
+        ("when-unlocked", .whenUnlocked), ("after-first-unlock", .afterFirstUnlock),
+        ("this-device", .whenUnlockedThisDeviceOnly), ("always", .alwaysThisDeviceOnly),
+    ]
+
+    /// A keychain as written before the tiers: no protected look-up key, every row in one tier.
+    static func legacyKeychain(passcode: String?) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-legacy-\(UUID().uuidString)")
+        let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
+        if let passcode { try keychain.setPasscode(passcode, current: nil) }
+        var legacy = try keychain.currentRecord()
+        legacy.sealedProtectedLookupKey = nil
+        let keybag = try Keybag(deviceSecret: DeviceSecret.load(in: directory), record: legacy)
+        if let passcode {
+            try keybag.load(legacy, passcodeKey: try keybag.passcodeKey(for: passcode, record: legacy))
+        }
+        #expect(!keybag.lookupTiers.areSeparate)
+        let codec = ItemCodec(keybag: keybag)
+        try keychain.store.write { db throws(KeychainCoreError) in
+            try legacy.save(db)
+            for (account, protection) in items {
+                let row = try codec.seal(
+                    itemClass: .genericPassword,
+                    identifier: Keychain.makeIdentifier(),
+                    accessControl: AccessControl(protection: protection),
+                    attributes: ["svce": .string("legacy"), "acct": .string(account), "agrp": .string(AccessGroups.defaultGroup)],
+                    secret: Data(account.utf8)
+                )
+                try row.insert(into: db, schema: ItemSchema.of(.genericPassword))
+            }
+        }
+        return directory
+    }
+
+    static func open(_ directory: URL) throws -> Keychain {
+        try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
+    }
+
+    static func read(_ account: String, in keychain: Keychain) -> Result<Data?, KeychainCoreError> {
+        Result { () throws(KeychainCoreError) in
+            let query = try QueryParser.parse(["class": "genp", "acct": account, "r_Data": true], for: .copyMatching)
+            return try keychain.search(query).first?.data
+        }
+    }
+
+    /// The code of a failed read; `nil` when it succeeds.
+    static func failure(_ account: String, in keychain: Keychain) -> KeychainCoreError.Code? {
+        guard case .failure(let error) = read(account, in: keychain) else { return nil }
+        return error.code
+    }
+
+    static func tags(in keychain: Keychain) throws -> [Data] {
+        try keychain.store.read { db throws(KeychainCoreError) in
+            do { return try Data.fetchAll(db, sql: "SELECT pdmn FROM genp ORDER BY rowid") } catch {
+                throw KeychainCoreError(.io, "read failed")
+            }
+        }
+    }
+
+    /// Every item reads back, the protected rows carry per-row tags of the protected tier, and the
+    /// device-tier row kept its tag.
+    static func expectMoved(_ keychain: Keychain) throws {
+        #expect(keychain.keybag.lookupTiers.areSeparate)
+        #expect(try keychain.currentRecord().sealedProtectedLookupKey != nil)
+        for (account, _) in items {
+            #expect(try read(account, in: keychain).get() == Data(account.utf8))
+        }
+        let shared = LookupTier(kind: .shared, hasher: keychain.keybag.lookup)
+        let sharedTags = Set(ProtectionClass.allCases.compactMap { shared.sharedTag($0, table: "genp") })
+        let tags = try tags(in: keychain)
+        #expect(tags.count == items.count)
+        for (tag, item) in zip(tags, items) {
+            #expect(sharedTags.contains(tag) == !item.protection.isPasscodeProtected)
+        }
+        #expect(Set(tags).count == tags.count)
+    }
+
+    @Test func withoutAPasscodeTheyMoveWhenOpened() throws {
+        let directory = try Self.legacyKeychain(passcode: nil)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.expectMoved(try Self.open(directory))
+        // Moving is done once: a second opening finds the key and reads the same rows.
+        let again = try Self.open(directory)
+        try Self.expectMoved(again)
+    }
+
+    @Test func withAPasscodeTheyMoveAtTheFirstUnlock() throws {
+        let directory = try Self.legacyKeychain(passcode: "2468")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keychain = try Self.open(directory)
+        // Before the first unlock: still one tier; protected items are found and reported locked.
+        #expect(!keychain.keybag.lookupTiers.areSeparate)
+        #expect(Self.failure("after-first-unlock", in: keychain) == .interactionNotAllowed)
+        #expect(try Self.read("always", in: keychain).get() == Data("always".utf8))
+        // Another process that has not unlocked yet picks up the move when it next searches.
+        let bystander = try Self.open(directory)
+        try keychain.unlock(passcode: "2468")
+        try Self.expectMoved(keychain)
+        #expect(try Self.read("always", in: bystander).get() == Data("always".utf8))
+        #expect(bystander.keybag.lookupTiers.areSeparate && bystander.keybag.lookupTiers.protected == nil)
+        #expect(Self.failure("when-unlocked", in: bystander) == .interactionNotAllowed)
+        try bystander.unlock(passcode: "2468")
+        try Self.expectMoved(bystander)
+    }
+
+    @Test func removingThePasscodeDeletesOnlyPasscodeOnlyItems() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keychain = try Self.open(directory)
+        try keychain.setPasscode("1357", current: nil)
+        for (account, protection) in Self.items + [("passcode-only", .whenPasscodeSetThisDeviceOnly)] {
+            let query = try QueryParser.parse(
+                ["class": "genp", "acct": account, "pdmn": protection.rawValue, "v_Data": Data(account.utf8)],
+                for: .add
+            )
+            try keychain.add(query)
+        }
+        try keychain.removePasscode(current: "1357")
+        #expect(Self.failure("passcode-only", in: keychain) == .itemNotFound)
+        for (account, _) in Self.items {
+            #expect(try Self.read(account, in: keychain).get() == Data(account.utf8))
+        }
+        #expect(try Self.tags(in: keychain).count == Self.items.count)
+    }
+}
