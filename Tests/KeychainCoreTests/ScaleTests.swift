@@ -26,6 +26,8 @@ import Testing
         "SELECT * FROM genp WHERE acct = ? ORDER BY rowid",
         "SELECT * FROM inet WHERE srvr = ? ORDER BY rowid",
         "SELECT * FROM genp WHERE uuid = ? ORDER BY rowid",
+        // One alternative per look-up tier (device, protected), as the engine's searches are built.
+        "SELECT * FROM genp WHERE ((agrp IN (?) AND svce = ? AND acct = ?) OR (agrp IN (?) AND svce = ? AND acct = ?)) ORDER BY rowid",
     ])
     func primaryAttributeLookUpsUseAnIndex(sql: String) throws {
         let keychain = try TemporaryKeychain()
