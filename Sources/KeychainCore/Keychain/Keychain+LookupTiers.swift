@@ -142,6 +142,12 @@ extension Keychain {
         } catch {
             throw SQLiteItemStore.translate(error, "cannot read the items to re-hash")
         }
+        // A row whose tag names no class was hashed with a protected key this keybag lost (the
+        // column was emptied): re-hashing now would strand it for good. Stay as is, loudly.
+        let table = itemClass.tableName
+        if rows.contains(where: { old.protection(forTag: $0.protectionTag, table: table, identifier: $0.identifier) == nil }) {
+            throw KeychainCoreError(.decode, "\(table) holds rows of no known class; the keybag's protected look-up key may be missing")
+        }
         var damaged = 0
         for row in rows {
             let moved = Result { () throws(KeychainCoreError) in

@@ -27,7 +27,7 @@ import Testing
     static let passcode = "1234"
 
     static let blobTargets = [
-        "keybag.device_salt", "keybag.passcode_salt", "keybag.lookup_key",
+        "keybag.device_salt", "keybag.passcode_salt", "keybag.lookup_key", "keybag.protected_lookup_key",
         "class_key.wrapped WHERE pdmn = 'ak'", "class_key.wrapped WHERE pdmn = 'ck'",
         "class_key.wrapped WHERE pdmn = 'aku'", "class_key.wrapped WHERE pdmn = 'cku'",
         "class_key.wrapped WHERE pdmn = 'dk'", "class_key.wrapped WHERE pdmn = 'akpu'",
@@ -40,6 +40,8 @@ import Testing
         ("keybag.kdf_block_size", [0, 1 << 20, -1]),
         ("keybag.kdf_parallelism", [0, 1 << 20]),
         ("keybag.has_passcode", [0]),
+        // As if the keychain predated the look-up tiers: it must not re-hash rows it cannot read.
+        ("keybag.protected_lookup_key", [DatabaseValue.null]),
         ("class_key.pdmn WHERE pdmn = 'ak'", ["zz"]),
     ]
 
