@@ -49,6 +49,11 @@ package struct LookupTiers: Sendable {
     /// Whether rows of passcode-protected classes exist that this process cannot hash for (before the first unlock).
     package var protectedTierIsLocked: Bool { areSeparate && protected == nil }
 
+    /// The tags of `dk` and `dku` rows in `table`: every other row is passcode-protected (or damaged).
+    package func deviceTags(table: String) -> [Data] {
+        ProtectionClass.allCases.filter { !$0.isPasscodeProtected }.compactMap { device.sharedTag($0, table: table) }
+    }
+
     /// The class of a row from its tag, trying each available tier.
     package func protection(forTag tag: Data, table: String, identifier: Data) -> ProtectionClass? {
         for tier in available {

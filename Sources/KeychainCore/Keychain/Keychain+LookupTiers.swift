@@ -67,8 +67,7 @@ extension Keychain {
     /// Whether `itemClass`'s table has rows that only the locked protected tier can tell apart.
     private func hasLockedRows(_ itemClass: ItemClass, tiers: LookupTiers, in db: Database) throws(KeychainCoreError) -> Bool {
         let table = itemClass.tableName
-        let deviceTags = ProtectionClass.allCases.filter { !$0.isPasscodeProtected }
-            .compactMap { tiers.device.sharedTag($0, table: table) }
+        let deviceTags = tiers.deviceTags(table: table)
         do {
             return try Bool.fetchOne(
                 db,

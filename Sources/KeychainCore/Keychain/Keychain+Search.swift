@@ -234,8 +234,7 @@ extension Keychain {
             alternatives.append(tierClauses.isEmpty ? "1" : tierClauses.joined(separator: " AND "))
         }
         if tiers.protectedTierIsLocked, query.protection?.isPasscodeProtected ?? true {
-            let deviceTags = ProtectionClass.allCases.filter { !$0.isPasscodeProtected }
-                .compactMap { tiers.device.sharedTag($0, table: table) }
+            let deviceTags = tiers.deviceTags(table: table)
             alternatives.append("pdmn NOT IN (\(Array(repeating: "?", count: deviceTags.count).joined(separator: ", ")))")
             arguments += deviceTags
         }
