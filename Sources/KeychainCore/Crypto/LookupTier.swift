@@ -42,15 +42,22 @@ package struct LookupTier: Sendable {
     /// Hashes of `false` and `true` for each boolean primary-key column, by `table.column`: every
     /// search names `sync`, so its hash is worth keeping.
     private let booleanHashes: [String: (false: Data, true: Data)]
+    /// The `agrp` hashes of the process's access groups, by table: searches filter on them.
+    private let accessGroupHashes: [String: [Data]]
 
-
-    package init(kind: Kind, hasher: LookupHasher) {
+    package init(kind: Kind, hasher: LookupHasher, accessGroups: [String] = []) {
         self.kind = kind
         self.hasher = hasher
         var tags: [String: [ProtectionClass: Data]] = [:]
         var booleanHashes: [String: (false: Data, true: Data)] = [:]
+        var accessGroupHashes: [String: [Data]] = [:]
         for itemClass in ItemClass.storedClasses {
             let table = itemClass.tableName
+            if let descriptor = ItemSchema.of(itemClass).attribute("agrp") {
+                accessGroupHashes[table] = accessGroups.map {
+                    hasher.hash(table: table, column: descriptor.code, value: AttributeValue.string($0).canonicalBytes(for: descriptor.kind))
+                }
+            }
             if kind != .protected {
                 for protection in ProtectionClass.allCases {
                     tags[table, default: [:]][protection] = hasher.hash(
@@ -69,6 +76,7 @@ package struct LookupTier: Sendable {
         }
         self.tags = tags
         self.booleanHashes = booleanHashes
+        self.accessGroupHashes = accessGroupHashes
     }
 
     // MARK: Membership
@@ -115,6 +123,12 @@ package struct LookupTier: Sendable {
             return flag ? hashes.true : hashes.false
         }
         return hasher.hash(table: table, column: descriptor.code, value: value.canonicalBytes(for: descriptor.kind))
+    }
+
+    /// The `agrp` hashes of `groups` in `table`: precomputed when they are the process's own access groups.
+    package func accessGroupHashes(_ groups: [String], descriptor: AttributeDescriptor, table: String) -> [Data] {
+        if let cached = accessGroupHashes[table], cached.count == groups.count { return cached }
+        return groups.map { columnHash(.string($0), descriptor: descriptor, table: table) }
     }
 
     /// The keyed hash of a whole primary key (canonical bytes of each attribute, in schema order).

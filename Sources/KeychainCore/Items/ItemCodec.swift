@@ -47,6 +47,16 @@ package struct ItemCodec: Sendable {
         return (keyColumns, tier.primaryKeyHash(table: table, values: keyTuple))
     }
 
+    /// The hash of `attributes`' whole primary key in `tier` (``keyHashes(of:schema:tier:)`` without the columns).
+    package func primaryKeyHash(of attributes: [String: AttributeValue], schema: ItemSchema, tier: LookupTier) -> Data {
+        tier.primaryKeyHash(
+            table: schema.itemClass.tableName,
+            values: schema.primaryKey.map {
+                (attributes[$0.code] ?? AttributeValue.defaultValue(for: $0.kind)).canonicalBytes(for: $0.kind)
+            }
+        )
+    }
+
     /// The tier that hashes `protection` now.
     /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock for a passcode-protected class.
     package func tier(for protection: ProtectionClass, in tiers: LookupTiers) throws(KeychainCoreError) -> LookupTier {

@@ -31,6 +31,7 @@ package final class Keybag: Sendable {
     package let integrityKey: SymmetricKey
 
     private let deviceSecret: SymmetricKey
+    private let accessGroups: [String]
     /// The device tier, and the same key as the only tier of a keychain from before the tiers.
     private let deviceTier: LookupTier
     private let sharedTier: LookupTier
@@ -46,8 +47,10 @@ package final class Keybag: Sendable {
 
     // MARK: Initialization
 
-    package init(deviceSecret: SymmetricKey, record: KeybagRecord) throws(KeychainCoreError) {
+    /// - Parameter accessGroups: The process's access groups, whose `agrp` hashes each tier precomputes.
+    package init(deviceSecret: SymmetricKey, record: KeybagRecord, accessGroups: [String] = []) throws(KeychainCoreError) {
         self.deviceSecret = deviceSecret
+        self.accessGroups = accessGroups
         deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
         integrityKey = SymmetricKey(
             data: HMAC<SHA256>.authenticationCode(for: Array("swift-keychain/v1/integrity".utf8), using: deviceKey)
@@ -63,8 +66,8 @@ package final class Keybag: Sendable {
         } catch {
             throw KeychainCoreError(.decode, "the keybag does not belong to this device secret", cause: error)
         }
-        deviceTier = LookupTier(kind: .device, hasher: lookup)
-        sharedTier = LookupTier(kind: .shared, hasher: lookup)
+        deviceTier = LookupTier(kind: .device, hasher: lookup, accessGroups: accessGroups)
+        sharedTier = LookupTier(kind: .shared, hasher: lookup, accessGroups: accessGroups)
         state = Mutex(State(tiers: LookupTiers(shared: sharedTier)))
         try load(record, passcodeKey: nil)
     }
@@ -120,10 +123,10 @@ package final class Keybag: Sendable {
     }
 
     /// The protected tier that `sealed` holds, opened with the `cku` class key.
-    package static func protectedTier(sealed: Data, classKey: SymmetricKey) throws(KeychainCoreError) -> LookupTier {
+    private func protectedTier(sealed: Data, classKey: SymmetricKey) throws(KeychainCoreError) -> LookupTier {
         do {
             let key = try SealedBox.unwrap(sealed, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
-            return LookupTier(kind: .protected, hasher: LookupHasher(key: key))
+            return LookupTier(kind: .protected, hasher: LookupHasher(key: key), accessGroups: accessGroups)
         } catch {
             throw KeychainCoreError(.decode, "the keybag's protected look-up key is damaged", cause: error)
         }
@@ -144,7 +147,7 @@ package final class Keybag: Sendable {
         guard let classKey = classKeys[Self.protectedLookupWrappingClass] else {
             return LookupTiers(device: deviceTier, protected: nil)
         }
-        return LookupTiers(device: deviceTier, protected: try Self.protectedTier(sealed: sealed, classKey: classKey))
+        return LookupTiers(device: deviceTier, protected: try protectedTier(sealed: sealed, classKey: classKey))
     }
 
     // MARK: Unlocking
@@ -175,7 +178,7 @@ package final class Keybag: Sendable {
                 current.sealedProtectedLookupKey = nil
                 return
             }
-            current.tiers = LookupTiers(device: deviceTier, protected: try Self.protectedTier(sealed: sealed, classKey: classKey))
+            current.tiers = LookupTiers(device: deviceTier, protected: try protectedTier(sealed: sealed, classKey: classKey))
             current.sealedProtectedLookupKey = sealed
         }
     }

@@ -48,7 +48,7 @@ extension Keychain {
             }
             return nil
         }
-        return codec.keyHashes(of: attributes, schema: schema, tier: other).primaryKey
+        return codec.primaryKeyHash(of: attributes, schema: schema, tier: other)
     }
 
     /// Whether the row with primary-key hash `hash` exists (other than `rowID`).

@@ -219,8 +219,7 @@ extension Keychain {
             var tierClauses: [String] = []
             if let groups = groupsToMatch, let descriptor = schema.attribute("agrp") {
                 tierClauses.append("agrp IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
-                arguments += (tier.kind == .protected ? nil : accessGroupHashes[table])
-                    ?? groups.map { tier.columnHash(.string($0), descriptor: descriptor, table: table) }
+                arguments += tier.accessGroupHashes(groups, descriptor: descriptor, table: table)
             }
             for descriptor in schema.primaryKey {
                 guard let value = query.attributes[descriptor.code] else { continue }

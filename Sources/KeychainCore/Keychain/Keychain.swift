@@ -43,9 +43,6 @@ package final class Keychain: Sendable {
     package let keybag: Keybag
     package let codec: ItemCodec
     let logger: Logger
-    /// The `agrp` column hashes of this process's access groups in the device tier, by table
-    /// (searches filter on them).
-    let accessGroupHashes: [String: [Data]]
 
     // MARK: Initialization
 
@@ -85,17 +82,8 @@ package final class Keychain: Sendable {
         } else {
             (record, key) = try Self.create(in: directory, store: store, kdf: passcodeKDF)
         }
-        keybag = try Keybag(deviceSecret: key, record: record)
-        let codec = ItemCodec(keybag: keybag)
-        self.codec = codec
-        let deviceTier = keybag.lookupTiers.device
-        var hashes: [String: [Data]] = [:]
-        for itemClass in ItemClass.storedClasses {
-            guard let descriptor = ItemSchema.of(itemClass).attribute("agrp") else { continue }
-            let table = itemClass.tableName
-            hashes[table] = accessGroups.groups.map { deviceTier.columnHash(.string($0), descriptor: descriptor, table: table) }
-        }
-        accessGroupHashes = hashes
+        keybag = try Keybag(deviceSecret: key, record: record, accessGroups: accessGroups.groups)
+        codec = ItemCodec(keybag: keybag)
         separateLookupTiersIfNeeded()
     }
 
