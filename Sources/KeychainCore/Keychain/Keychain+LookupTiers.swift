@@ -54,11 +54,10 @@ extension Keychain {
     /// Whether the row with primary-key hash `hash` exists (other than `rowID`).
     func primaryKeyExists(_ hash: Data, itemClass: ItemClass, excluding rowID: Int64? = nil, in db: Database) throws(KeychainCoreError) -> Bool {
         do {
-            return try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM \(itemClass.tableName) WHERE pkey = ? AND rowid IS NOT ?)",
-                arguments: [hash, rowID]
-            ) ?? false
+            let statement = try db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM \(itemClass.tableName) WHERE pkey = ? AND rowid IS NOT ?)"
+            )
+            return try Bool.fetchOne(statement, arguments: [hash, rowID]) ?? false
         } catch {
             throw SQLiteItemStore.translate(error, "cannot check for a duplicate item")
         }
