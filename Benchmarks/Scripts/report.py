@@ -189,7 +189,8 @@ def main():
             w(f"| {r['phase']} seal + open | {fmt_rate(rate(r))} | {fmt_ms(r)} |")
         w("")
         w("A look-up opens four AES-GCM boxes (metadata key, metadata, secret key, secret) and computes "
-          "two HMAC-SHA256 look-up hashes.\n")
+          "five HMAC-SHA256 hashes: service and account in each of the two look-up tiers, and the "
+          "found row's class tag.\n")
 
     # CLI
     if cli:
