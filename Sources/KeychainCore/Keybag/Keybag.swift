@@ -13,7 +13,6 @@
 
 public import Crypto
 public import Foundation
-import Synchronization
 
 /// The class keys this process has unlocked, and the keys derived from the device secret.
 ///
@@ -35,7 +34,7 @@ package final class Keybag: Sendable {
     /// The device tier, and the same key as the only tier of a keychain from before the tiers.
     private let deviceTier: LookupTier
     private let sharedTier: LookupTier
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// What this process has unlocked.
     private struct State {
@@ -68,7 +67,7 @@ package final class Keybag: Sendable {
         }
         deviceTier = LookupTier(kind: .device, hasher: lookup, accessGroups: accessGroups)
         sharedTier = LookupTier(kind: .shared, hasher: lookup, accessGroups: accessGroups)
-        state = Mutex(State(tiers: LookupTiers(shared: sharedTier)))
+        state = LockedState(State(tiers: LookupTiers(shared: sharedTier)))
         try load(record, passcodeKey: nil)
     }
 
