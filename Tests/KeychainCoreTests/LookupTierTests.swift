@@ -100,7 +100,11 @@ import Testing
     @Test func withoutAPasscodeTheyMoveWhenOpened() throws {
         let directory = try Self.legacyKeychain(passcode: nil)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.expectMoved(try Self.open(directory))
+        let moved = try Self.open(directory)
+        // The write-ahead log, which held the old hashes, was folded in and emptied.
+        let log = directory.appendingPathComponent(SQLiteItemStore.fileName + "-wal")
+        #expect((try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0 == 0)
+        try Self.expectMoved(moved)
         // Moving is done once: a second opening finds the key and reads the same rows.
         let again = try Self.open(directory)
         try Self.expectMoved(again)
@@ -123,6 +127,48 @@ import Testing
         #expect(Self.failure("when-unlocked", in: bystander) == .interactionNotAllowed)
         try bystander.unlock(passcode: "2468")
         try Self.expectMoved(bystander)
+    }
+
+    /// A damaged row cannot be re-hashed; its old hashes would let the device key confirm its
+    /// attributes, so they become random bytes. The other rows move as usual.
+    @Test func aDamagedRowLosesItsOldHashes() throws {
+        let directory = try Self.legacyKeychain(passcode: nil)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteItemStore(url: directory.appendingPathComponent(SQLiteItemStore.fileName))
+        let damagedHashes = try store.write { db throws(KeychainCoreError) -> [Data] in
+            do {
+                try db.execute(sql: "UPDATE genp SET data = substr(data, 1, length(data) - 1) WHERE rowid = 1")
+                return try Row.fetchOne(db, sql: "SELECT pdmn, svce, acct, pkey FROM genp WHERE rowid = 1")
+                    .map { row in (0..<4).compactMap { row[$0] as Data? } } ?? []
+            } catch { throw KeychainCoreError(.io, "damage failed") }
+        }
+        let keychain = try Self.open(directory)
+        #expect(keychain.keybag.lookupTiers.areSeparate)
+        let after = try keychain.store.read { db throws(KeychainCoreError) -> [Data] in
+            do {
+                return try Row.fetchOne(db, sql: "SELECT pdmn, svce, acct, pkey FROM genp WHERE rowid = 1")
+                    .map { row in (0..<4).compactMap { row[$0] as Data? } } ?? []
+            } catch { throw KeychainCoreError(.io, "read failed") }
+        }
+        #expect(damagedHashes.count == 4 && after.count == 4)
+        for (old, new) in zip(damagedHashes, after) { #expect(old != new) }
+        #expect(Self.failure(Self.items[0].account, in: keychain) == .itemNotFound)
+        for (account, _) in Self.items.dropFirst() {
+            #expect(try Self.read(account, in: keychain).get() == Data(account.utf8))
+        }
+    }
+
+    /// A record without the protected key, read before another process's move was visible, never
+    /// takes a keychain back to one tier.
+    @Test func aStaleRecordDoesNotUndoTheTiers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keychain = try Self.open(directory)
+        var stale = try keychain.currentRecord()
+        stale.sealedProtectedLookupKey = nil
+        try keychain.keybag.load(stale, passcodeKey: nil)
+        try keychain.keybag.adoptLookupTiers(from: stale)
+        #expect(keychain.keybag.lookupTiers.areSeparate && keychain.keybag.lookupTiers.protected != nil)
     }
 
     @Test func removingThePasscodeDeletesOnlyPasscodeOnlyItems() throws {

@@ -44,6 +44,7 @@ package struct LookupTier: Sendable {
     private let booleanHashes: [String: (false: Data, true: Data)]
     /// The `agrp` hashes of the process's access groups, by table: searches filter on them.
     private let accessGroupHashes: [String: [Data]]
+    private let accessGroups: [String]
 
     package init(kind: Kind, hasher: LookupHasher, accessGroups: [String] = []) {
         self.kind = kind
@@ -77,6 +78,7 @@ package struct LookupTier: Sendable {
         self.tags = tags
         self.booleanHashes = booleanHashes
         self.accessGroupHashes = accessGroupHashes
+        self.accessGroups = accessGroups
     }
 
     // MARK: Membership
@@ -127,7 +129,7 @@ package struct LookupTier: Sendable {
 
     /// The `agrp` hashes of `groups` in `table`: precomputed when they are the process's own access groups.
     package func accessGroupHashes(_ groups: [String], descriptor: AttributeDescriptor, table: String) -> [Data] {
-        if let cached = accessGroupHashes[table], cached.count == groups.count { return cached }
+        if groups == accessGroups, let cached = accessGroupHashes[table] { return cached }
         return groups.map { columnHash(.string($0), descriptor: descriptor, table: table) }
     }
 

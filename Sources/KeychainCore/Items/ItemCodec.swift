@@ -80,7 +80,8 @@ package struct ItemCodec: Sendable {
         secret: Data,
         locks: [AccessPolicy.Lock: LockKeyRecord] = [:],
         credentials: AuthenticationCredentials = AuthenticationCredentials(),
-        operation: AccessOperation = .createItem
+        operation: AccessOperation = .createItem,
+        tiers: LookupTiers? = nil
     ) throws(KeychainCoreError) -> ItemRow {
         let protection = accessControl.protection
         guard let classKey = keybag.classKey(protection) else {
@@ -88,7 +89,7 @@ package struct ItemCodec: Sendable {
         }
         let table = itemClass.tableName
         let schema = ItemSchema.of(itemClass)
-        let tier = try tier(for: protection, in: keybag.lookupTiers)
+        let tier = try tier(for: protection, in: tiers ?? keybag.lookupTiers)
         let (keyColumns, primaryKeyHash) = keyHashes(of: attributes, schema: schema, tier: tier)
         var stored = attributes
         stored["pdmn"] = .string(protection.rawValue)
@@ -137,8 +138,12 @@ package struct ItemCodec: Sendable {
     ///
     /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` if the item's class is locked,
     ///   ``KeychainCoreError/Code/decode`` if the row was altered.
-    package func openMetadata(_ row: ItemRow, itemClass: ItemClass) throws(KeychainCoreError) -> StoredItem {
-        let protection = try protection(of: row, table: itemClass.tableName, tiers: keybag.lookupTiers)
+    package func openMetadata(
+        _ row: ItemRow,
+        itemClass: ItemClass,
+        tiers: LookupTiers? = nil
+    ) throws(KeychainCoreError) -> StoredItem {
+        let protection = try protection(of: row, table: itemClass.tableName, tiers: tiers ?? keybag.lookupTiers)
         let (_, plaintext) = try openMetadataPlaintext(row, protection: protection, schema: ItemSchema.of(itemClass))
         var attributes = try MetadataCodec.decode(plaintext)
         guard case .string(let stored)? = attributes.removeValue(forKey: "accc"),

@@ -164,22 +164,37 @@ package final class Keybag: Sendable {
             for protection in current.classKeys.keys where record.wrappedClassKeys[protection] == nil {
                 current.classKeys[protection] = nil
             }
-            guard let sealed = record.sealedProtectedLookupKey else {
-                current.tiers = LookupTiers(shared: sharedTier)
-                current.sealedProtectedLookupKey = nil
-                return
-            }
-            if current.tiers.areSeparate, current.tiers.protected != nil, current.sealedProtectedLookupKey == sealed {
-                return
-            }
-            guard let classKey = current.classKeys[Self.protectedLookupWrappingClass] else {
-                current.tiers = LookupTiers(device: deviceTier, protected: nil)
-                current.sealedProtectedLookupKey = nil
-                return
-            }
-            current.tiers = LookupTiers(device: deviceTier, protected: try protectedTier(sealed: sealed, classKey: classKey))
-            current.sealedProtectedLookupKey = sealed
+            try updateTiers(&current, from: record)
         }
+    }
+
+    /// Takes up the protected look-up key of `record` (written by another process moving a keychain
+    /// from before the tiers), leaving the class keys as they are.
+    package func adoptLookupTiers(from record: KeybagRecord) throws(KeychainCoreError) {
+        try state.withLock { (current: inout State) throws(KeychainCoreError) in
+            try updateTiers(&current, from: record)
+        }
+    }
+
+    /// Sets the tiers that `record` and the unlocked class keys give. A keychain never goes back
+    /// from separate tiers to one: a record without the protected key is then a stale read.
+    private func updateTiers(_ current: inout State, from record: KeybagRecord) throws(KeychainCoreError) {
+        guard let sealed = record.sealedProtectedLookupKey else {
+            if !current.tiers.areSeparate {
+                current.tiers = LookupTiers(shared: sharedTier)
+            }
+            return
+        }
+        if current.tiers.areSeparate, current.tiers.protected != nil, current.sealedProtectedLookupKey == sealed {
+            return
+        }
+        guard let classKey = current.classKeys[Self.protectedLookupWrappingClass] else {
+            current.tiers = LookupTiers(device: deviceTier, protected: nil)
+            current.sealedProtectedLookupKey = nil
+            return
+        }
+        current.tiers = LookupTiers(device: deviceTier, protected: try protectedTier(sealed: sealed, classKey: classKey))
+        current.sealedProtectedLookupKey = sealed
     }
 
     /// The class keys of `record` that the given passcode key (or none) opens.

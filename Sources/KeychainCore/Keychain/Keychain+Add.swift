@@ -68,7 +68,7 @@ extension Keychain {
         let identifier = Self.makeIdentifier()
         let sealedAttributes = attributes
         return try store.write { db throws(KeychainCoreError) in
-            try refreshLookupTiers(in: db)
+            let tiers = try refreshLookupTiers(in: db)
             if accessControl.protection == .whenPasscodeSetThisDeviceOnly {
                 guard try KeybagRecord.fetch(db)?.hasPasscode == true else {
                     throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
@@ -82,13 +82,15 @@ extension Keychain {
                 secret: secret,
                 locks: accessControl.hasConstraints ? try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) : [:],
                 credentials: credentials,
-                operation: .createItem
+                operation: .createItem,
+                tiers: tiers
             )
             // Apple's primary key leaves the class out: the other tier's hash of it must be free too.
             if let other = try otherTierPrimaryKeyHash(
                 of: sealedAttributes,
                 protection: accessControl.protection,
                 schema: schema,
+                tiers: tiers,
                 in: db
             ), try primaryKeyExists(other, itemClass: itemClass, in: db) {
                 guard try removeUndecryptableDuplicate(primaryKeyHash: other, itemClass: itemClass, in: db) else {

@@ -30,9 +30,9 @@ extension Keychain {
         of attributes: [String: AttributeValue],
         protection: ProtectionClass,
         schema: ItemSchema,
+        tiers: LookupTiers,
         in db: Database
     ) throws(KeychainCoreError) -> Data? {
-        let tiers = keybag.lookupTiers
         guard tiers.areSeparate else { return nil }
         let other: LookupTier
         if protection.isPasscodeProtected {
@@ -105,25 +105,36 @@ extension Keychain {
                 try record.save(db)
                 return record
             }
-            try keybag.load(record, passcodeKey: nil)
+            try keybag.adoptLookupTiers(from: record)
         }
-        if case .failure(let error) = result {
+        switch result {
+        case .success:
+            // The write-ahead log may still hold pages with the old hashes: fold it in and empty it.
+            _ = try? store.writeWithoutTransaction { db throws(KeychainCoreError) in
+                do { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } catch {
+                    throw SQLiteItemStore.translate(error, "cannot checkpoint the keychain database")
+                }
+            }
+        case .failure(let error):
             logger.error("cannot give the passcode-protected items their own look-up key", metadata: ["keychain.error": "\(error)"])
         }
     }
 
-    /// Picks up the protected look-up key that another process gave a keychain from before the
-    /// tiers (this process still hashing every class in one tier). Costs a read only in that state.
-    func refreshLookupTiers(in db: Database) throws(KeychainCoreError) {
-        guard !keybag.lookupTiers.areSeparate else { return }
+    /// The tiers an operation uses from start to end: the keybag's, after picking up the protected
+    /// look-up key that another process may have given a keychain from before the tiers (a read
+    /// only while this process still hashes every class in one tier).
+    func refreshLookupTiers(in db: Database) throws(KeychainCoreError) -> LookupTiers {
+        let tiers = keybag.lookupTiers
+        guard !tiers.areSeparate else { return tiers }
         let hasProtectedKey: Bool
         do {
             hasProtectedKey = try Bool.fetchOne(db, sql: "SELECT protected_lookup_key IS NOT NULL FROM keybag") ?? false
         } catch {
             throw SQLiteItemStore.translate(error, "cannot read the keybag")
         }
-        guard hasProtectedKey, let record = try KeybagRecord.fetch(db) else { return }
-        try keybag.load(record, passcodeKey: nil)
+        guard hasProtectedKey, let record = try KeybagRecord.fetch(db) else { return tiers }
+        try keybag.adoptLookupTiers(from: record)
+        return keybag.lookupTiers
     }
 
     private func rehashRows(
@@ -157,7 +168,9 @@ extension Keychain {
             case .success(nil):
                 continue
             case .failure(let error) where error.code == .decode:
-                // It stays as it is: undecryptable before, skipped after.
+                // Undecryptable before and after; its old hashes would let the device key confirm its
+                // attributes, so they are replaced by random bytes (the ciphertexts stay as they were).
+                try scrambleLookupColumns(of: row, schema: schema, in: db)
                 damaged += 1
             case .failure(let error):
                 throw error
@@ -165,9 +178,21 @@ extension Keychain {
         }
         if damaged > 0 {
             logger.warning(
-                "left undecryptable items out of the re-hashing",
+                "replaced the look-up hashes of undecryptable items by random bytes",
                 metadata: ["keychain.item.class": "\(itemClass.rawValue)", "keychain.item.count": "\(damaged)"]
             )
         }
+    }
+
+    /// Replaces a row's class tag and look-up hashes by random bytes.
+    private func scrambleLookupColumns(of row: ItemRow, schema: ItemSchema, in db: Database) throws(KeychainCoreError) {
+        func random() -> Data { SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) } }
+        var scrambled = row
+        scrambled.protectionTag = random()
+        scrambled.primaryKeyHash = random()
+        for code in row.keyColumns.keys {
+            scrambled.keyColumns[code] = random()
+        }
+        try scrambled.update(in: db, schema: schema)
     }
 }

@@ -38,6 +38,7 @@ extension Keychain {
         let schema = ItemSchema.of(itemClass)
         let now = clock()
         try store.write { db throws(KeychainCoreError) in
+            let tiers = try refreshLookupTiers(in: db)
             var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
             func locks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
                 if let cachedLocks { return cachedLocks }
@@ -82,7 +83,8 @@ extension Keychain {
                     secret: secret,
                     locks: accessControl.hasConstraints ? try locks() : [:],
                     credentials: credentials,
-                    operation: .createItem
+                    operation: .createItem,
+                    tiers: tiers
                 )
                 updated.rowID = item.rowID
                 // A new primary key or class must also be free in the other tier (UNIQUE covers this one).
@@ -91,6 +93,7 @@ extension Keychain {
                         of: attributes,
                         protection: accessControl.protection,
                         schema: schema,
+                        tiers: tiers,
                         in: db
                     ),
                     try primaryKeyExists(other, itemClass: itemClass, excluding: item.rowID, in: db)

@@ -85,7 +85,7 @@ extension Keychain {
         updated.hasPasscode = true
         let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: updated)
         updated.wrappedClassKeys = try wrap(keys, passcodeKey: passcodeKey)
-        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsIn: nil) { db throws(KeychainCoreError) in
+        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsWith: nil) { db throws(KeychainCoreError) in
             // The passcode lock keeps its key pair (items sealed to it stay readable); only its wrapping changes.
             let locks = try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)
             if let existing = locks[.passcode], let oldPasscodeKey {
@@ -112,14 +112,14 @@ extension Keychain {
         guard record.hasPasscode else {
             throw KeychainCoreError(.notAvailable, "no passcode is set")
         }
-        var keys = try classKeys(of: record, currentPasscode: current).keys
-        let tiers = try keybag.lookupTiers(of: record, classKeys: keys)
+        let currentKeys = try classKeys(of: record, currentPasscode: current).keys
+        var keys = currentKeys
         keys[.whenPasscodeSetThisDeviceOnly] = nil
         var updated = record
         updated.passcodeSalt = nil
         updated.hasPasscode = false
         updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
-        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsIn: tiers) { db throws(KeychainCoreError) in
+        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsWith: currentKeys) { db throws(KeychainCoreError) in
             // Passcode and biometry constraints die with the passcode, as on iOS.
             try LockKeyRecord.delete(AccessPolicy.Lock.allCases, in: db)
         }
@@ -169,12 +169,13 @@ extension Keychain {
 
     /// Writes `updated` if the keybag is still `original` (another process may have changed it);
     /// returns what was written. The protected look-up key is kept as stored: no passcode change
-    /// touches it, and another process may have added it meanwhile. With `passcodeOnlyTiers`, the
-    /// `WhenPasscodeSetThisDeviceOnly` items (found with those tiers) are deleted.
+    /// touches it, and another process may have added it meanwhile. With `classKeys` (those of the
+    /// current keybag), the `WhenPasscodeSetThisDeviceOnly` items are deleted, found with the tiers
+    /// of the keybag as stored now.
     private func replace(
         _ original: KeybagRecord,
         with updated: KeybagRecord,
-        deletingPasscodeOnlyItemsIn passcodeOnlyTiers: LookupTiers?,
+        deletingPasscodeOnlyItemsWith classKeys: [ProtectionClass: SymmetricKey]?,
         alsoWrite: (Database) throws(KeychainCoreError) -> Void
     ) throws(KeychainCoreError) -> KeybagRecord {
         try store.write { db throws(KeychainCoreError) in
@@ -187,9 +188,10 @@ extension Keychain {
             saved.sealedProtectedLookupKey = stored.sealedProtectedLookupKey
             try saved.save(db)
             try alsoWrite(db)
-            if let passcodeOnlyTiers {
+            if let classKeys {
+                let tiers = try keybag.lookupTiers(of: stored, classKeys: classKeys)
                 for itemClass in ItemClass.storedClasses {
-                    try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: passcodeOnlyTiers, db: db)
+                    try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)
                 }
             }
             return saved

@@ -124,9 +124,8 @@ extension Keychain {
         _ body: (ItemRow, StoredItem) throws(KeychainCoreError) -> Bool
     ) throws(KeychainCoreError) {
         let schema = ItemSchema.of(query.itemClass)
-        try refreshLookupTiers(in: db)
-        let (sql, arguments) = try selection(for: query, schema: schema)
-        let tiers = keybag.lookupTiers
+        let tiers = try refreshLookupTiers(in: db)
+        let (sql, arguments) = try selection(for: query, schema: schema, tiers: tiers)
         let table = query.itemClass.tableName
         var found = 0
         var lockedCandidates = false
@@ -142,7 +141,7 @@ extension Keychain {
                     continue
                 }
                 let opened = Result { () throws(KeychainCoreError) in
-                    try codec.openMetadata(row, itemClass: query.itemClass)
+                    try codec.openMetadata(row, itemClass: query.itemClass, tiers: tiers)
                 }
                 let item: StoredItem
                 switch opened {
@@ -191,7 +190,8 @@ extension Keychain {
     /// matching locked item does.
     private func selection(
         for query: ItemQuery,
-        schema: ItemSchema
+        schema: ItemSchema,
+        tiers: LookupTiers
     ) throws(KeychainCoreError) -> (String, StatementArguments) {
         let table = query.itemClass.tableName
         var clauses: [String] = []
@@ -212,7 +212,6 @@ extension Keychain {
             }
             groupsToMatch = accessGroups.groups
         }
-        let tiers = keybag.lookupTiers
         var alternatives: [String] = []
         for tier in tiers.available {
             if let protection = query.protection, !tier.covers(protection) { continue }
