@@ -105,6 +105,7 @@ let package = Package(
                 "KeychainServices",
                 "KeychainDevice",
                 "KeychainCore",
+                "KeychainTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -128,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecurityToolTests",
-            dependencies: ["SecurityTool"]
+            dependencies: ["SecurityTool", "KeychainTesting"]
         ),
         .testTarget(
             name: "ReliabilityTests",

@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "KeychainServices", package: "swift-keychain"),
                 .product(name: "LocalAuth", package: "swift-keychain"),
                 .product(name: "KeychainDevice", package: "swift-keychain"),
+                .product(name: "KeychainTesting", package: "swift-keychain"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

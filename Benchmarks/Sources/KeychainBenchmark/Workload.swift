@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTesting
 
 /// The item shape of ../shared/peers: service `<prefix>-svc-<i>`, account
 /// `user<i>@example.invalid`, a 64-byte ASCII secret.
@@ -78,19 +79,4 @@ struct IndexSampler {
     }
 
     private mutating func next() -> UInt64 { generator.next() }
-}
-
-/// SplitMix64: a tiny, fast, seedable generator (workload data only, never keys).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTesting
 
 /// A script using the `security` tool: one process per operation on its own items, each status
 /// predicted from what the previous ones returned (macOS's exit statuses: 0, 44 not found, 45 duplicate).

@@ -16,6 +16,7 @@ import Foundation
 import KeychainCore
 import KeychainDevice
 import KeychainServices
+import KeychainTesting
 
 /// The concurrency harness: library processes, `security` processes and threads in this process
 /// use one keychain at once, while another thread locks and unlocks it; every status must be the

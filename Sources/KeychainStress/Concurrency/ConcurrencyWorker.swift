@@ -14,6 +14,7 @@
 import ArgumentParser
 import Foundation
 import KeychainDevice
+import KeychainTesting
 
 /// A library user in its own process: several writer threads on the shared keychain; prints
 /// their outcomes as JSON (started by `concurrency`).

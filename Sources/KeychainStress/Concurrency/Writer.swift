@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainServices
+import KeychainTesting
 
 /// One thread's share of the concurrency run: random adds, reads, updates and deletes of items
 /// only it touches (so every status is predictable), plus updates of the shared item's attribute

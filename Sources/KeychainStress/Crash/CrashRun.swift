@@ -16,6 +16,7 @@ import Foundation
 import KeychainCore
 import KeychainDevice
 import KeychainServices
+import KeychainTesting
 
 /// The crash-consistency harness: start a worker, SIGKILL it at a random moment, reopen the
 /// keychain and check that every acknowledged operation is there and nothing is half-written.

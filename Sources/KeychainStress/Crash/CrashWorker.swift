@@ -15,6 +15,7 @@ import ArgumentParser
 import Foundation
 import KeychainDevice
 import KeychainServices
+import KeychainTesting
 
 /// The process that `crash` kills: a stream of adds, updates, deletes and passcode changes on one
 /// keychain, each journaled before and after.

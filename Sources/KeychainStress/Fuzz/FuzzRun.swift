@@ -18,6 +18,7 @@ import KeychainServices
 
 #if canImport(Glibc)
 import Glibc
+import KeychainTesting
 #endif
 
 /// The hostile-input fuzzer: mutated corpus cases and random dictionaries against the four

@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainServices
+import KeychainTesting
 
 /// Random values of every type a query dictionary can hold, biased towards the ones that reach
 /// deep into the engine: constants, booleans, numbers at the edges, odd strings, large data, nesting.

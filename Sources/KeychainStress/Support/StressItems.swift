@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainServices
+import KeychainTesting
 
 /// The items of the stress runs: generic passwords of one service, whose label names the version
 /// of their secret, so that a reader can tell a whole item from a half-written one.

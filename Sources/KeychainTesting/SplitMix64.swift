@@ -11,13 +11,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// A small, fast, seedable generator: the same seed gives the same run, so a failure can be replayed.
-struct SplitMix64: RandomNumberGenerator {
+/// SplitMix64: a small, fast generator whose seed replays a run exactly. For test, stress and
+/// benchmark data only, never for keys.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) {
+        state = seed
+    }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -26,7 +29,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A seed for a child run, distinct per `index`.
-    static func derive(_ seed: UInt64, _ index: Int) -> UInt64 {
+    public static func derive(_ seed: UInt64, _ index: Int) -> UInt64 {
         var generator = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
         return generator.next()
     }
