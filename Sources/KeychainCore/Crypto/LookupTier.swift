@@ -35,7 +35,7 @@ package struct LookupTier: Sendable {
         case shared
     }
 
-    package let kind: Kind
+    package private(set) var kind: Kind
     package let hasher: LookupHasher
     /// Class tags by table (device and shared tiers, whose tags do not depend on the row).
     private let tags: [String: [ProtectionClass: Data]]
@@ -79,6 +79,14 @@ package struct LookupTier: Sendable {
         self.booleanHashes = booleanHashes
         self.accessGroupHashes = accessGroupHashes
         self.accessGroups = accessGroups
+    }
+
+    /// The same key and precomputed hashes, covering the classes of `kind` (device and shared
+    /// tiers differ only in which classes they cover).
+    package func covering(_ kind: Kind) -> LookupTier {
+        var tier = self
+        tier.kind = kind
+        return tier
     }
 
     // MARK: Membership

@@ -66,7 +66,7 @@ package final class Keybag: Sendable {
             throw KeychainCoreError(.decode, "the keybag does not belong to this device secret", cause: error)
         }
         deviceTier = LookupTier(kind: .device, hasher: lookup, accessGroups: accessGroups)
-        sharedTier = LookupTier(kind: .shared, hasher: lookup, accessGroups: accessGroups)
+        sharedTier = deviceTier.covering(.shared)
         state = LockedState(State(tiers: LookupTiers(shared: sharedTier)))
         try load(record, passcodeKey: nil)
     }
