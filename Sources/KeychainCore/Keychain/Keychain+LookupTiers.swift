@@ -144,21 +144,35 @@ extension Keychain {
         in db: Database
     ) throws(KeychainCoreError) {
         let schema = ItemSchema.of(itemClass)
-        let rows: [ItemRow]
+        let table = itemClass.tableName
+        // Row by row, by rowid: a large keychain is never held in memory at once.
+        var rowIDs: [Int64] = []
         do {
-            rows = try Row.fetchAll(db, sql: "SELECT \(RowSQL.of(itemClass).columns) FROM \(itemClass.tableName)")
-                .compactMap { ItemRow(row: $0, schema: schema) }
+            // A row whose tag names no class was hashed with a protected key this keybag lost (the
+            // column was emptied): re-hashing now would strand it for good. Stay as is, loudly.
+            let tags = try Row.fetchCursor(db, sql: "SELECT rowid, uuid, pdmn FROM \(table) ORDER BY rowid")
+            while let tag = try tags.next() {
+                guard let rowID = tag[0] as Int64?, let identifier = tag[1] as Data?, let value = tag[2] as Data?,
+                    old.protection(forTag: value, table: table, identifier: identifier) != nil
+                else {
+                    throw KeychainCoreError(.decode, "\(table) holds rows of no known class; the keybag's protected look-up key may be missing")
+                }
+                rowIDs.append(rowID)
+            }
         } catch {
             throw SQLiteItemStore.translate(error, "cannot read the items to re-hash")
         }
-        // A row whose tag names no class was hashed with a protected key this keybag lost (the
-        // column was emptied): re-hashing now would strand it for good. Stay as is, loudly.
-        let table = itemClass.tableName
-        if rows.contains(where: { old.protection(forTag: $0.protectionTag, table: table, identifier: $0.identifier) == nil }) {
-            throw KeychainCoreError(.decode, "\(table) holds rows of no known class; the keybag's protected look-up key may be missing")
+        let select = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE rowid = ?"
+        func row(_ rowID: Int64) throws(KeychainCoreError) -> ItemRow? {
+            do {
+                return try Row.fetchOne(db.cachedStatement(sql: select), arguments: [rowID]).flatMap { ItemRow(row: $0, schema: schema) }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot read an item to re-hash")
+            }
         }
         var damaged = 0
-        for row in rows {
+        for rowID in rowIDs {
+            guard let row = try row(rowID) else { continue }
             let moved = Result { () throws(KeychainCoreError) in
                 try codec.rehashed(row, itemClass: itemClass, from: old, to: tiers)
             }
