@@ -67,14 +67,22 @@ public final class Device: Sendable {
     /// Whether this process has unlocked since it started (the `AfterFirstUnlock` classes are readable).
     public var hasBeenUnlocked: Bool { keychain.hasBeenUnlocked }
 
-    /// Sets the first passcode.
-    public func setPasscode(_ passcode: String) throws {
-        try keychain.setPasscode(passcode, current: nil)
+    /// Sets the first passcode (at least four characters).
+    ///
+    /// Every passcode-protected item is sealed again under new class keys, in one transaction, so
+    /// that no copy of the keychain from before the passcode opens anything stored from now on;
+    /// `progress` reports the items done and the total, every thousand items.
+    public func setPasscode(_ passcode: String, progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil) throws {
+        try keychain.setPasscode(passcode, current: nil, progress: progress)
     }
 
-    /// Changes the passcode; only the class keys are re-wrapped.
-    public func changePasscode(from current: String, to new: String) throws {
-        try keychain.setPasscode(new, current: current)
+    /// Changes the passcode; as when it is set, the passcode-protected items get new class keys.
+    public func changePasscode(
+        from current: String,
+        to new: String,
+        progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil
+    ) throws {
+        try keychain.setPasscode(new, current: current, progress: progress)
     }
 
     /// Removes the passcode, destroying every `WhenPasscodeSetThisDeviceOnly` item.

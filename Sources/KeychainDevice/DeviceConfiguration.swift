@@ -38,22 +38,29 @@ public struct DeviceConfiguration: Sendable {
     }
 
     /// Access groups from `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else `defaultGroups`; the
-    /// prompt from `KEYCHAIN_PROMPT` (`terminal`, `stdin`, `none`), else the terminal.
+    /// prompt from `KEYCHAIN_PROMPT` (`terminal`, `stdin`, `none`), else the terminal; the
+    /// passcode cost from `KEYCHAIN_PASSCODE_COST` (`testing` for test keychains only), else standard.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
         defaultGroups: [String] = ["default"]
     ) -> DeviceConfiguration {
         DeviceConfiguration(
             accessGroups: AccessGroups.fromEnvironment(environment, fallback: AccessGroups(defaultGroups)).groups,
+            passcodeCost: environment["KEYCHAIN_PASSCODE_COST"] == "testing" ? .testing : .standard,
             passcodePrompt: .fromEnvironment(environment)
         )
     }
 
-    /// The cost of one passcode guess.
+    /// The cost of one passcode or application-password guess.
+    ///
+    /// It is the cost given to new passcodes and application-password wrappings, and the least
+    /// cost accepted from disk: a keychain whose stored parameters are cheaper than the standard
+    /// cost is refused unless the configuration is `.testing`.
     public enum PasscodeCost: Sendable {
         /// scrypt N = 2^16, r = 8, p = 1: about 150 ms and 64 MiB a guess (release build).
         case standard
-        /// Cheap parameters for tests; never for a real keychain.
+        /// Cheap parameters for tests (N = 2^10); never for a real keychain. Keychains made with
+        /// them open only in processes configured with `.testing` too (`KEYCHAIN_PASSCODE_COST=testing`).
         case testing
 
         var kdf: PasscodeKDF {

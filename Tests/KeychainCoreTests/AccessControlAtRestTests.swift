@@ -66,7 +66,7 @@ import Testing
         // The device-class items: their class key comes from the device secret alone.
         let owner = temporary.device.keychain
         var credentials = AuthenticationCredentials()
-        credentials.applicationPasswordKey = try owner.applicationPasswordKey(for: Data("correct password".utf8))
+        credentials.applicationPassword = ApplicationPassword(Data("correct password".utf8))
         let sealedAt = try owner.lockRecords()
         for (account, flags) in [("app", AccessControl.applicationPassword), ("passcode", AccessControl.devicePasscode), ("bio", AccessControl.biometryAny)] {
             _ = try owner.add(
@@ -97,7 +97,7 @@ import Testing
         }
         // A guessed application password is refused; the right one opens (so the test can fail).
         var guess = AuthenticationCredentials()
-        guess.applicationPasswordKey = try thief.applicationPasswordKey(for: Data("guess".utf8))
+        guess.applicationPassword = ApplicationPassword(Data("guess".utf8))
         #expect(Self.open(thief, stolen[0], guess).failureCode == .authenticationFailed)
         #expect(try Self.open(thief, stolen[0], credentials).get() == Data("secret of app".utf8))
 

@@ -171,7 +171,7 @@ import Testing
     @Test func passcodeKDFParametersAreStoredWithTheKeybag() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        let record = try keychain.device.keychain.store.read { db throws(KeychainCoreError) in try KeybagRecord.fetch(db) }
+        let record = try? keychain.device.keychain.currentRecord()
         #expect(record?.hasPasscode == true)
         #expect(record?.kdf == .testing)
         #expect(PasscodeKDF.standard.rounds >= 1 << 16)
@@ -181,17 +181,17 @@ import Testing
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
         let engine = keychain.device.keychain
-        let record = try #require(try engine.store.read { db throws(KeychainCoreError) in try KeybagRecord.fetch(db) })
+        let record = try engine.currentRecord()
         let wrapped = try #require(record.wrappedClassKeys[.whenUnlocked])
         // The device key alone (what a thief with device.key has) does not open a passcode-protected class key.
         #expect(throws: KeychainCoreError.self) {
             _ = try SealedBox.unwrap(wrapped, using: engine.keybag.deviceKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
         }
-        let wrongKey = try engine.keybag.passcodeKey(for: "0000", record: record)
+        let wrongKey = try engine.keybag.passcodeKey(for: "0000", record: record, minimum: .testing)
         #expect(throws: KeychainCoreError.self) {
             _ = try SealedBox.unwrap(wrapped, using: wrongKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
         }
-        let rightKey = try engine.keybag.passcodeKey(for: "1234", record: record)
+        let rightKey = try engine.keybag.passcodeKey(for: "1234", record: record, minimum: .testing)
         _ = try SealedBox.unwrap(wrapped, using: rightKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
     }
 }

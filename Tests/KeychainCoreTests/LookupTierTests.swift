@@ -25,21 +25,25 @@ import Testing
         ("this-device", .whenUnlockedThisDeviceOnly), ("always", .alwaysThisDeviceOnly),
     ]
 
-    /// A keychain as written before the tiers: no protected look-up key, every row in one tier.
+    /// A keychain as written before the tiers (and before the sealed keybag): no protected look-up
+    /// key, every row in one tier, the keybag in the clear in its old tables.
     static func legacyKeychain(passcode: String?) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-legacy-\(UUID().uuidString)")
         let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
         if let passcode { try keychain.setPasscode(passcode, current: nil) }
         var legacy = try keychain.currentRecord()
         legacy.sealedProtectedLookupKey = nil
-        let keybag = try Keybag(deviceSecret: DeviceSecret.load(in: directory), record: legacy)
+        let deviceSecret = try DeviceSecret.load(in: directory)
+        let stored = StoredKeybag(generation: 1, secretIdentifier: Data(), record: legacy)
+        let keybag = try Keybag(deviceSecret: deviceSecret, stored: stored)
         if let passcode {
-            try keybag.load(legacy, passcodeKey: try keybag.passcodeKey(for: passcode, record: legacy))
+            try keybag.load(stored, passcodeKey: try keybag.passcodeKey(for: passcode, record: legacy, minimum: .testing))
         }
         #expect(!keybag.lookupTiers.areSeparate)
-        let codec = ItemCodec(keybag: keybag)
+        let codec = ItemCodec(keybag: keybag, passcodeKDF: .testing)
         try keychain.store.write { db throws(KeychainCoreError) in
-            try legacy.save(db)
+            try LegacyKeybag.save(legacy, deviceSecret: deviceSecret, in: db)
+            do { try db.execute(sql: "DELETE FROM sealed_keybag") } catch { throw KeychainCoreError(.io, "\(error)") }
             for (account, protection) in items {
                 let row = try codec.seal(
                     itemClass: .genericPassword,
@@ -166,8 +170,10 @@ import Testing
         let keychain = try Self.open(directory)
         var stale = try keychain.currentRecord()
         stale.sealedProtectedLookupKey = nil
-        try keychain.keybag.load(stale, passcodeKey: nil)
-        try keychain.keybag.adoptLookupTiers(from: stale)
+        let generation = keychain.keybag.generation
+        // An older generation is ignored; the same one without the key does not undo the tiers either.
+        try keychain.keybag.adopt(StoredKeybag(generation: generation - 1, secretIdentifier: Data(), record: stale))
+        try keychain.keybag.load(StoredKeybag(generation: generation, secretIdentifier: Data(), record: stale), passcodeKey: nil)
         #expect(keychain.keybag.lookupTiers.areSeparate && keychain.keybag.lookupTiers.protected != nil)
     }
 

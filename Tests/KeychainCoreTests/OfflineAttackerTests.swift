@@ -150,7 +150,7 @@ import Testing
         // Lowering the stored cost does not make guessing cheaper: the key it derives is another key.
         var cheaper = record
         cheaper.kdf = .testing
-        let cheapKey = try device.keychain.keybag.passcodeKey(for: "482916", record: cheaper)
+        let cheapKey = try device.keychain.keybag.passcodeKey(for: "482916", record: cheaper, minimum: .testing)
         #expect(throws: KeychainCoreError.self) { _ = try device.keychain.keybag.classKeys(in: cheaper, passcodeKey: cheapKey) }
     }
 

@@ -23,8 +23,8 @@ package struct AuthenticationCredentials: Sendable {
 
     /// Private keys of the locks the context has opened, by lock key identifier.
     package var lockKeys: [Data: Curve25519.KeyAgreement.PrivateKey] = [:]
-    /// The key derived from the application password set on the context, if any.
-    package var applicationPasswordKey: SymmetricKey?
+    /// The application password set on the context, if any (each item derives its own key from it).
+    package var applicationPassword: ApplicationPassword?
 
     package init() {}
 
@@ -33,9 +33,9 @@ package struct AuthenticationCredentials: Sendable {
     /// Adds the keys of `other`.
     package mutating func merge(_ other: AuthenticationCredentials) {
         lockKeys.merge(other.lockKeys) { _, new in new }
-        if let key = other.applicationPasswordKey { applicationPasswordKey = key }
+        if let password = other.applicationPassword { applicationPassword = password }
     }
 
     /// Whether nothing has been earned.
-    package var isEmpty: Bool { lockKeys.isEmpty && applicationPasswordKey == nil }
+    package var isEmpty: Bool { lockKeys.isEmpty && applicationPassword == nil }
 }

@@ -48,6 +48,23 @@ package struct PasscodeKDF: Hashable, Sendable {
             && (1...32).contains(blockSize) && (1...16).contains(parallelism)
     }
 
+    /// The least cost the engine accepts from disk when it was built with `configured` for new
+    /// passcodes: the standard cost, or the testing cost in an explicit test configuration.
+    package static func minimumAccepted(configured: PasscodeKDF) -> PasscodeKDF {
+        configured.rounds < standard.rounds || configured.blockSize < standard.blockSize ? testing : standard
+    }
+
+    /// Refuses parameters that are out of range or cheaper than `minimum`: a stored cost is only
+    /// an input, and one lowered by someone who altered the files would make guesses cheap.
+    package func requireAtLeast(_ minimum: PasscodeKDF, what: String) throws(KeychainCoreError) {
+        guard isValid, rounds >= minimum.rounds, blockSize >= minimum.blockSize, parallelism >= minimum.parallelism else {
+            throw KeychainCoreError(
+                .decode,
+                "\(what) (N = \(rounds), r = \(blockSize), p = \(parallelism)) is below the accepted cost or out of range"
+            )
+        }
+    }
+
     // MARK: Derivation
 
     /// Derives the key-encryption key for a passcode.

@@ -33,6 +33,9 @@ extension KeychainCoreError {
         case .dataTooLarge: -25302  // errSecDataTooLarge
         case .internalInconsistency: -2070  // errSecInternalComponent
         case .itemInvalidated: -26275  // errSecDecode
+        case .lockDamaged: -26275  // errSecDecode
+        case .invalidKeychain: -25295  // errSecInvalidKeychain
+        case .staleSnapshot: -36  // errSecIO
         case .authenticationNeeded: -25330  // errSecAuthNeeded (private; callers evaluate and retry)
         }
     }

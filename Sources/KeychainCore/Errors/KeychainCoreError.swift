@@ -72,6 +72,9 @@ extension KeychainCoreError {
             case internalInconsistency
             case authenticationNeeded
             case itemInvalidated
+            case lockDamaged
+            case invalidKeychain
+            case staleSnapshot
         }
 
         package var kind: Kind
@@ -115,6 +118,17 @@ extension KeychainCoreError {
         /// An item whose access control can never be satisfied again: its biometric set changed or
         /// the passcode was removed (`errSecDecode`; the item is dropped, as Apple drops it).
         package static let itemInvalidated = Code(.itemInvalidated)
+
+        /// An access-control lock of the keybag failed its integrity check: the items sealed to it
+        /// are refused (`errSecDecode`) but never deleted, and a new item with the same primary key
+        /// is a duplicate.
+        package static let lockDamaged = Code(.lockDamaged)
+        /// The keychain's files cannot be used: a link, another user's file, a file others can
+        /// write, or a database written by a newer version (`errSecInvalidKeychain`).
+        package static let invalidKeychain = Code(.invalidKeychain)
+        /// The transaction read a keybag that another process replaced meanwhile; the engine runs
+        /// the operation again (`errSecIO` if it still fails).
+        package static let staleSnapshot = Code(.staleSnapshot)
 
         package var description: String { kind.rawValue }
     }

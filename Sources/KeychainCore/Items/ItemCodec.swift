@@ -22,9 +22,15 @@ public import Foundation
 /// column or class fails to open.
 package struct ItemCodec: Sendable {
     package let keybag: Keybag
+    /// The cost given to new application-password wrappings.
+    package let passcodeKDF: PasscodeKDF
+    /// The least cost accepted from an item's stored application-password parameters.
+    package let minimumKDF: PasscodeKDF
 
-    package init(keybag: Keybag) {
+    package init(keybag: Keybag, passcodeKDF: PasscodeKDF = .standard) {
         self.keybag = keybag
+        self.passcodeKDF = passcodeKDF
+        minimumKDF = PasscodeKDF.minimumAccepted(configured: passcodeKDF)
     }
 
     // MARK: Hashes
@@ -105,7 +111,8 @@ package struct ItemCodec: Sendable {
                 accessControl: accessControl,
                 operation: operation,
                 locks: locks,
-                credentials: credentials,
+                applicationKey: applicationKey(credentials),
+                newParameters: .make(kdf: passcodeKDF),
                 binding: Self.lockBinding(table: table, identifier: identifier, protection: protection)
             )
             envelope = .locked(try SealedBox.seal(lock.serialized, using: classKey, binding: binding("skey")))
@@ -116,8 +123,7 @@ package struct ItemCodec: Sendable {
             table: table,
             identifier: identifier,
             protection: protection,
-            primaryKeyHash: primaryKeyHash,
-            keyColumns: keyColumns,
+            hashes: (primaryKeyHash, keyColumns),
             schema: schema
         )
         return ItemRow(
@@ -126,9 +132,9 @@ package struct ItemCodec: Sendable {
             primaryKeyHash: primaryKeyHash,
             keyColumns: keyColumns,
             wrappedMetadataKey: try SealedBox.wrap(metadataKey, using: classKey, binding: binding("mkey")),
-            metadata: try SealedBox.seal(MetadataCodec.encode(stored), using: metadataKey, binding: metadataBinding),
+            metadata: try SealedBox.seal(LengthPadding.pad(MetadataCodec.encode(stored)), using: metadataKey, binding: metadataBinding),
             secretKeyEnvelope: envelope.serialized,
-            secret: try SealedBox.seal(secret, using: secretKey, binding: binding("v_Data"))
+            secret: try SealedBox.seal(LengthPadding.pad(secret), using: secretKey, binding: binding(Self.paddedSecretColumn))
         )
     }
 
@@ -180,70 +186,32 @@ package struct ItemCodec: Sendable {
     }
 
     /// Unwraps a row's metadata key and decrypts its metadata, checking its look-up hashes.
-    private func openMetadataPlaintext(
+    func openMetadataPlaintext(
         _ row: ItemRow,
         protection: ProtectionClass,
-        schema: ItemSchema
+        schema: ItemSchema,
+        classKey: SymmetricKey? = nil
     ) throws(KeychainCoreError) -> (key: SymmetricKey, plaintext: Data) {
-        guard let classKey = keybag.classKey(protection) else {
+        guard let classKey = classKey ?? keybag.classKey(protection) else {
             throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
         }
         let table = schema.itemClass.tableName
         let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)
         let metadataKey = try SealedBox.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
-        let metadataBinding = Self.metadataBinding(
-            table: table,
-            identifier: row.identifier,
-            protection: protection,
-            primaryKeyHash: row.primaryKeyHash,
-            keyColumns: row.keyColumns,
-            schema: schema
-        )
-        do {
-            return (metadataKey, try SealedBox.open(row.metadata, using: metadataKey, binding: metadataBinding))
-        } catch {
-            // Rows written before the look-up hashes were bound (format 1) name only their place.
-            return (metadataKey, try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data")))
+        let hashes = (row.primaryKeyHash, row.keyColumns)
+        let padded = Self.metadataBinding(table: table, identifier: row.identifier, protection: protection, hashes: hashes, schema: schema)
+        if let plaintext = try? SealedBox.open(row.metadata, using: metadataKey, binding: padded) {
+            return (metadataKey, try LengthPadding.unpad(plaintext))
         }
-    }
-
-    // MARK: Re-hashing
-
-    /// A row of a keychain from before the tiers, hashed in `tiers` instead of `old`: its tag and
-    /// look-up hashes change and its metadata is sealed again to bind them; its keys, secret and
-    /// identifier stay. `nil` when the row's class keeps its tier.
-    package func rehashed(
-        _ row: ItemRow,
-        itemClass: ItemClass,
-        from old: LookupTiers,
-        to tiers: LookupTiers
-    ) throws(KeychainCoreError) -> ItemRow? {
-        let table = itemClass.tableName
-        let schema = ItemSchema.of(itemClass)
-        let protection = try protection(of: row, table: table, tiers: old)
-        let tier = try tier(for: protection, in: tiers)
-        // The device tier hashes as a keychain from before the tiers did: only protected rows move.
-        guard tier.kind == .protected, old.tier(for: protection)?.kind != .protected else { return nil }
-        let (metadataKey, plaintext) = try openMetadataPlaintext(row, protection: protection, schema: schema)
-        let attributes = try MetadataCodec.decode(plaintext)
-        let (keyColumns, primaryKeyHash) = keyHashes(of: attributes, schema: schema, tier: tier)
-        var rehashed = row
-        rehashed.protectionTag = tier.protectionTag(protection, table: table, identifier: row.identifier)
-        rehashed.keyColumns = keyColumns
-        rehashed.primaryKeyHash = primaryKeyHash
-        rehashed.metadata = try SealedBox.seal(
-            plaintext,
-            using: metadataKey,
-            binding: Self.metadataBinding(
-                table: table,
-                identifier: row.identifier,
-                protection: protection,
-                primaryKeyHash: primaryKeyHash,
-                keyColumns: keyColumns,
-                schema: schema
-            )
+        // Rows written before padding (format 2) bound the same hashes under another label; rows
+        // written before the look-up hashes were bound (format 1) name only their place.
+        let unpadded = Self.metadataBinding(
+            table: table, identifier: row.identifier, protection: protection, hashes: hashes, schema: schema, padded: false
         )
-        return rehashed
+        if let plaintext = try? SealedBox.open(row.metadata, using: metadataKey, binding: unpadded) {
+            return (metadataKey, plaintext)
+        }
+        return (metadataKey, try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data")))
     }
 
     /// Decrypts a row's secret.
@@ -268,6 +236,9 @@ package struct ItemCodec: Sendable {
             currentLocks: currentLocks
         )
         let binding = Self.binding(table: item.itemClass.tableName, identifier: row.identifier, protection: item.protection)
+        if let padded = try? SealedBox.open(row.secret, using: secretKey, binding: binding(Self.paddedSecretColumn)) {
+            return try LengthPadding.unpad(padded)
+        }
         return try SealedBox.open(row.secret, using: secretKey, binding: binding("v_Data"))
     }
 
@@ -300,6 +271,8 @@ package struct ItemCodec: Sendable {
                 accessControl: item.accessControl,
                 operation: operation,
                 credentials: credentials,
+                applicationKey: applicationKey(credentials),
+                legacyParameters: legacyApplicationPasswordParameters,
                 currentLocks: currentLocks,
                 binding: Self.lockBinding(table: table, identifier: row.identifier, protection: item.protection)
             )
@@ -308,7 +281,7 @@ package struct ItemCodec: Sendable {
 
     // MARK: Private
 
-    private static func binding(
+    static func binding(
         table: String,
         identifier: Data,
         protection: ProtectionClass
@@ -323,23 +296,43 @@ package struct ItemCodec: Sendable {
     /// The metadata's associated data: its place, and every look-up hash of the row, so that a
     /// row whose hashes were altered or swapped with another row's fails to open instead of being
     /// found by the wrong query or escaping the uniqueness check.
-    private static func metadataBinding(
+    static func metadataBinding(
         table: String,
         identifier: Data,
         protection: ProtectionClass,
-        primaryKeyHash: Data,
-        keyColumns: [String: Data],
-        schema: ItemSchema
+        hashes: (primaryKey: Data, columns: [String: Data]),
+        schema: ItemSchema,
+        padded: Bool = true
     ) -> [UInt8] {
-        var binding = AssociatedData("swift-keychain/v2/item-metadata")
+        var binding = AssociatedData(padded ? "swift-keychain/v3/item-metadata" : "swift-keychain/v2/item-metadata")
             .appending(table)
             .appending(Array(identifier))
             .appending(protection.rawValue)
-            .appending(Array(primaryKeyHash))
+            .appending(Array(hashes.primaryKey))
         for descriptor in schema.primaryKey {
-            binding.append(Array(keyColumns[descriptor.code] ?? Data()))
+            binding.append(Array(hashes.columns[descriptor.code] ?? Data()))
         }
         return binding.bytes
+    }
+
+    /// The binding name of a padded secret (rows from before padding use `v_Data`).
+    static let paddedSecretColumn = "v_Data/padded"
+
+    /// Derives application-password keys from the password `credentials` hold, if any.
+    func applicationKey(_ credentials: AuthenticationCredentials) -> ItemLock.ApplicationKey? {
+        guard let password = credentials.applicationPassword else { return nil }
+        let keybag = keybag
+        let minimum = minimumKDF
+        return { (parameters) throws(KeychainCoreError) -> SymmetricKey in
+            try password.key(for: parameters) { (bytes) throws(KeychainCoreError) -> SymmetricKey in
+                try keybag.applicationPasswordKey(for: bytes, parameters: parameters, minimum: minimum)
+            }
+        }
+    }
+
+    /// The salt and cost of application-password wrappings from before each item had its own.
+    var legacyApplicationPasswordParameters: ApplicationPasswordParameters? {
+        keybag.record.legacyApplicationPassword.map { ApplicationPasswordParameters(kdf: $0.kdf, salt: $0.salt) }
     }
 
     private static func lockBinding(table: String, identifier: Data, protection: ProtectionClass) -> AssociatedData {

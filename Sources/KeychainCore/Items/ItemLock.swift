@@ -22,9 +22,11 @@ public import Foundation
 /// item never prompts; opening needs the lock private keys that only the authentication gate
 /// releases. `or` is several slots, `and` is one slot that needs every lock.
 ///
-/// Layout (inside the class-key-sealed envelope): version, slot count, then per slot the lock
-/// kinds and identifiers, an application-password flag, the ephemeral public key and the wrapped
-/// secret key.
+/// Layout 2 (inside the class-key-sealed envelope): version, the application password's salt and
+/// cost (or none), slot count, then per slot the lock kinds and identifiers, an
+/// application-password flag, the ephemeral public key and the wrapped secret key; zeros up to a
+/// multiple of ``paddedLength``, so that every access control seals to the same size. Layout 1
+/// (no parameters, no padding; the keychain's legacy salt and cost) is still read.
 package struct ItemLock: Sendable {
     package struct Slot: Sendable {
         package var locks: [(lock: AccessPolicy.Lock, identifier: Data)]
@@ -34,35 +36,54 @@ package struct ItemLock: Sendable {
     }
 
     package var slots: [Slot]
+    /// The application password's salt and cost; `nil` without one, or in layout 1.
+    package var applicationPassword: ApplicationPasswordParameters?
+    /// The layout the lock was read from.
+    package private(set) var version: UInt8 = Self.currentVersion
 
-    private static let version: UInt8 = 1
+    private static let currentVersion: UInt8 = 2
+    private static let legacyVersion: UInt8 = 1
     private static let identifierLength = 16
     private static let publicKeyLength = 32
+    /// Every serialized lock is a multiple of this many bytes (the largest policy needs about 370).
+    package static let paddedLength = 512
+
+    /// Derives the application password's key for a wrapping's parameters (from the credentials).
+    package typealias ApplicationKey = (ApplicationPasswordParameters) throws(KeychainCoreError) -> SymmetricKey
 
     // MARK: Sealing
 
     /// Wraps `secretKey` for every alternative of `policy` that can be created now.
     ///
+    /// - Parameters:
+    ///   - locks: The keybag's locks; only verified, intact ones are sealed to.
+    ///   - applicationKey: Derives the application-password key, `nil` when the caller has no password.
+    ///   - newParameters: The salt and cost for the application password of this item.
     /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when the application password is
     ///   missing; ``KeychainCoreError/Code/authenticationFailed`` when no alternative can be created
-    ///   (no passcode, no enrolled biometry, no companion).
+    ///   (no passcode, no enrolled biometry, no companion); ``KeychainCoreError/Code/lockDamaged``
+    ///   or ``KeychainCoreError/Code/interactionNotAllowed`` when a lock it needs failed its check
+    ///   or cannot be checked yet (before the first unlock).
     package static func seal(
         _ secretKey: SymmetricKey,
         accessControl: AccessControl,
         operation: AccessOperation,
         locks available: [AccessPolicy.Lock: LockKeyRecord],
-        credentials: AuthenticationCredentials,
+        applicationKey: ApplicationKey?,
+        newParameters: ApplicationPasswordParameters,
         binding: AssociatedData
     ) throws(KeychainCoreError) -> ItemLock {
         let policy = AccessPolicy(accessControl)
-        var applicationKey: SymmetricKey?
+        var parameters: ApplicationPasswordParameters?
+        var applicationPasswordKey: SymmetricKey?
         if policy.requiresApplicationPassword {
-            guard let key = credentials.applicationPasswordKey else {
+            guard let applicationKey else {
                 throw .authenticationNeeded(
                     AuthenticationRequest(accessControl: accessControl, operation: operation)
                 )
             }
-            applicationKey = key
+            parameters = newParameters
+            applicationPasswordKey = try applicationKey(newParameters)
         }
         var slots: [Slot] = []
         for alternative in policy.alternatives {
@@ -73,6 +94,17 @@ package struct ItemLock: Sendable {
                 available[.biometryCurrentSet] == nil
             {
                 continue  // nothing enrolled
+            }
+            for record in records {
+                guard record.isIntact else {
+                    throw KeychainCoreError(.lockDamaged, "the keybag's \(record.lock) lock is damaged")
+                }
+                guard record.isVerified else {
+                    throw KeychainCoreError(
+                        .interactionNotAllowed,
+                        "the keybag's locks can only be checked after the first unlock; add this item after unlocking"
+                    )
+                }
             }
             let ephemeral = Curve25519.KeyAgreement.PrivateKey()
             let lockList = records.map { (lock: $0.lock, identifier: $0.identifier) }
@@ -86,11 +118,17 @@ package struct ItemLock: Sendable {
                 }
             }
             let ephemeralPublic = ephemeral.publicKey.rawRepresentation
-            let slotKey = derive(material, applicationKey: applicationKey, ephemeralPublicKey: ephemeralPublic, locks: lockList)
+            let slotKey = derive(
+                material,
+                applicationKey: applicationPasswordKey,
+                ephemeralPublicKey: ephemeralPublic,
+                locks: lockList
+            )
+            material.resetBytes(in: 0..<material.count)
             slots.append(
                 Slot(
                     locks: lockList,
-                    usesApplicationPassword: applicationKey != nil,
+                    usesApplicationPassword: applicationPasswordKey != nil,
                     ephemeralPublicKey: ephemeralPublic,
                     wrappedKey: try SealedBox.wrap(secretKey, using: slotKey, binding: slotBinding(binding, index: slots.count))
                 )
@@ -102,21 +140,27 @@ package struct ItemLock: Sendable {
                 "the access control cannot be satisfied on this device (it needs a passcode, enrolled biometry or a companion)"
             )
         }
-        return ItemLock(slots: slots)
+        return ItemLock(slots: slots, applicationPassword: parameters)
     }
 
     // MARK: Opening
 
     /// Unwraps the secret key with the first slot that `credentials` satisfy.
     ///
+    /// - Parameters:
+    ///   - applicationKey: Derives the application-password key, `nil` when the caller has no password.
+    ///   - legacyParameters: The salt and cost of application-password wrappings in layout 1.
     /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when a slot could open with more
     ///   credentials; ``KeychainCoreError/Code/authenticationFailed`` for a wrong application
     ///   password; ``KeychainCoreError/Code/itemInvalidated`` when every slot names a lock that no
-    ///   longer exists (a new enrolment, a removed passcode): the item can never be read again.
+    ///   longer exists (a new enrolment, a removed passcode): the item can never be read again;
+    ///   ``KeychainCoreError/Code/lockDamaged`` when a lock it names failed its check.
     package func open(
         accessControl: AccessControl,
         operation: AccessOperation,
         credentials: AuthenticationCredentials,
+        applicationKey: ApplicationKey?,
+        legacyParameters: ApplicationPasswordParameters?,
         currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord],
         binding: AssociatedData
     ) throws(KeychainCoreError) -> SymmetricKey {
@@ -124,7 +168,14 @@ package struct ItemLock: Sendable {
         for (index, slot) in slots.enumerated() {
             let keys = slot.locks.compactMap { credentials.lockKeys[$0.identifier] }
             guard keys.count == slot.locks.count else { continue }
-            if slot.usesApplicationPassword && credentials.applicationPasswordKey == nil { continue }
+            var applicationPasswordKey: SymmetricKey?
+            if slot.usesApplicationPassword {
+                guard let applicationKey else { continue }
+                guard let parameters = applicationPassword ?? legacyParameters else {
+                    throw KeychainCoreError(.decode, "an item's application-password parameters are missing")
+                }
+                applicationPasswordKey = try applicationKey(parameters)
+            }
             var material = Data()
             if !slot.locks.isEmpty {
                 guard let ephemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: slot.ephemeralPublicKey) else {
@@ -139,10 +190,11 @@ package struct ItemLock: Sendable {
             }
             let slotKey = Self.derive(
                 material,
-                applicationKey: slot.usesApplicationPassword ? credentials.applicationPasswordKey : nil,
+                applicationKey: applicationPasswordKey,
                 ephemeralPublicKey: slot.ephemeralPublicKey,
                 locks: slot.locks
             )
+            material.resetBytes(in: 0..<material.count)
             if let key = try? SealedBox.unwrap(slot.wrappedKey, using: slotKey, binding: Self.slotBinding(binding, index: index)) {
                 return key
             }
@@ -153,9 +205,11 @@ package struct ItemLock: Sendable {
             }
         }
         let existing = try currentLocks()
+        // A lock that failed its check may be the item's own, damaged: refuse, never take it for a
+        // replaced lock (whose items are deleted).
         for slot in slots {
             for reference in slot.locks where existing[reference.lock]?.isIntact == false {
-                throw KeychainCoreError(.decode, "the keybag's \(reference.lock) lock is damaged")
+                throw KeychainCoreError(.lockDamaged, "the keybag's \(reference.lock) lock is damaged")
             }
         }
         let live = slots.filter { slot in slot.locks.allSatisfy { existing[$0.lock]?.identifier == $0.identifier } }
@@ -189,6 +243,7 @@ package struct ItemLock: Sendable {
     ) -> SymmetricKey {
         var input = material
         if let applicationKey { applicationKey.withUnsafeBytes { input.append(contentsOf: $0) } }
+        defer { input.resetBytes(in: 0..<input.count) }
         var info = AssociatedData("swift-keychain/v1/item-lock")
         for lock in locks {
             info.append([lock.lock.rawValue])
@@ -211,8 +266,25 @@ package struct ItemLock: Sendable {
 // MARK: - Serialization
 
 extension ItemLock {
+    package init(slots: [Slot], applicationPassword: ApplicationPasswordParameters?) {
+        self.slots = slots
+        self.applicationPassword = applicationPassword
+    }
+
+    /// Layout 2, padded with zeros to a multiple of ``paddedLength``.
     package var serialized: Data {
-        var out = Data([Self.version, UInt8(slots.count)])
+        var out = Data([Self.currentVersion])
+        if let parameters = applicationPassword {
+            out.append(1)
+            for value in [parameters.kdf.rounds, parameters.kdf.blockSize, parameters.kdf.parallelism] {
+                withUnsafeBytes(of: UInt32(clamping: value).bigEndian) { out.append(contentsOf: $0) }
+            }
+            out.append(UInt8(truncatingIfNeeded: parameters.salt.count))
+            out.append(parameters.salt)
+        } else {
+            out.append(0)
+        }
+        out.append(UInt8(slots.count))
         for slot in slots {
             out.append(UInt8(slot.locks.count))
             for lock in slot.locks {
@@ -225,12 +297,32 @@ extension ItemLock {
             out.append(UInt8(truncatingIfNeeded: slot.wrappedKey.count))
             out.append(slot.wrappedKey)
         }
+        let padded = (out.count + Self.paddedLength - 1) / Self.paddedLength * Self.paddedLength
+        out.append(contentsOf: repeatElement(0, count: padded - out.count))
         return out
     }
 
     package init(serialized: Data) throws(KeychainCoreError) {
         var reader = ByteReader(Array(serialized))
-        guard reader.byte() == Self.version, let count = reader.byte(), count > 0 else {
+        let version = reader.byte()
+        guard version == Self.currentVersion || version == Self.legacyVersion, let version else {
+            throw KeychainCoreError(.decode, "an item's lock is damaged")
+        }
+        var parameters: ApplicationPasswordParameters?
+        if version == Self.currentVersion {
+            guard let flag = reader.byte(), flag <= 1 else { throw KeychainCoreError(.decode, "an item's lock is damaged") }
+            if flag == 1 {
+                guard let numbers = reader.bytes(12), let saltLength = reader.byte(), let salt = reader.bytes(Int(saltLength)) else {
+                    throw KeychainCoreError(.decode, "an item's lock is truncated")
+                }
+                let values = stride(from: 0, to: 12, by: 4).map { numbers.dropFirst($0).prefix(4).reduce(0) { $0 << 8 | Int($1) } }
+                parameters = ApplicationPasswordParameters(
+                    kdf: PasscodeKDF(rounds: values[0], blockSize: values[1], parallelism: values[2]),
+                    salt: Data(salt)
+                )
+            }
+        }
+        guard let count = reader.byte(), count > 0 else {
             throw KeychainCoreError(.decode, "an item's lock is damaged")
         }
         var slots: [Slot] = []
@@ -247,33 +339,19 @@ extension ItemLock {
                 let high = reader.byte(), let low = reader.byte(),
                 let wrapped = reader.bytes(Int(high) << 8 | Int(low))
             else { throw KeychainCoreError(.decode, "an item's lock is damaged") }
+            if flag == 1, version == Self.currentVersion, parameters == nil {
+                throw KeychainCoreError(.decode, "an item's lock uses an application password without its parameters")
+            }
             slots.append(
                 Slot(locks: locks, usesApplicationPassword: flag == 1, ephemeralPublicKey: Data(ephemeral), wrappedKey: Data(wrapped))
             )
         }
-        guard reader.isAtEnd else { throw KeychainCoreError(.decode, "an item's lock has trailing bytes") }
+        let padding = reader.remaining
+        guard padding.allSatisfy({ $0 == 0 }), version == Self.currentVersion || padding.isEmpty else {
+            throw KeychainCoreError(.decode, "an item's lock has trailing bytes")
+        }
         self.slots = slots
-    }
-}
-
-/// Reads a byte array front to back without ever trapping.
-struct ByteReader {
-    private let bytes: [UInt8]
-    private var offset = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    var isAtEnd: Bool { offset == bytes.count }
-
-    mutating func byte() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
-        guard count >= 0, bytes.count - offset >= count else { return nil }
-        defer { offset += count }
-        return bytes[offset..<offset + count]
+        self.applicationPassword = parameters
+        self.version = version
     }
 }

@@ -26,8 +26,10 @@ import Darwin
 /// The device secret: 256 random bits in a file only the owner can read.
 ///
 /// It plays the part of Apple's UID key: every class key is wrapped under a key derived from it,
-/// so the database is useless without this file. The file is created once, atomically, with
-/// mode 0600, and is never rewritten.
+/// so the database is useless without this file. It is never rewritten. A new keychain writes it
+/// under a staged name (`device.key.<random>`) and links it into place only after the keybag
+/// sealed with it has committed, so a crash during creation leaves either no keychain (the staged
+/// file is discarded at the next open) or a complete one (the staged file is installed then).
 package enum DeviceSecret {
     /// The file name inside a keychain home.
     package static let fileName = "device.key"
@@ -36,76 +38,77 @@ package enum DeviceSecret {
     ///
     /// A missing file is an error, not a reason to make a new one: the keybag was sealed with it.
     package static func load(in directory: URL) throws(KeychainCoreError) -> SymmetricKey {
-        let url = directory.appendingPathComponent(fileName)
-        guard let existing = try read(url) else {
-            throw KeychainCoreError(
-                .decode,
-                "the device secret \(url.path) is missing; the keychain cannot be decrypted without it"
-            )
+        let path = directory.appendingPathComponent(fileName).path
+        guard let existing = try read(path) else {
+            throw KeychainCoreError(.decode, "the device secret \(path) is missing; the keychain cannot be decrypted without it")
         }
         return existing
     }
 
-    /// Whether the keychain home has a device secret file (readable or not).
+    /// Whether the keychain home has a device secret file (readable or not, even a link).
     package static func exists(in directory: URL) -> Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent(fileName).path)
+        PrivateFile.status(directory.appendingPathComponent(fileName).path, followingLinks: false) != nil
     }
 
-    /// Creates the device secret of a new keychain and returns it; fails if the home has one.
-    package static func create(in directory: URL) throws(KeychainCoreError) -> SymmetricKey {
-        let url = directory.appendingPathComponent(fileName)
-        try create(url)
-        guard let created = try read(url) else {
-            throw KeychainCoreError(.io, "the device secret \(url.path) could not be created")
-        }
-        return created
-    }
+    // MARK: Creating
 
-    /// Removes a device secret that no keybag uses (its keychain's creation did not commit).
-    package static func discard(in directory: URL) {
-        unlink(directory.appendingPathComponent(fileName).path)
-    }
-
-    private static func read(_ url: URL) throws(KeychainCoreError) -> SymmetricKey? {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return nil
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            throw KeychainCoreError(.io, "cannot read the device secret \(url.path)", cause: error)
-        }
-        guard data.count == 32 else {
-            throw KeychainCoreError(.decode, "the device secret \(url.path) is damaged (\(data.count) bytes, expected 32)")
-        }
-        return SymmetricKey(data: data)
-    }
-
-    /// Writes a new secret to a temporary file, then links it into place (never over an existing one).
-    private static func create(_ url: URL) throws(KeychainCoreError) {
+    /// Writes a new device secret under a staged name; ``install(_:in:)`` puts it in place.
+    package static func stage(in directory: URL) throws(KeychainCoreError) -> (key: SymmetricKey, path: String) {
         let secret = SymmetricKey(size: .bits256)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".device.key.\(getpid()).\(UInt64.random(in: 0...UInt64.max))")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw KeychainCoreError(.io, "cannot create \(temporary.path): errno \(errno)")
+        let suffix = KeybagSecret.hex(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) })
+        let path = directory.appendingPathComponent(fileName + "." + suffix).path
+        let descriptor = try PrivateFile.create(path)
+        defer { close(descriptor) }
+        var bytes = secret.withUnsafeBytes { Array($0) }
+        defer { PrivateFile.zero(&bytes) }
+        do {
+            try PrivateFile.writeAll(bytes, to: descriptor, path: path)
+        } catch {
+            unlink(path)
+            throw error
         }
-        defer { unlink(temporary.path) }
-        let written = secret.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd)
-        close(fd)
-        guard written == 32, synced == 0 else {
-            throw KeychainCoreError(.io, "cannot write the device secret: errno \(errno)")
+        PrivateFile.syncDirectory(directory.path)
+        return (secret, path)
+    }
+
+    /// Links a staged secret into place (never over an existing one) and removes the staged name.
+    package static func install(_ stagedPath: String, in directory: URL) throws(KeychainCoreError) {
+        let path = directory.appendingPathComponent(fileName).path
+        if link(stagedPath, path) != 0, errno != EEXIST {
+            throw KeychainCoreError(.io, "cannot install the device secret at \(path): \(PrivateFile.describeErrno())")
         }
-        // link(2) fails with EEXIST rather than replace a secret.
-        if link(temporary.path, url.path) != 0 {
-            throw KeychainCoreError(.io, "cannot install the device secret at \(url.path): errno \(errno)")
+        unlink(stagedPath)
+        PrivateFile.syncDirectory(directory.path)
+    }
+
+    /// The staged secrets left in the home (a creation that crashed before or after its commit).
+    package static func staged(in directory: URL) -> [(key: SymmetricKey, path: String)] {
+        let prefix = fileName + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return names.filter { $0.hasPrefix(prefix) }.sorted().compactMap { name in
+            let path = directory.appendingPathComponent(name).path
+            guard let key = try? read(path) else { return nil }
+            return (key, path)
         }
-        let directoryFD = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+    }
+
+    /// Removes staged secrets that no keybag uses.
+    package static func discardStaged(in directory: URL) {
+        for (_, path) in staged(in: directory) {
+            unlink(path)
         }
+    }
+
+    // MARK: Private
+
+    private static func read(_ path: String) throws(KeychainCoreError) -> SymmetricKey? {
+        guard let descriptor = try PrivateFile.openForReading(path) else { return nil }
+        defer { close(descriptor) }
+        var bytes = try PrivateFile.readAll(descriptor, path: path, limit: 64)
+        defer { PrivateFile.zero(&bytes) }
+        guard bytes.count == 32 else {
+            throw KeychainCoreError(.decode, "the device secret \(path) is damaged (\(bytes.count) bytes, expected 32)")
+        }
+        return SymmetricKey(data: bytes)
     }
 }

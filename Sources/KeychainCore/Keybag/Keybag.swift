@@ -26,8 +26,6 @@ package final class Keybag: Sendable {
     package let deviceKey: SymmetricKey
     /// The hasher of the searchable columns of the device tier (see ``LookupTier``).
     package let lookup: LookupHasher
-    /// Keys the integrity codes of the lock rows (damage detection, derived from the device key).
-    package let integrityKey: SymmetricKey
 
     private let deviceSecret: SymmetricKey
     private let accessGroups: [String]
@@ -42,18 +40,20 @@ package final class Keybag: Sendable {
         var tiers: LookupTiers
         /// The sealed protected look-up key that `tiers.protected` came from.
         var sealedProtectedLookupKey: Data?
+        /// The stored keybag the state follows: class keys of another epoch are stale.
+        var generation: Int64 = -1
+        var epoch = Data()
+        var record: KeybagRecord
     }
 
     // MARK: Initialization
 
     /// - Parameter accessGroups: The process's access groups, whose `agrp` hashes each tier precomputes.
-    package init(deviceSecret: SymmetricKey, record: KeybagRecord, accessGroups: [String] = []) throws(KeychainCoreError) {
+    package init(deviceSecret: SymmetricKey, stored: StoredKeybag, accessGroups: [String] = []) throws(KeychainCoreError) {
         self.deviceSecret = deviceSecret
         self.accessGroups = accessGroups
+        let record = stored.record
         deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
-        integrityKey = SymmetricKey(
-            data: HMAC<SHA256>.authenticationCode(for: Array("swift-keychain/v1/integrity".utf8), using: deviceKey)
-        )
         do {
             lookup = LookupHasher(
                 key: try SealedBox.unwrap(
@@ -67,8 +67,8 @@ package final class Keybag: Sendable {
         }
         deviceTier = LookupTier(kind: .device, hasher: lookup, accessGroups: accessGroups)
         sharedTier = deviceTier.covering(.shared)
-        state = LockedState(State(tiers: LookupTiers(shared: sharedTier)))
-        try load(record, passcodeKey: nil)
+        state = LockedState(State(tiers: LookupTiers(shared: sharedTier), record: record))
+        try load(stored, passcodeKey: nil)
     }
 
     /// A new keybag for a new keychain: fresh class keys and look-up key, no passcode.
@@ -151,29 +151,49 @@ package final class Keybag: Sendable {
 
     // MARK: Unlocking
 
-    /// Unwraps the class keys that `record` allows with the given passcode key (or none).
+    /// Unwraps the class keys that `stored` allows with the given passcode key (or none).
     ///
     /// Classes wrapped by the device key are always unwrapped; passcode-wrapped classes only with
-    /// `passcodeKey`. A wrong passcode key throws ``KeychainCoreError/Code/authenticationFailed``
-    /// and changes nothing.
-    package func load(_ record: KeybagRecord, passcodeKey: SymmetricKey?) throws(KeychainCoreError) {
+    /// `passcodeKey`, else kept from before if their epoch is unchanged. A wrong passcode key throws
+    /// ``KeychainCoreError/Code/authenticationFailed`` and changes nothing.
+    package func load(_ stored: StoredKeybag, passcodeKey: SymmetricKey?) throws(KeychainCoreError) {
+        let record = stored.record
         let keys = try classKeys(in: record, passcodeKey: passcodeKey)
         try state.withLock { (current: inout State) throws(KeychainCoreError) in
+            guard stored.generation >= current.generation else { return }
+            if current.epoch != record.classKeyEpoch {
+                current.classKeys = [:]
+                current.tiers = LookupTiers(shared: sharedTier)
+                current.sealedProtectedLookupKey = nil
+            }
             current.classKeys.merge(keys) { _, new in new }
             // A class the record no longer has (akpu after the passcode was removed) is gone.
             for protection in current.classKeys.keys where record.wrappedClassKeys[protection] == nil {
                 current.classKeys[protection] = nil
             }
+            current.generation = stored.generation
+            current.epoch = record.classKeyEpoch
+            current.record = record
             try updateTiers(&current, from: record)
         }
     }
 
-    /// Takes up the protected look-up key of `record` (written by another process moving a keychain
-    /// from before the tiers), leaving the class keys as they are.
-    package func adoptLookupTiers(from record: KeybagRecord) throws(KeychainCoreError) {
-        try state.withLock { (current: inout State) throws(KeychainCoreError) in
-            try updateTiers(&current, from: record)
-        }
+    /// Follows a keybag that another process (or this one) wrote: keeps what this process has
+    /// unlocked unless the class keys were replaced, takes up the rest. An older keybag than the
+    /// one followed is ignored.
+    package func adopt(_ stored: StoredKeybag) throws(KeychainCoreError) {
+        guard stored.generation > generation else { return }
+        try load(stored, passcodeKey: nil)
+    }
+
+    /// The generation of the stored keybag this process follows.
+    package var generation: Int64 {
+        state.withLock { $0.generation }
+    }
+
+    /// The keybag record this process follows.
+    package var record: KeybagRecord {
+        state.withLock { $0.record }
     }
 
     /// Sets the tiers that `record` and the unlocked class keys give. A keychain never goes back
@@ -233,21 +253,25 @@ package final class Keybag: Sendable {
     }
 
     /// Derives the passcode key of `record` for `passcode`.
-    package func passcodeKey(for passcode: String, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
+    package func passcodeKey(for passcode: String, record: KeybagRecord, minimum: PasscodeKDF) throws(KeychainCoreError) -> SymmetricKey {
         guard let salt = record.passcodeSalt else {
             throw KeychainCoreError(.decode, "the keybag has a passcode but no passcode salt")
         }
+        try record.kdf.requireAtLeast(minimum, what: "the keybag's passcode KDF")
         return try record.kdf.deriveKey(passcode: passcode, salt: salt, deviceSecret: deviceSecret)
     }
 
-    /// Derives the key of an application password (`LAContext.setCredential(_:type: .applicationPassword)`).
-    ///
-    /// The same memory-hard KDF as the passcode, salted per keychain and entangled with the device
-    /// secret, so a copied database alone does not allow guessing.
-    package func applicationPasswordKey(for password: Data, record: KeybagRecord) throws(KeychainCoreError) -> SymmetricKey {
-        try record.kdf.deriveKey(
-            secret: Array(password),
-            salt: Data("swift-keychain/v1/application-password".utf8) + record.deviceSalt,
+    /// Derives an application password's key for one item's wrapping, with that wrapping's own
+    /// salt and cost (or, for wrappings from before those, the keychain's legacy ones).
+    package func applicationPasswordKey(
+        for password: [UInt8],
+        parameters: ApplicationPasswordParameters,
+        minimum: PasscodeKDF
+    ) throws(KeychainCoreError) -> SymmetricKey {
+        try parameters.kdf.requireAtLeast(minimum, what: "an item's application-password KDF")
+        return try parameters.kdf.deriveKey(
+            secret: password,
+            salt: parameters.salt,
             deviceSecret: deviceSecret,
             purpose: "application password"
         )

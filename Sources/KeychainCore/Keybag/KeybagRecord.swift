@@ -11,15 +11,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+public import Crypto
 public import Foundation
-public import GRDB
 
-/// The keybag as stored: salts, KDF parameters, the sealed look-up key and the wrapped class keys.
+/// The keybag as stored: salts, KDF parameters, the sealed look-up keys, the wrapped class keys
+/// and the access-control locks.
+///
+/// The whole record is serialized and sealed as one AES-256-GCM box by ``KeybagVault``, under a
+/// key derived from the device secret and the keybag secret; none of its fields is stored on its
+/// own, so none can be altered, emptied or replaced by an older copy without the box failing.
 package struct KeybagRecord: Sendable {
-    package static let currentVersion = 1
-
     package var deviceSalt: Data
     package var passcodeSalt: Data?
+    /// The passcode KDF's parameters.
     package var kdf: PasscodeKDF
     package var hasPasscode: Bool
     package var sealedLookupKey: Data
@@ -29,70 +33,46 @@ package struct KeybagRecord: Sendable {
     /// Class keys wrapped by the device key (`dk`, `dku`, and the others while no passcode is set)
     /// or by the passcode key.
     package var wrappedClassKeys: [ProtectionClass: Data]
+    /// Random bytes that change whenever the passcode-protected class keys are replaced, so that
+    /// every process drops the keys it holds from before.
+    package var classKeyEpoch: Data
+    /// The access-control locks (passcode, biometry), by kind.
+    package var locks: [AccessPolicy.Lock: LockKeyRecord]
+    /// The KDF and salt of application-password wrappings made before each carried its own.
+    package var legacyApplicationPassword: LegacyApplicationPassword?
+    /// A keychain converted from the unsealed keybag with a passcode set: its class keys may be
+    /// older than the passcode, so they are replaced at the next unlock.
+    package var needsClassKeyRotation: Bool
 
-    // MARK: Database
-
-    /// Reads the keybag, or `nil` for a new database.
-    package static func fetch(_ db: Database) throws(KeychainCoreError) -> KeybagRecord? {
-        do {
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM keybag WHERE id = 1") else { return nil }
-            var keys: [ProtectionClass: Data] = [:]
-            for keyRow in try Row.fetchAll(db, sql: "SELECT pdmn, wrapped FROM class_key") {
-                guard let protection = ProtectionClass(rawValue: keyRow["pdmn"] ?? ""),
-                    let wrapped = keyRow["wrapped"] as Data?
-                else {
-                    throw KeychainCoreError(.decode, "the keybag holds a damaged class key")
-                }
-                keys[protection] = wrapped
-            }
-            guard let version = row["version"] as Int?, version == currentVersion,
-                let deviceSalt = row["device_salt"] as Data?,
-                let rounds = row["kdf_rounds"] as Int?, let blockSize = row["kdf_block_size"] as Int?,
-                let parallelism = row["kdf_parallelism"] as Int?,
-                let hasPasscode = row["has_passcode"] as Bool?,
-                let lookup = row["lookup_key"] as Data?
-            else {
-                throw KeychainCoreError(.decode, "the keybag is damaged or of an unknown version")
-            }
-            return KeybagRecord(
-                deviceSalt: deviceSalt,
-                passcodeSalt: row["passcode_salt"],
-                kdf: PasscodeKDF(rounds: rounds, blockSize: blockSize, parallelism: parallelism),
-                hasPasscode: hasPasscode,
-                sealedLookupKey: lookup,
-                sealedProtectedLookupKey: row["protected_lookup_key"],
-                wrappedClassKeys: keys
-            )
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot read the keybag")
-        }
+    package init(
+        deviceSalt: Data,
+        passcodeSalt: Data? = nil,
+        kdf: PasscodeKDF,
+        hasPasscode: Bool = false,
+        sealedLookupKey: Data,
+        sealedProtectedLookupKey: Data? = nil,
+        wrappedClassKeys: [ProtectionClass: Data],
+        classKeyEpoch: Data = KeybagRecord.newEpoch(),
+        locks: [AccessPolicy.Lock: LockKeyRecord] = [:],
+        legacyApplicationPassword: LegacyApplicationPassword? = nil,
+        needsClassKeyRotation: Bool = false
+    ) {
+        self.deviceSalt = deviceSalt
+        self.passcodeSalt = passcodeSalt
+        self.kdf = kdf
+        self.hasPasscode = hasPasscode
+        self.sealedLookupKey = sealedLookupKey
+        self.sealedProtectedLookupKey = sealedProtectedLookupKey
+        self.wrappedClassKeys = wrappedClassKeys
+        self.classKeyEpoch = classKeyEpoch
+        self.locks = locks
+        self.legacyApplicationPassword = legacyApplicationPassword
+        self.needsClassKeyRotation = needsClassKeyRotation
     }
 
-    /// Writes the whole keybag, replacing what was there.
-    package func save(_ db: Database) throws(KeychainCoreError) {
-        do {
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO keybag
-                        (id, version, device_salt, passcode_salt, kdf_rounds, kdf_block_size, kdf_parallelism,
-                         has_passcode, lookup_key, protected_lookup_key)
-                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    Self.currentVersion, deviceSalt, passcodeSalt, kdf.rounds, kdf.blockSize, kdf.parallelism,
-                    hasPasscode, sealedLookupKey, sealedProtectedLookupKey,
-                ]
-            )
-            try db.execute(sql: "DELETE FROM class_key")
-            for (protection, wrapped) in wrappedClassKeys {
-                try db.execute(
-                    sql: "INSERT INTO class_key (pdmn, wrapped) VALUES (?, ?)",
-                    arguments: [protection.rawValue, wrapped]
-                )
-            }
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot write the keybag")
-        }
+    /// New random epoch bytes.
+    package static func newEpoch() -> Data {
+        SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
     }
 
     // MARK: Associated data
@@ -104,4 +84,16 @@ package struct KeybagRecord: Sendable {
     static let lookupKeyBinding = AssociatedData("swift-keychain/v1/lookup-key")
 
     static let protectedLookupKeyBinding = AssociatedData("swift-keychain/v1/protected-lookup-key")
+}
+
+/// How application-password wrappings were derived before each carried its own salt and cost:
+/// one salt per keychain and the keybag's KDF parameters at the time.
+package struct LegacyApplicationPassword: Hashable, Sendable {
+    package var kdf: PasscodeKDF
+    package var salt: Data
+
+    package init(kdf: PasscodeKDF, salt: Data) {
+        self.kdf = kdf
+        self.salt = salt
+    }
 }

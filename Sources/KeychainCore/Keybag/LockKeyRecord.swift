@@ -13,14 +13,13 @@
 
 public import Crypto
 public import Foundation
-public import GRDB
 
 /// A lock of the keybag: a key pair whose public half seals items and whose private half is
 /// wrapped by what the lock stands for (the passcode key, or a class key for biometry).
 ///
-/// Stored in the `lock_key` table, one row per ``AccessPolicy/Lock``. Replacing a row (a new
-/// biometric enrolment, a removed passcode) destroys the old private key, and with it every
-/// item alternative sealed to it.
+/// Stored in the sealed keybag, one per ``AccessPolicy/Lock``. Replacing one (a new biometric
+/// enrolment, a removed passcode) destroys the old private key, and with it every item
+/// alternative sealed to it.
 package struct LockKeyRecord: Sendable {
     // MARK: Properties
 
@@ -31,9 +30,17 @@ package struct LockKeyRecord: Sendable {
     package var wrappedPrivateKey: Data
     /// For ``AccessPolicy/Lock/biometryCurrentSet``: the hash of the enrolment set it belongs to.
     package var domainHash: Data?
-    /// Whether the row's integrity code matched when it was read. A damaged lock must not pass
-    /// for a replaced one: items sealed to a replaced lock are deleted, items of a damaged one only refused.
+    /// The lock's authentication code under the key from the `cku` class key; `nil` in a keychain
+    /// converted from the unsealed keybag, until its first unlock computes it.
+    package var mac: Data?
+    /// Found damaged when the keychain was converted (its old integrity code did not match): its
+    /// items are refused, never deleted.
+    package var isDamaged = false
+    /// Whether the lock passed its check (see ``verified(_:)``). A damaged lock must not pass for a
+    /// replaced one: items sealed to a replaced lock are deleted, items of a damaged one only refused.
     package var isIntact = true
+    /// Whether the check used the authentication key: only a verified lock may be sealed to.
+    package var isVerified = false
 
     // MARK: Making
 
@@ -103,65 +110,21 @@ package struct LockKeyRecord: Sendable {
     }
 }
 
-// MARK: - Database
+// MARK: - Authentication
 
 extension LockKeyRecord {
-    /// Every lock in the keybag, by kind; rows whose integrity code does not match are returned
-    /// with ``isIntact`` false (rows written before the code existed have none and are trusted).
-    package static func fetchAll(_ db: Database, integrityKey: SymmetricKey) throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
-        do {
-            var locks: [AccessPolicy.Lock: LockKeyRecord] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT kind, key_id, public_key, wrapped_private, domain_hash, mac FROM lock_key") {
-                guard let raw = row["kind"] as Int?, let byte = UInt8(exactly: raw),
-                    let lock = AccessPolicy.Lock(rawValue: byte),
-                    let identifier = row["key_id"] as Data?,
-                    let publicData = row["public_key"] as Data?,
-                    let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicData),
-                    let wrapped = row["wrapped_private"] as Data?
-                else {
-                    throw KeychainCoreError(.decode, "the keybag holds a damaged lock key")
-                }
-                var record = LockKeyRecord(
-                    lock: lock,
-                    identifier: identifier,
-                    publicKey: publicKey,
-                    wrappedPrivateKey: wrapped,
-                    domainHash: row["domain_hash"]
-                )
-                if let stored = row["mac"] as Data? {
-                    record.isIntact = stored == record.integrityCode(integrityKey)
-                }
-                locks[lock] = record
-            }
-            return locks
-        } catch let error as KeychainCoreError {
-            throw error
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot read the keybag's locks")
-        }
+    /// The key that authenticates the locks: derived from the `cku` class key, which only the
+    /// passcode opens, so that nobody without the passcode can swap a lock's public key for one of
+    /// their own (items sealed to it afterwards would open without the passcode).
+    package static func authenticationKey(classKey: SymmetricKey) -> SymmetricKey {
+        SymmetricKey(
+            data: HMAC<SHA256>.authenticationCode(for: Array("swift-keychain/v2/lock-authentication".utf8), using: classKey)
+        )
     }
 
-    /// Writes this lock, replacing (and so destroying) any previous lock of the same kind.
-    package func save(_ db: Database, integrityKey: SymmetricKey) throws(KeychainCoreError) {
-        do {
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO lock_key (kind, key_id, public_key, wrapped_private, domain_hash, mac)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    Int(lock.rawValue), identifier, publicKey.rawRepresentation, wrappedPrivateKey, domainHash,
-                    integrityCode(integrityKey),
-                ]
-            )
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot write a lock key")
-        }
-    }
-
-    /// HMAC-SHA-256 over every field of the row, keyed by the keybag's integrity key.
-    private func integrityCode(_ key: SymmetricKey) -> Data {
-        var fields = AssociatedData("swift-keychain/v1/lock-key-row")
+    /// HMAC-SHA-256 over every field of the lock.
+    package func authenticationCode(_ key: SymmetricKey) -> Data {
+        var fields = AssociatedData("swift-keychain/v2/lock")
             .appending([lock.rawValue])
             .appending(Array(identifier))
             .appending(Array(publicKey.rawRepresentation))
@@ -170,14 +133,25 @@ extension LockKeyRecord {
         return Data(HMAC<SHA256>.authenticationCode(for: fields.bytes, using: key))
     }
 
-    /// Destroys the locks of the given kinds.
-    package static func delete(_ locks: [AccessPolicy.Lock], in db: Database) throws(KeychainCoreError) {
-        do {
-            for lock in locks {
-                try db.execute(sql: "DELETE FROM lock_key WHERE kind = ?", arguments: [Int(lock.rawValue)])
-            }
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot delete a lock key")
+    /// This lock with its authentication code computed under `key`.
+    package func authenticated(_ key: SymmetricKey) -> LockKeyRecord {
+        var copy = self
+        copy.mac = authenticationCode(key)
+        copy.isIntact = true
+        copy.isVerified = true
+        return copy
+    }
+
+    /// This lock checked against its code with `key` (`nil`: the key is locked, nothing is checked).
+    package func verified(_ key: SymmetricKey?) -> LockKeyRecord {
+        var copy = self
+        guard !isDamaged else {
+            copy.isIntact = false
+            return copy
         }
+        guard let key, let mac else { return copy }
+        copy.isVerified = mac == authenticationCode(key)
+        copy.isIntact = copy.isVerified
+        return copy
     }
 }

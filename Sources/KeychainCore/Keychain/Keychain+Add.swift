@@ -70,7 +70,7 @@ extension Keychain {
         return try store.write { db throws(KeychainCoreError) in
             let tiers = try refreshLookupTiers(in: db)
             if accessControl.protection == .whenPasscodeSetThisDeviceOnly {
-                guard try KeybagRecord.fetch(db)?.hasPasscode == true else {
+                guard try refreshKeybag(in: db).record.hasPasscode == true else {
                     throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
                 }
             }
@@ -80,7 +80,7 @@ extension Keychain {
                 accessControl: accessControl,
                 attributes: sealedAttributes,
                 secret: secret,
-                locks: accessControl.hasConstraints ? try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) : [:],
+                locks: accessControl.hasConstraints ? try locks(in: db) : [:],
                 credentials: credentials,
                 operation: .createItem,
                 tiers: tiers
@@ -145,7 +145,7 @@ extension Keychain {
                 _ = try codec.openSecret(
                     existing,
                     item: try codec.openMetadata(existing, itemClass: itemClass),
-                    currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) }
+                    currentLocks: { () throws(KeychainCoreError) in try locks(in: db) }
                 )
             }
             switch readable {

@@ -21,9 +21,9 @@ extension Keychain {
     /// Apple's model: biometry locks after this many consecutive failed matches, until the passcode.
     package static let biometricFailureLimit = 5
 
-    /// The keybag's locks as they are now (other processes may have changed them).
+    /// The keybag's locks as they are now (other processes may have changed them), checked.
     package func lockRecords() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
-        try store.read { db throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) }
+        try store.read { db throws(KeychainCoreError) in try locks(in: db) }
     }
 
     // MARK: The authentication gate
@@ -35,14 +35,15 @@ extension Keychain {
     ///   ``KeychainCoreError/Code/passcodeBackoff`` while the delay runs,
     ///   ``KeychainCoreError/Code/notAvailable`` when no passcode is set.
     package func authenticate(passcode: String) throws(KeychainCoreError) -> AuthenticationCredentials {
-        let record = try currentRecord()
-        guard record.hasPasscode else {
+        let stored = try currentStored()
+        guard stored.record.hasPasscode else {
             throw KeychainCoreError(.notAvailable, "no passcode is set")
         }
-        let passcodeKey = try verify(passcode, record: record, endsBiometricLockout: true)
-        try keybag.load(record, passcodeKey: passcodeKey)
+        let passcodeKey = try verify(passcode, record: stored.record, endsBiometricLockout: true)
+        try load(passcodeKey: passcodeKey, checkedAgainst: stored)
+        rekeyIfNeeded(passcodeKey: passcodeKey)
         var credentials = AuthenticationCredentials()
-        if let lock = try lockRecords()[.passcode] {
+        if let lock = try lockRecords()[.passcode], lock.isIntact {
             credentials.lockKeys[lock.identifier] = try lock.privateKey(using: passcodeKey)
         }
         return credentials
@@ -57,7 +58,7 @@ extension Keychain {
             throw KeychainCoreError(.interactionNotAllowed, "biometry needs the passcode once after the keychain is opened")
         }
         var credentials = AuthenticationCredentials()
-        for (lock, record) in try lockRecords() where lock == .biometryAny || lock == .biometryCurrentSet {
+        for (lock, record) in try lockRecords() where (lock == .biometryAny || lock == .biometryCurrentSet) && record.isIntact {
             credentials.lockKeys[record.identifier] = try record.privateKey(using: wrappingKey)
         }
         return credentials
@@ -73,18 +74,28 @@ extension Keychain {
             throw KeychainCoreError(.notAvailable, "biometry needs a passcode")
         }
         guard let domainHash else {
-            try store.write { db throws(KeychainCoreError) in try LockKeyRecord.delete([.biometryCurrentSet], in: db) }
+            try writeKeybag { (_, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+                var updated = latest.record
+                updated.locks[.biometryCurrentSet] = nil
+                return (updated, ())
+            }
             return
         }
         guard let wrappingKey = keybag.classKey(Self.biometryWrappingClass) else {
             throw KeychainCoreError(.interactionNotAllowed, "enrolling biometry needs the passcode first")
         }
+        let authentication = LockKeyRecord.authenticationKey(classKey: wrappingKey)
         let lock = try LockKeyRecord.make(.biometryCurrentSet, wrappingKey: wrappingKey, domainHash: domainHash)
-        try store.write { db throws(KeychainCoreError) in
-            if try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)[.biometryAny] == nil {
-                try LockKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).save(db, integrityKey: keybag.integrityKey)
+        try writeKeybag { (_, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+            guard keybag.classKey(Self.biometryWrappingClass) == wrappingKey else {
+                throw KeychainCoreError(.interactionNotAllowed, "the class keys were replaced by another process; enter the passcode")
             }
-            try lock.save(db, integrityKey: keybag.integrityKey)
+            var updated = latest.record
+            if updated.locks[.biometryAny] == nil {
+                updated.locks[.biometryAny] = try LockKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).authenticated(authentication)
+            }
+            updated.locks[.biometryCurrentSet] = lock.authenticated(authentication)
+            return (updated, ())
         }
     }
 
@@ -133,12 +144,5 @@ extension Keychain {
                 throw SQLiteItemStore.translate(error, "cannot reset the biometric attempts")
             }
         }
-    }
-
-    // MARK: Application password
-
-    /// The key of an application password, for ``AuthenticationCredentials/applicationPasswordKey``.
-    package func applicationPasswordKey(for password: Data) throws(KeychainCoreError) -> SymmetricKey {
-        try keybag.applicationPasswordKey(for: password, record: try currentRecord())
     }
 }

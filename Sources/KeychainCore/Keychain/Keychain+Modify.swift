@@ -40,9 +40,9 @@ extension Keychain {
         try store.write { db throws(KeychainCoreError) in
             let tiers = try refreshLookupTiers(in: db)
             var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
-            func locks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+            func currentLocks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
                 if let cachedLocks { return cachedLocks }
-                let fetched = try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)
+                let fetched = try locks(in: db)
                 cachedLocks = fetched
                 return fetched
             }
@@ -54,7 +54,7 @@ extension Keychain {
                     item: item,
                     credentials: credentials,
                     operation: .useItem,
-                    currentLocks: locks
+                    currentLocks: currentLocks
                 )
                 targets.append((row, item, secret))
                 return true
@@ -63,7 +63,7 @@ extension Keychain {
                 throw KeychainCoreError(.itemNotFound, "no item matched the query")
             }
             let newProtection = changes.protection
-            if newProtection == .whenPasscodeSetThisDeviceOnly, try KeybagRecord.fetch(db)?.hasPasscode != true {
+            if newProtection == .whenPasscodeSetThisDeviceOnly, try refreshKeybag(in: db).record.hasPasscode != true {
                 throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
             }
             for (row, item, current) in targets {
@@ -81,7 +81,7 @@ extension Keychain {
                     accessControl: accessControl,
                     attributes: attributes,
                     secret: secret,
-                    locks: accessControl.hasConstraints ? try locks() : [:],
+                    locks: accessControl.hasConstraints ? try currentLocks() : [:],
                     credentials: credentials,
                     operation: .createItem,
                     tiers: tiers

@@ -18,6 +18,11 @@ import GRDB
 extension Keychain {
     // MARK: State
 
+    /// The fewest characters a passcode may have (Apple's shortest passcode has four digits).
+    package static let minimumPasscodeLength = 4
+    /// The most bytes a passcode may have.
+    package static let maximumPasscodeLength = 1024
+
     /// Whether a passcode is set (read from the database, so it reflects other processes).
     package func hasPasscode() throws(KeychainCoreError) -> Bool {
         try currentRecord().hasPasscode
@@ -44,14 +49,24 @@ extension Keychain {
     /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` for a wrong passcode (counted),
     ///   ``KeychainCoreError/Code/passcodeBackoff`` while the back-off delay runs.
     package func unlock(passcode: String, endsBiometricLockout: Bool = true) throws(KeychainCoreError) {
-        let record = try currentRecord()
-        guard record.hasPasscode else {
-            try keybag.load(record, passcodeKey: nil)
+        let stored = try currentStored()
+        guard stored.record.hasPasscode else {
+            try keybag.load(stored, passcodeKey: nil)
             return
         }
-        let key = try verify(passcode, record: record, endsBiometricLockout: endsBiometricLockout)
-        try keybag.load(record, passcodeKey: key)
-        separateLookupTiersIfNeeded()
+        let key = try verify(passcode, record: stored.record, endsBiometricLockout: endsBiometricLockout)
+        try load(passcodeKey: key, checkedAgainst: stored)
+        rekeyIfNeeded(passcodeKey: key)
+    }
+
+    /// Loads the class keys with a verified passcode key, from the keybag as stored now (another
+    /// process may have written it since the passcode was checked).
+    func load(passcodeKey: SymmetricKey, checkedAgainst checked: StoredKeybag) throws(KeychainCoreError) {
+        let latest = try currentStored()
+        guard latest.record.passcodeSalt == checked.record.passcodeSalt else {
+            throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
+        }
+        try keybag.load(latest, passcodeKey: passcodeKey)
     }
 
     /// Locks the keychain for this process: `WhenUnlocked` classes become unreadable until the next unlock.
@@ -67,73 +82,95 @@ extension Keychain {
 
     /// Sets a passcode where there is none, or changes it (the current passcode is then required).
     ///
-    /// Only the class keys are re-wrapped; items are not touched. A first passcode creates the
-    /// `WhenPasscodeSetThisDeviceOnly` class key.
-    package func setPasscode(_ newPasscode: String, current: String?) throws(KeychainCoreError) {
-        guard !newPasscode.isEmpty else {
-            throw KeychainCoreError(.invalidParameter, "the passcode is empty")
+    /// Every passcode-protected class key is replaced, and every item of those classes sealed
+    /// again under the new keys, in one transaction (`progress` reports the rows): a copy of the
+    /// keybag from before — a backup, a snapshot — opens nothing written from now on, even with
+    /// the old passcode. A first passcode creates the `WhenPasscodeSetThisDeviceOnly` class key.
+    /// - Throws: ``KeychainCoreError/Code/invalidParameter`` for a passcode shorter than four
+    ///   characters or longer than 1,024 bytes.
+    package func setPasscode(_ newPasscode: String, current: String?, progress: RekeyProgress? = nil) throws(KeychainCoreError) {
+        try Self.validate(newPasscode)
+        let stored = try currentStored()
+        let (oldPasscodeKey, currentKeys) = try classKeys(of: stored.record, currentPasscode: current)
+        var newKeys = currentKeys
+        for protection in ProtectionClass.allCases where protection.isPasscodeProtected {
+            newKeys[protection] = SymmetricKey(size: .bits256)
         }
-        let record = try currentRecord()
-        let (oldPasscodeKey, currentKeys) = try classKeys(of: record, currentPasscode: current)
-        var keys = currentKeys
-        if keys[.whenPasscodeSetThisDeviceOnly] == nil {
-            keys[.whenPasscodeSetThisDeviceOnly] = SymmetricKey(size: .bits256)
+        var passcodeRecord = stored.record
+        passcodeRecord.passcodeSalt = Self.randomSalt()
+        passcodeRecord.kdf = passcodeKDF
+        passcodeRecord.hasPasscode = true
+        let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: passcodeRecord, minimum: minimumKDF)
+        try writeKeybag(loading: passcodeKey) { (db, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+            try Self.requireUnchanged(latest, since: stored)
+            var updated = latest.record
+            updated.passcodeSalt = passcodeRecord.passcodeSalt
+            updated.kdf = passcodeRecord.kdf
+            updated.hasPasscode = true
+            try rekey(
+                &updated,
+                from: currentKeys,
+                to: newKeys,
+                passcodeKey: passcodeKey,
+                oldPasscodeKey: oldPasscodeKey,
+                in: db,
+                progress: progress
+            )
+            return (updated, ())
         }
-        var updated = record
-        updated.passcodeSalt = Self.randomSalt()
-        updated.kdf = passcodeKDF
-        updated.hasPasscode = true
-        let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: updated)
-        updated.wrappedClassKeys = try wrap(keys, passcodeKey: passcodeKey)
-        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsWith: nil) { db throws(KeychainCoreError) in
-            // The passcode lock keeps its key pair (items sealed to it stay readable); only its wrapping changes.
-            let locks = try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey)
-            if let existing = locks[.passcode], let oldPasscodeKey {
-                try existing.rewrapped(from: oldPasscodeKey, to: passcodeKey).save(db, integrityKey: keybag.integrityKey)
-            } else {
-                try LockKeyRecord.make(.passcode, wrappingKey: passcodeKey).save(db, integrityKey: keybag.integrityKey)
-            }
-            if locks[.biometryAny] == nil, let biometryWrappingKey = keys[Self.biometryWrappingClass] {
-                try LockKeyRecord.make(.biometryAny, wrappingKey: biometryWrappingKey).save(db, integrityKey: keybag.integrityKey)
-            }
-        }
-        try keybag.load(saved, passcodeKey: passcodeKey)
-        separateLookupTiersIfNeeded()
     }
 
-    /// The class whose key wraps the biometric locks: available after the first unlock, never
-    /// without the passcode, so a copied keychain does not give them up (and, as on iOS, biometry
-    /// needs the passcode once after every restart).
+    /// The class whose key wraps the biometric locks and keys their authentication: available
+    /// after the first unlock, never without the passcode, so a copied keychain does not give them
+    /// up (and, as on iOS, biometry needs the passcode once after every restart).
     static let biometryWrappingClass = ProtectionClass.afterFirstUnlockThisDeviceOnly
 
     /// Removes the passcode. `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS.
     package func removePasscode(current: String) throws(KeychainCoreError) {
-        let record = try currentRecord()
-        guard record.hasPasscode else {
+        let stored = try currentStored()
+        guard stored.record.hasPasscode else {
             throw KeychainCoreError(.notAvailable, "no passcode is set")
         }
-        let currentKeys = try classKeys(of: record, currentPasscode: current).keys
+        let currentKeys = try classKeys(of: stored.record, currentPasscode: current).keys
         var keys = currentKeys
         keys[.whenPasscodeSetThisDeviceOnly] = nil
-        var updated = record
-        updated.passcodeSalt = nil
-        updated.hasPasscode = false
-        updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
-        let saved = try replace(record, with: updated, deletingPasscodeOnlyItemsWith: currentKeys) { db throws(KeychainCoreError) in
+        try writeKeybag { (db, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+            try Self.requireUnchanged(latest, since: stored)
+            var updated = latest.record
+            updated.passcodeSalt = nil
+            updated.hasPasscode = false
+            updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
             // Passcode and biometry constraints die with the passcode, as on iOS.
-            try LockKeyRecord.delete(AccessPolicy.Lock.allCases, in: db)
+            updated.locks = [:]
+            let tiers = try keybag.lookupTiers(of: latest.record, classKeys: currentKeys)
+            for itemClass in ItemClass.storedClasses {
+                try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)
+            }
+            return (updated, ())
         }
-        try keybag.load(saved, passcodeKey: nil)
-        separateLookupTiersIfNeeded()
     }
 
     // MARK: Private
 
-    func currentRecord() throws(KeychainCoreError) -> KeybagRecord {
-        guard let record = try store.read({ db throws(KeychainCoreError) in try KeybagRecord.fetch(db) }) else {
-            throw KeychainCoreError(.decode, "the keybag is missing")
+    /// Refuses a passcode Apple would not accept as one.
+    static func validate(_ passcode: String) throws(KeychainCoreError) {
+        guard passcode.count >= minimumPasscodeLength else {
+            throw KeychainCoreError(.invalidParameter, "the passcode must have at least \(minimumPasscodeLength) characters")
         }
-        return record
+        guard passcode.utf8.count <= maximumPasscodeLength else {
+            throw KeychainCoreError(.invalidParameter, "the passcode must have at most \(maximumPasscodeLength) bytes")
+        }
+    }
+
+    /// Refuses to write over a keybag whose passcode or class keys another process changed since
+    /// `original` was read (the change was checked against `original`).
+    private static func requireUnchanged(_ latest: StoredKeybag, since original: StoredKeybag) throws(KeychainCoreError) {
+        guard latest.record.passcodeSalt == original.record.passcodeSalt,
+            latest.record.hasPasscode == original.record.hasPasscode,
+            latest.record.classKeyEpoch == original.record.classKeyEpoch
+        else {
+            throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
+        }
     }
 
     /// Every class key of `record`, verifying the current passcode if one is set.
@@ -149,53 +186,6 @@ extension Keychain {
             passcodeKey = try verify(currentPasscode, record: record)
         }
         return (passcodeKey, try keybag.classKeys(in: record, passcodeKey: passcodeKey))
-    }
-
-    private func wrap(
-        _ keys: [ProtectionClass: SymmetricKey],
-        passcodeKey: SymmetricKey?
-    ) throws(KeychainCoreError) -> [ProtectionClass: Data] {
-        var wrapped: [ProtectionClass: Data] = [:]
-        for (protection, key) in keys {
-            let wrappingKey = protection.isPasscodeProtected ? passcodeKey ?? keybag.deviceKey : keybag.deviceKey
-            wrapped[protection] = try SealedBox.wrap(
-                key,
-                using: wrappingKey,
-                binding: KeybagRecord.classKeyBinding(protection).bytes
-            )
-        }
-        return wrapped
-    }
-
-    /// Writes `updated` if the keybag is still `original` (another process may have changed it);
-    /// returns what was written. The protected look-up key is kept as stored: no passcode change
-    /// touches it, and another process may have added it meanwhile. With `classKeys` (those of the
-    /// current keybag), the `WhenPasscodeSetThisDeviceOnly` items are deleted, found with the tiers
-    /// of the keybag as stored now.
-    private func replace(
-        _ original: KeybagRecord,
-        with updated: KeybagRecord,
-        deletingPasscodeOnlyItemsWith classKeys: [ProtectionClass: SymmetricKey]?,
-        alsoWrite: (Database) throws(KeychainCoreError) -> Void
-    ) throws(KeychainCoreError) -> KeybagRecord {
-        try store.write { db throws(KeychainCoreError) in
-            guard let stored = try KeybagRecord.fetch(db), stored.passcodeSalt == original.passcodeSalt,
-                stored.hasPasscode == original.hasPasscode
-            else {
-                throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
-            }
-            var saved = updated
-            saved.sealedProtectedLookupKey = stored.sealedProtectedLookupKey
-            try saved.save(db)
-            try alsoWrite(db)
-            if let classKeys {
-                let tiers = try keybag.lookupTiers(of: stored, classKeys: classKeys)
-                for itemClass in ItemClass.storedClasses {
-                    try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)
-                }
-            }
-            return saved
-        }
     }
 
     /// Deletes every row of `protection` in `itemClass`'s table: by tag where the tier has one tag
@@ -233,23 +223,23 @@ extension Keychain {
 
     /// Checks a passcode against the keybag, with Apple's back-off; returns the passcode key.
     ///
-    /// With `endsBiometricLockout`, a correct passcode also ends a biometric lockout, as entering
-    /// the passcode does on iOS.
+    /// The attempt is reserved (see ``reservePasscodeAttempt()``) before the KDF runs, so that
+    /// guesses made in parallel each count; a correct passcode then clears the count. With
+    /// `endsBiometricLockout`, a correct passcode also ends a biometric lockout, as entering the
+    /// passcode does on iOS.
     func verify(
         _ passcode: String,
         record: KeybagRecord,
         endsBiometricLockout: Bool = false
     ) throws(KeychainCoreError) -> SymmetricKey {
-        let now = clock()
-        let backoff = try passcodeBackoff()
-        if let allowed = backoff.nextAttemptAllowed(at: now) {
-            let seconds = Int(allowed.timeIntervalSince(now).rounded(.up))
-            throw KeychainCoreError(
-                .passcodeBackoff,
-                "too many wrong passcodes (\(backoff.failures)); try again in \(seconds) s"
-            )
+        let attempt = try reservePasscodeAttempt()
+        let derived = Result { () throws(KeychainCoreError) in
+            try keybag.passcodeKey(for: passcode, record: record, minimum: minimumKDF)
         }
-        let key = try keybag.passcodeKey(for: passcode, record: record)
+        guard case .success(let key) = derived else {
+            try settlePasscodeAttempt(attempt, outcome: nil)
+            return try derived.get()
+        }
         let correct = record.wrappedClassKeys[.whenUnlocked].map { wrapped in
             (try? SealedBox.unwrap(
                 wrapped,
@@ -257,40 +247,11 @@ extension Keychain {
                 binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
             )) != nil
         } ?? false
-        try store.write { db throws(KeychainCoreError) in
-            do {
-                if correct {
-                    try db.execute(sql: "DELETE FROM passcode_attempts")
-                    if endsBiometricLockout { try db.execute(sql: "DELETE FROM biometry_attempts") }
-                } else {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO passcode_attempts (id, failures, last_failure) VALUES (1, 1, ?)
-                            ON CONFLICT(id) DO UPDATE SET failures = failures + 1, last_failure = excluded.last_failure
-                            """,
-                        arguments: [now.timeIntervalSince1970]
-                    )
-                }
-            } catch {
-                throw SQLiteItemStore.translate(error, "cannot record a passcode attempt")
-            }
-        }
+        try settlePasscodeAttempt(attempt, outcome: correct, endsBiometricLockout: endsBiometricLockout)
         guard correct else {
             throw KeychainCoreError(.authenticationFailed, "the passcode is not correct")
         }
         return key
-    }
-
-    private static func fetchBackoff(_ db: Database) throws(KeychainCoreError) -> PasscodeBackoff {
-        do {
-            guard let row = try Row.fetchOne(db, sql: "SELECT failures, last_failure FROM passcode_attempts") else {
-                return PasscodeBackoff()
-            }
-            let last = (row["last_failure"] as Double?).map { Date(timeIntervalSince1970: $0) }
-            return PasscodeBackoff(failures: row["failures"] ?? 0, lastFailure: last)
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot read the passcode attempts")
-        }
     }
 
     private static func randomSalt() -> Data {

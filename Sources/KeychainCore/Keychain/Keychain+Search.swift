@@ -61,7 +61,7 @@ extension Keychain {
                         item: item,
                         credentials: credentials,
                         operation: .useItem,
-                        currentLocks: { () throws(KeychainCoreError) in try LockKeyRecord.fetchAll(db, integrityKey: keybag.integrityKey) }
+                        currentLocks: { () throws(KeychainCoreError) in try locks(in: db) }
                     )
                 }
                 switch opened {

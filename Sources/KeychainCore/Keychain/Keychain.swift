@@ -30,26 +30,30 @@ package import Logging
 package final class Keychain: Sendable {
     // MARK: Properties
 
-    /// The keychain home: `keychain.db` and `device.key`.
+    /// The keychain home: `keychain.db`, `device.key` and `keybag.key`.
     package let directory: URL
     /// The access groups this process may use.
     package let accessGroups: AccessGroups
-    /// The KDF parameters given to a new passcode.
+    /// The KDF parameters given to a new passcode or application-password wrapping.
     package let passcodeKDF: PasscodeKDF
+    /// The least KDF cost accepted from disk (the standard cost, unless this is a test configuration).
+    package let minimumKDF: PasscodeKDF
     /// The clock used for item dates and passcode back-off.
     package let clock: @Sendable () -> Date
 
     package let store: SQLiteItemStore
+    package let vault: KeybagVault
     package let keybag: Keybag
     package let codec: ItemCodec
     let logger: Logger
 
     // MARK: Initialization
 
-    /// Opens the keychain in `directory`, creating it (and the directory) if there is none.
+    /// Opens the keychain in `directory`, creating it (and the directory, mode 0700) if there is none.
     ///
-    /// A damaged database, or a database whose device secret is missing, is an error: the engine
-    /// never replaces a keychain it cannot read with an empty one.
+    /// A home or file that another user owns or can write is refused; so is a damaged database, a
+    /// database whose device secret or keybag secret is missing, and one written by a newer
+    /// version: the engine never replaces a keychain it cannot read with an empty one.
     package init(
         directory: URL,
         accessGroups: AccessGroups,
@@ -60,69 +64,109 @@ package final class Keychain: Sendable {
         self.directory = directory
         self.accessGroups = accessGroups
         self.passcodeKDF = passcodeKDF
+        minimumKDF = PasscodeKDF.minimumAccepted(configured: passcodeKDF)
         self.clock = clock
         self.logger = logger
 
-        do {
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw KeychainCoreError(.io, "cannot create the keychain home \(directory.path)", cause: error)
+        try PrivateDirectory.prepare(directory)
+        for name in [DeviceSecret.fileName, FileKeybagSecretStore.fileName] {
+            try PrivateFile.check(directory.appendingPathComponent(name).path)
         }
         store = try SQLiteItemStore(url: directory.appendingPathComponent(SQLiteItemStore.fileName))
-
-        let record: KeybagRecord
-        let key: SymmetricKey
-        if let existing = try store.read({ db throws(KeychainCoreError) in try KeybagRecord.fetch(db) }) {
-            record = existing
-            key = try DeviceSecret.load(in: directory)
+        let opened = try Self.openKeybag(in: directory, store: store, kdf: passcodeKDF)
+        vault = opened.vault
+        keybag = try Keybag(deviceSecret: vault.deviceSecret, stored: opened.stored, accessGroups: accessGroups.groups)
+        codec = ItemCodec(keybag: keybag, passcodeKDF: passcodeKDF)
+        if let staged = opened.staged {
+            finishKeybagWrite(staged)
         } else {
-            (record, key) = try Self.create(in: directory, store: store, kdf: passcodeKDF)
+            // A process killed while writing may have left earlier page versions in the log.
+            store.truncateLog(wait: 0)
         }
-        keybag = try Keybag(deviceSecret: key, record: record, accessGroups: accessGroups.groups)
-        codec = ItemCodec(keybag: keybag)
-        separateLookupTiersIfNeeded()
+        rekeyIfNeeded(passcodeKey: nil)
     }
 
-    /// Creates the keybag and the device secret of a new keychain, in one write transaction: the
-    /// device secret exists only if a keybag was committed with it (or is being committed).
-    ///
-    /// A home that has a device secret but whose database has no keybag lost its database (it was
-    /// replaced, truncated to nothing or recreated): that is an error, never a new empty keychain
-    /// that would take the old one's place.
-    private static func create(
+    /// The keybag of the database in `directory`: opened, converted from the unsealed layout, or
+    /// created; with the secret a conversion or creation staged, to promote once committed.
+    private static func openKeybag(
         in directory: URL,
         store: SQLiteItemStore,
         kdf: PasscodeKDF
-    ) throws(KeychainCoreError) -> (KeybagRecord, SymmetricKey) {
-        var createdSecret = false
-        do {
-            return try store.write { db throws(KeychainCoreError) in
-                if let raced = try KeybagRecord.fetch(db) {
-                    return (raced, try DeviceSecret.load(in: directory))
-                }
-                guard !DeviceSecret.exists(in: directory) else {
-                    throw KeychainCoreError(
-                        .decode,
-                        "the keychain database has no keybag but \(directory.path) has a device secret: the database was "
-                            + "replaced, truncated or damaged. Restore it, or move keychain.db* and device.key away to start anew"
-                    )
-                }
-                try requireNoItems(db)
-                let key = try DeviceSecret.create(in: directory)
-                createdSecret = true
-                let fresh = try Keybag.makeRecord(deviceSecret: key, kdf: kdf)
-                try fresh.save(db)
-                return (fresh, key)
+    ) throws(KeychainCoreError) -> (vault: KeybagVault, stored: StoredKeybag, staged: KeybagSecret?) {
+        let secrets = FileKeybagSecretStore(directory: directory)
+        if try store.read({ db throws(KeychainCoreError) in try KeybagVault.exists(db) }) {
+            let vault = try openVault(in: directory, store: store, secrets: secrets)
+            guard let stored = try store.read({ db throws(KeychainCoreError) in try vault.stored(db, isWriting: false) }) else {
+                throw KeychainCoreError(.decode, "the keybag is missing")
             }
-        } catch {
-            // The transaction did not commit: no keybag uses the new secret.
-            if createdSecret { DeviceSecret.discard(in: directory) }
+            return (vault, stored, nil)
+        }
+        var stagedDevice: String?
+        var staged: KeybagSecret?
+        let result = Result { () throws(KeychainCoreError) -> (KeybagVault, StoredKeybag)? in
+            try store.write { db throws(KeychainCoreError) -> (KeybagVault, StoredKeybag)? in
+                guard try !KeybagVault.exists(db) else { return nil }  // another process created it meanwhile
+                let vault: KeybagVault
+                let record: KeybagRecord
+                if DeviceSecret.exists(in: directory) {
+                    let deviceSecret = try DeviceSecret.load(in: directory)
+                    guard let legacy = try LegacyKeybag.fetch(db, deviceSecret: deviceSecret) else {
+                        throw KeychainCoreError(
+                            .decode,
+                            "the keychain database has no keybag but \(directory.path) has a device secret: the database was "
+                                + "replaced, truncated or damaged. Restore it, or move keychain.db* and device.key away to start anew"
+                        )
+                    }
+                    vault = KeybagVault(deviceSecret: deviceSecret, secrets: secrets)
+                    record = legacy
+                    try LegacyKeybag.erase(db)
+                } else {
+                    try requireNoItems(db)
+                    DeviceSecret.discardStaged(in: directory)
+                    secrets.discardStaged(except: nil)
+                    let (deviceSecret, path) = try DeviceSecret.stage(in: directory)
+                    stagedDevice = path
+                    vault = KeybagVault(deviceSecret: deviceSecret, secrets: secrets)
+                    record = try Keybag.makeRecord(deviceSecret: deviceSecret, kdf: kdf)
+                }
+                let secret = try vault.save(record, generation: 1, in: db)
+                staged = secret
+                return (vault, StoredKeybag(generation: 1, secretIdentifier: secret.identifier, record: record))
+            }
+        }
+        switch result {
+        case .success(let (vault, stored)?):
+            if let stagedDevice { try DeviceSecret.install(stagedDevice, in: directory) }
+            return (vault, stored, staged)
+        case .success(nil):
+            return try openKeybag(in: directory, store: store, kdf: kdf)
+        case .failure(let error):
+            // The transaction did not commit: nothing uses what it staged.
+            if let stagedDevice { try? FileManager.default.removeItem(atPath: stagedDevice) }
+            if let staged { secrets.discard(staged.identifier) }
             throw error
         }
+    }
+
+    /// The vault of a keychain whose keybag exists: with `device.key`, or — when a creation
+    /// committed but crashed before installing it — with the staged device secret that opens it.
+    private static func openVault(
+        in directory: URL,
+        store: SQLiteItemStore,
+        secrets: FileKeybagSecretStore
+    ) throws(KeychainCoreError) -> KeybagVault {
+        if DeviceSecret.exists(in: directory) {
+            return KeybagVault(deviceSecret: try DeviceSecret.load(in: directory), secrets: secrets)
+        }
+        for (key, path) in DeviceSecret.staged(in: directory) {
+            let candidate = KeybagVault(deviceSecret: key, secrets: secrets)
+            let opens = (try? store.read { db throws(KeychainCoreError) in try candidate.stored(db, isWriting: false) }) != nil
+            if opens {
+                try DeviceSecret.install(path, in: directory)
+                return candidate
+            }
+        }
+        return KeybagVault(deviceSecret: try DeviceSecret.load(in: directory), secrets: secrets)
     }
 
     /// Refuses to create a keybag over a database that already holds items.

@@ -123,6 +123,36 @@ extension SQLiteItemStore {
             try db.execute(sql: "ALTER TABLE keybag ADD COLUMN protected_lookup_key BLOB")
         }
 
+        migrator.registerMigration("v5-sealed-keybag") { db in
+            // The keybag as one box sealed under the device secret and the keybag secret (keybag.key),
+            // replaced with a new secret on every write. The keybag, class_key and lock_key tables of
+            // older keychains are emptied when the keychain is converted (Keychain+Conversion.swift).
+            try db.execute(
+                sql: """
+                    CREATE TABLE sealed_keybag (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        generation INTEGER NOT NULL,
+                        secret_id BLOB NOT NULL,
+                        sealed BLOB NOT NULL
+                    );
+                    """
+            )
+        }
+
+        migrator.registerMigration("v6-passcode-attempts-in-flight") { db in
+            // Passcode attempts whose KDF is running: reserved before it runs, so that guesses made
+            // in parallel count against the back-off (Keychain.verify).
+            try db.execute(
+                sql: """
+                    CREATE TABLE passcode_attempt_in_flight (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        started REAL NOT NULL,
+                        pid INTEGER NOT NULL
+                    );
+                    """
+            )
+        }
+
         return migrator
     }
 }

@@ -46,33 +46,45 @@ package final class SQLiteItemStore: Sendable {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 256")
             try db.execute(sql: "PRAGMA journal_size_limit = 1048576")
         }
-        Self.restrictToOwner(url)
+        // SQLite opens the files by name: check them first (no link, the user's own, nobody else
+        // can write), in a home that only the user can change, so that the names stay theirs.
+        try PrivateFile.ensure(url.path)
+        for suffix in ["-wal", "-shm"] {
+            try PrivateFile.check(url.path + suffix)
+        }
         do {
             pool = try DatabasePool(path: url.path, configuration: configuration)
+            if try pool.read({ db in try Self.migrator.hasBeenSuperseded(db) }) {
+                throw KeychainCoreError(
+                    .invalidKeychain,
+                    "the keychain database \(url.path) was written by a newer version of swift-keychain; update it to use this keychain"
+                )
+            }
             try Self.migrator.migrate(pool)
         } catch {
             throw Self.translate(error, "cannot open the keychain database \(url.path)")
         }
     }
 
-    /// Creates the database file readable by its owner only, or narrows an existing one: SQLite
-    /// gives the write-ahead log and shared-memory files the database file's mode.
-    private static func restrictToOwner(_ url: URL) {
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor >= 0 {
-            _ = fchmod(descriptor, 0o600)
-            _ = close(descriptor)
-        }
-    }
-
     // MARK: Transactions
 
     /// Runs `body` in a read transaction.
+    ///
+    /// A read that saw a keybag another process replaced meanwhile
+    /// (``KeychainCoreError/Code/staleSnapshot``) runs again on a newer snapshot, up to three times.
     package func read<T>(_ body: (Database) throws(KeychainCoreError) -> T) throws(KeychainCoreError) -> T {
-        do {
-            return try pool.read { db in try body(db) }
-        } catch {
-            throw Self.translate(error, "cannot read the keychain database")
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try pool.read { db in try body(db) }
+            } catch let error as KeychainCoreError where error.code == .staleSnapshot {
+                guard attempt < 3 else {
+                    throw KeychainCoreError(.decode, error.message)
+                }
+            } catch {
+                throw Self.translate(error, "cannot read the keychain database")
+            }
         }
     }
 
@@ -94,6 +106,25 @@ package final class SQLiteItemStore: Sendable {
         } catch {
             throw Self.translate(error, "cannot write the keychain database")
         }
+    }
+
+    // MARK: The write-ahead log
+
+    /// Folds the write-ahead log into the database and truncates it to nothing, so that no earlier
+    /// version of a page (an overwritten secret, an old keybag) stays in the log file.
+    ///
+    /// A reader of another process may hold an old snapshot; the checkpoint then waits for it, up
+    /// to `wait` seconds, and reports whether the log was emptied.
+    @discardableResult
+    package func truncateLog(wait: TimeInterval = 2) -> Bool {
+        let milliseconds = Int(wait * 1000)
+        let result = try? pool.writeWithoutTransaction { db -> Bool in
+            try db.execute(sql: "PRAGMA busy_timeout = \(milliseconds)")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = 30000") }
+            let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            return (row?[0] as Int?) == 0
+        }
+        return result ?? false
     }
 
     // MARK: Errors

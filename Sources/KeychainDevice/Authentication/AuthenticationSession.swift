@@ -53,7 +53,7 @@ package final class AuthenticationSession: Sendable {
     package func setApplicationPassword(_ password: Data?) {
         state.withLock { state in
             state.applicationPassword = password
-            state.credentials.applicationPasswordKey = nil
+            state.credentials.applicationPassword = password.map { ApplicationPassword($0) }
         }
     }
 
@@ -284,33 +284,24 @@ package final class AuthenticationSession: Sendable {
         }
     }
 
-    /// Derives the application password's key, asking for the password if none is set.
+    /// Makes sure the context holds the application password, asking for it if none is set. Each
+    /// item derives its own key from it when it is opened or sealed.
     private func obtainApplicationPassword(reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
-        let (password, hasKey) = state.withLock { ($0.applicationPassword, $0.credentials.applicationPasswordKey != nil) }
-        if hasKey { return }
-        var credential = password
-        if credential == nil {
-            guard interactionAllowed else {
-                throw AuthenticationFailure(.notInteractive, "the application password is needed, and interaction is not allowed")
-            }
-            switch device.configuration.passcodePrompt.ask(.applicationPassword, reason: reason) {
-            case .unavailable:
-                throw AuthenticationFailure(.notInteractive, "nobody can be asked for the application password")
-            case .cancelled:
-                throw AuthenticationFailure(.userCancel, "the user cancelled the application password")
-            case .entered(let entered):
-                credential = Data(entered.utf8)
-            }
+        if state.withLock({ $0.credentials.applicationPassword != nil }) { return }
+        guard interactionAllowed else {
+            throw AuthenticationFailure(.notInteractive, "the application password is needed, and interaction is not allowed")
         }
-        guard let credential else { return }
-        do {
-            let key = try device.keychain.applicationPasswordKey(for: credential)
+        switch device.configuration.passcodePrompt.ask(.applicationPassword, reason: reason) {
+        case .unavailable:
+            throw AuthenticationFailure(.notInteractive, "nobody can be asked for the application password")
+        case .cancelled:
+            throw AuthenticationFailure(.userCancel, "the user cancelled the application password")
+        case .entered(let entered):
+            let credential = Data(entered.utf8)
             state.withLock { state in
                 state.applicationPassword = credential
-                state.credentials.applicationPasswordKey = key
+                state.credentials.applicationPassword = ApplicationPassword(credential)
             }
-        } catch {
-            throw Self.failure(error)
         }
     }
 

@@ -79,7 +79,7 @@ struct CommandLineWriter {
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["KEYCHAIN_HOME": home, "KEYCHAIN_PROMPT": "stdin"]) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging(["KEYCHAIN_HOME": home, "KEYCHAIN_PROMPT": "stdin", "KEYCHAIN_PASSCODE_COST": "testing"]) { _, new in new }
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice

@@ -32,7 +32,7 @@ import Testing
         }
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kc-file-tamper-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        for name in ["keychain.db", "device.key"] {
+        for name in ["keychain.db", "device.key", "keybag.key"] {
             try FileManager.default.copyItem(
                 at: fixture.keychain.directory.appendingPathComponent(name),
                 to: copy.appendingPathComponent(name)
@@ -70,7 +70,7 @@ import Testing
         configuration.readonly = true
         let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
         return try queue.read { db in
-            try ["genp", "inet", "keybag", "class_key", "lock_key"].flatMap { table in
+            try ["genp", "inet", "sealed_keybag"].flatMap { table in
                 try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { "\(table) \($0)" }
             }
         }
