@@ -51,10 +51,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
+        // System calls Swift cannot make itself (prctl is variadic): core dumps, locked memory.
+        .target(name: "CKeychainSystem"),
         // The engine: schema, store, keybag, item crypto. No API promise.
         .target(
             name: "KeychainCore",
             dependencies: [
+                "CKeychainSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -150,7 +153,7 @@ if buildsOwnAPI && !development {
 }
 
 // Swift 6 language mode everywhere, plus the upcoming features the style guide asks for.
-for target in package.targets {
+for target in package.targets where target.name != "CKeychainSystem" {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

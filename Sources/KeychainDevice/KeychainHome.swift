@@ -12,11 +12,29 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+#if canImport(CoreFoundation)
+// `struct stat` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
+import CoreFoundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Unsupported Platform")
+#endif
 
 /// Where a keychain lives: a directory holding `keychain.db` and `device.key`.
 ///
 /// The default is `$KEYCHAIN_HOME`, else `$XDG_DATA_HOME/swift-keychain`, else
-/// `~/.local/share/swift-keychain`.
+/// `~/.local/share/swift-keychain`. As the XDG Base Directory specification says, a relative
+/// `XDG_DATA_HOME` is ignored; so is a relative `HOME` (the home directory then comes from the
+/// user database). A relative `KEYCHAIN_HOME` is taken relative to the working directory.
+///
+/// The engine refuses a home (or a file in it) that belongs to another user or that others can
+/// write, and creates a missing one with mode 0700.
 public struct KeychainHome: Hashable, Sendable {
     /// The directory.
     public var url: URL
@@ -29,15 +47,33 @@ public struct KeychainHome: Hashable, Sendable {
     /// The keychain home that the environment names.
     public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> KeychainHome {
         if let home = environment["KEYCHAIN_HOME"], !home.isEmpty {
-            return KeychainHome(url: URL(fileURLWithPath: home, isDirectory: true))
+            return KeychainHome(url: URL(fileURLWithPath: home, isDirectory: true).standardizedFileURL)
         }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return KeychainHome(url: URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("swift-keychain"))
         }
-        let user = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
+        let user = environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+            ?? userDatabaseHome()
         return KeychainHome(
             url: user.appendingPathComponent(".local/share/swift-keychain", isDirectory: true)
         )
+    }
+
+    /// Whether a keychain exists here (its database file, or anything by that name).
+    ///
+    /// Commands that only report or search (`security status`, `find-…`) check this first, so
+    /// that looking never creates a keychain.
+    public var containsKeychain: Bool {
+        var status = stat()
+        return lstat(url.appendingPathComponent("keychain.db").path, &status) == 0
+    }
+
+    /// The home directory the user database gives this user.
+    private static func userDatabaseHome() -> URL {
+        if let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir {
+            let path = String(cString: directory)
+            if path.hasPrefix("/") { return URL(fileURLWithPath: path, isDirectory: true) }
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
     }
 }

@@ -13,6 +13,7 @@
 
 import ArgumentParser
 import Foundation
+import KeychainDevice
 
 /// `security`: macOS's keychain commands, plus the Linux "Settings" for passcode and lock state.
 struct SecurityTool: ParsableCommand {
@@ -35,6 +36,8 @@ struct SecurityTool: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // Passcodes pass through this process: no core dumps, no reading of its memory by others.
+        KeychainProcess.harden()
         var arguments = Array(CommandLine.arguments.dropFirst())
         // macOS: `-w` (or `-p` in the generic commands) given last, without a value, means "prompt for it".
         if let command = arguments.first, command.hasPrefix("add-"), let last = arguments.last,

@@ -140,7 +140,8 @@ extension Keychain {
             guard let raw = try Row.fetchOne(db, sql: sql, arguments: [primaryKeyHash]),
                 let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
             else { return false }
-            // An item that merely needs authentication is a real duplicate.
+            // An item that merely needs authentication is a real duplicate; so is one whose lock in
+            // the keybag is damaged: the item itself may be intact, and deleting it would lose it.
             let readable = Result { () throws(KeychainCoreError) in
                 _ = try codec.openSecret(
                     existing,
@@ -151,7 +152,8 @@ extension Keychain {
             switch readable {
             case .success:
                 return false
-            case .failure(let error) where error.code == .authenticationNeeded || error.code == .authenticationFailed:
+            case .failure(let error)
+            where error.code == .authenticationNeeded || error.code == .authenticationFailed || error.code == .lockDamaged:
                 return false
             case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
                 try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])

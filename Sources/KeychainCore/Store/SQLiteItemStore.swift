@@ -30,6 +30,7 @@ package final class SQLiteItemStore: Sendable {
     package static let fileName = "keychain.db"
 
     private let pool: DatabasePool
+    private let scrubber: LogScrubber
 
     // MARK: Initialization
 
@@ -52,6 +53,7 @@ package final class SQLiteItemStore: Sendable {
         for suffix in ["-wal", "-shm"] {
             try PrivateFile.check(url.path + suffix)
         }
+        let pool: DatabasePool
         do {
             pool = try DatabasePool(path: url.path, configuration: configuration)
             if try pool.read({ db in try Self.migrator.hasBeenSuperseded(db) }) {
@@ -63,6 +65,11 @@ package final class SQLiteItemStore: Sendable {
             try Self.migrator.migrate(pool)
         } catch {
             throw Self.translate(error, "cannot open the keychain database \(url.path)")
+        }
+        self.pool = pool
+        scrubber = LogScrubber { [weak pool] in
+            guard let pool else { return true }
+            return Self.truncateLog(of: pool, wait: 0.2)
         }
     }
 
@@ -88,10 +95,13 @@ package final class SQLiteItemStore: Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction: all of it is committed, or none of it.
+    /// Runs `body` in a write transaction: all of it is committed, or none of it. The log that
+    /// keeps earlier page versions is truncated within a second (see ``LogScrubber``).
     package func write<T>(_ body: (Database) throws(KeychainCoreError) -> T) throws(KeychainCoreError) -> T {
         do {
-            return try pool.write { db in try body(db) }
+            let result = try pool.write { db in try body(db) }
+            scrubber.noteWrite()
+            return result
         } catch {
             throw Self.translate(error, "cannot write the keychain database")
         }
@@ -117,6 +127,10 @@ package final class SQLiteItemStore: Sendable {
     /// to `wait` seconds, and reports whether the log was emptied.
     @discardableResult
     package func truncateLog(wait: TimeInterval = 2) -> Bool {
+        Self.truncateLog(of: pool, wait: wait)
+    }
+
+    private static func truncateLog(of pool: DatabasePool, wait: TimeInterval) -> Bool {
         let milliseconds = Int(wait * 1000)
         let result = try? pool.writeWithoutTransaction { db -> Bool in
             try db.execute(sql: "PRAGMA busy_timeout = \(milliseconds)")

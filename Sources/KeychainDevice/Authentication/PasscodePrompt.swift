@@ -74,7 +74,7 @@ public struct PasscodePrompt: Sendable {
 
     /// Reads one line of standard input per question (for scripts); the end of input is not interactive.
     public static let standardInput = PasscodePrompt { _, _ in
-        guard let line = readLine(strippingNewline: true) else { return .unavailable }
+        guard let line = Terminal.readLineUnbuffered() else { return .unavailable }
         return .entered(line)
     }
 

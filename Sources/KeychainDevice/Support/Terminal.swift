@@ -12,6 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainCore
+#if canImport(CoreFoundation)
+// `termios` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
+import CoreFoundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,9 +30,28 @@ import Darwin
 /// Reads secrets the way macOS's `security` does: from the terminal without echo, or, when
 /// standard input is not a terminal, one line of standard input per prompt (so scripts can pipe them).
 package enum Terminal {
-    /// Writes to standard error.
+    /// Writes to standard error, each line ``escaped(_:)`` (messages quote names others chose).
     package static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// `text` safe to print on a terminal: control characters (escape sequences, carriage
+    /// returns, bidirectional overrides) and backslashes are written as escapes, so a name chosen
+    /// by someone else can neither move the cursor nor disguise itself.
+    package static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
+                out += scalar.value < 0x80
+                    ? "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
+                    : "\\u{" + String(scalar.value, radix: 16) + "}"
+            default:
+                out += scalar == "\\" ? "\\\\" : String(scalar)
+            }
+        }
+        return out
     }
 
     /// Whether standard input is a terminal.
@@ -35,23 +59,46 @@ package enum Terminal {
 
     /// Shows `prompt` on standard error and reads one line without echo.
     ///
+    /// The line is read byte by byte (no stdio buffer keeps a copy) into a ``SecretBuffer``
+    /// (locked, out of core dumps, zeroed afterwards). While echo is off, an interrupt, a hang-up,
+    /// a termination or a stop restores the terminal before the signal takes effect, so Ctrl-C at
+    /// the prompt never leaves the terminal silent.
     /// - Returns: The line, or `nil` at the end of input.
     package static func readSecret(prompt: String) -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
-        guard isInteractive else {
-            return readLine(strippingNewline: true)
+        guard isInteractive, EchoGuard.silence() else {
+            return readLineUnbuffered()
         }
-        var original = termios()
-        tcgetattr(STDIN_FILENO, &original)
-        var silent = original
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            EchoGuard.restore()
             FileHandle.standardError.write(Data("\n".utf8))
         }
-        return readLine(strippingNewline: true)
+        return readLineUnbuffered()
     }
+
+    /// Reads one line of standard input without stdio's buffering, into locked memory; `nil` at the
+    /// end of input. Every reader of standard input in the tool goes through here, so that no
+    /// buffered reader takes lines meant for the next prompt.
+    package static func readLineUnbuffered() -> String? {
+        let buffer = SecretBuffer(capacity: maximumLine)
+        var byte: UInt8 = 0
+        var readAny = false
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { break }
+            readAny = true
+            if byte == UInt8(ascii: "\n") { break }
+            buffer.append(byte)
+        }
+        byte = 0
+        guard readAny else { return nil }
+        if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+        return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The longest line kept (longer input is cut there).
+    private static let maximumLine = 4096
 
     /// Shows `question` on standard error and reads one line with echo, from a terminal only.
     ///
@@ -59,7 +106,7 @@ package enum Terminal {
     package static func ask(_ question: String) -> String? {
         guard isInteractive else { return nil }
         FileHandle.standardError.write(Data(question.utf8))
-        return readLine(strippingNewline: true)
+        return readLineUnbuffered()
     }
 
     /// Asks twice, as macOS does for a new password, up to three times; `nil` if it never matched.
@@ -71,5 +118,12 @@ package enum Terminal {
             printError("passwords don't match")
         }
         return nil
+    }
+}
+
+extension String {
+    /// The string with zeros in front, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

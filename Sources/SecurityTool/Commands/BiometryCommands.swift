@@ -33,7 +33,10 @@ struct BiometryCommands: ParsableCommand {
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
-            let device = try Session.open(home: keychain)
+            guard let device = try Session.openExisting(home: keychain) else {
+                Swift.print("biometry: none")
+                return
+            }
             BiometryCommands.print(try BiometryCommands.perform("biometry status") { try device.biometryStatus() })
         }
     }
@@ -69,7 +72,7 @@ struct BiometryCommands: ParsableCommand {
                 try Session.unlock(device)
             }
             try BiometryCommands.perform("biometry enroll") { try device.simulatedSensor.enroll(name) }
-            Swift.print("enrolled \(name)")
+            Swift.print("enrolled \(Terminal.escaped(name))")
         }
     }
 
@@ -84,7 +87,7 @@ struct BiometryCommands: ParsableCommand {
                 try Session.unlock(device)
             }
             try BiometryCommands.perform("biometry remove") { try device.simulatedSensor.remove(name) }
-            Swift.print("removed \(name)")
+            Swift.print("removed \(Terminal.escaped(name))")
         }
     }
 
@@ -122,7 +125,7 @@ struct BiometryCommands: ParsableCommand {
     static func print(_ status: BiometryStatus) {
         Swift.print("biometry: \(status.kind?.displayName ?? "none")")
         if status.kind != nil {
-            Swift.print("enrolled: \(status.enrolled.isEmpty ? "none" : status.enrolled.joined(separator: ", "))")
+            Swift.print("enrolled: \(status.enrolled.isEmpty ? "none" : status.enrolled.map(Terminal.escaped).joined(separator: ", "))")
         }
         Swift.print("failed biometric matches: \(status.failedMatches)\(status.isLockedOut ? " (locked out until the passcode is entered)" : "")")
         if !status.queuedOutcomes.isEmpty {

@@ -38,7 +38,7 @@ struct Passcode: ParsableCommand {
                 throw ExitCode(1)
             }
             let passcode = try Passcode.readNew()
-            try Passcode.perform("passcode set") { try device.setPasscode(passcode) }
+            try Passcode.perform("passcode set") { try device.setPasscode(passcode, progress: Passcode.progress) }
             print("passcode set")
         }
     }
@@ -48,10 +48,15 @@ struct Passcode: ParsableCommand {
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
-            let device = try Session.open(home: keychain)
+            guard let device = try Session.openExisting(home: keychain), (try? device.hasPasscode()) == true else {
+                Terminal.printError("security: passcode change: no passcode is set")
+                throw ExitCode(1)
+            }
             let current = try Passcode.readCurrent()
             let new = try Passcode.readNew()
-            try Passcode.perform("passcode change") { try device.changePasscode(from: current, to: new) }
+            try Passcode.perform("passcode change") {
+                try device.changePasscode(from: current, to: new, progress: Passcode.progress)
+            }
             print("passcode changed")
         }
     }
@@ -63,11 +68,20 @@ struct Passcode: ParsableCommand {
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
-            let device = try Session.open(home: keychain)
+            guard let device = try Session.openExisting(home: keychain), (try? device.hasPasscode()) == true else {
+                Terminal.printError("security: passcode remove: no passcode is set")
+                throw ExitCode(1)
+            }
             let current = try Passcode.readCurrent()
             try Passcode.perform("passcode remove") { try device.removePasscode(current: current) }
             print("passcode removed")
         }
+    }
+
+    /// Reports, on standard error, how far re-sealing a large keychain's items is (every tenth).
+    static let progress: @Sendable (Int, Int) -> Void = { completed, total in
+        guard total >= 10_000, completed % max(1, total / 10) < 1000 || completed == total else { return }
+        Terminal.printError("sealing the items under new keys: \(completed) of \(total)")
     }
 
     static func readCurrent() throws -> String {
@@ -108,7 +122,10 @@ struct Lock: ParsableCommand {
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
     func run() throws {
-        let device = try Session.open(home: keychain)
+        guard let device = try Session.openExisting(home: keychain) else {
+            print("no passcode is set: the keychain cannot lock")
+            return
+        }
         try device.lock()
         print((try? device.hasPasscode()) == true ? "locked" : "no passcode is set: the keychain cannot lock")
     }
@@ -123,8 +140,7 @@ struct Unlock: ParsableCommand {
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
     func run() throws {
-        let device = try Session.open(home: keychain)
-        guard (try? device.hasPasscode()) == true else {
+        guard let device = try Session.openExisting(home: keychain), (try? device.hasPasscode()) == true else {
             print("no passcode is set: the keychain is always unlocked")
             return
         }
@@ -139,7 +155,11 @@ struct Status: ParsableCommand {
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
     func run() throws {
-        let device = try Session.open(home: keychain)
+        guard let device = try Session.openExisting(home: keychain) else {
+            print("keychain: \(Session.resolve(keychain).url.path)")
+            print("no keychain yet: the first item stored, passcode set or sensor installed creates it")
+            return
+        }
         let hasPasscode = (try? device.hasPasscode()) ?? false
         print("keychain: \(device.home.url.path)")
         print("passcode: \(hasPasscode ? "set" : "not set")")

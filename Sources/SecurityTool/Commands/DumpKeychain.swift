@@ -37,7 +37,10 @@ struct DumpKeychain: ParsableCommand {
     var keychain: String?
 
     func run() throws {
-        let device = try Session.open(home: keychain)
+        guard let device = try Session.openExisting(home: keychain) else {
+            if json { ItemPrinter.printJSON([Any]()) }
+            return
+        }
         var objects: [Any] = []
         for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey] {
             let query: [String: Any] = [

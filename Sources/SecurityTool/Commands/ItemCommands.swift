@@ -76,7 +76,9 @@ enum ItemCommands {
         json: Bool,
         home: String?
     ) throws {
-        let device = try Session.open(home: home)
+        guard let device = try Session.openExisting(home: home) else {
+            throw Session.fail(errSecItemNotFound, "SecKeychainSearchCopyNext")
+        }
         var query = attributes
         query[kSecClass as String] = itemClass
         query[kSecReturnAttributes as String] = true
@@ -121,7 +123,9 @@ enum ItemCommands {
         guard !attributes.isEmpty else {
             throw ValidationError("give at least one attribute to match")
         }
-        let device = try Session.open(home: home)
+        guard let device = try Session.openExisting(home: home) else {
+            throw Session.fail(errSecItemNotFound, "SecKeychainSearchCopyNext")
+        }
         var query = attributes
         query[kSecClass as String] = itemClass
         query[kSecReturnAttributes as String] = true

@@ -18,13 +18,30 @@ import KeychainServices
 
 /// The keychain the tool works on, and the helpers every command shares.
 enum Session {
-    /// Opens the keychain of `KEYCHAIN_HOME` (or the given home) as this process's keychain.
+    /// Opens the keychain of `KEYCHAIN_HOME` (or the given home) as this process's keychain,
+    /// creating it if there is none.
     ///
     /// The tool may see every access group (`"*"`), as macOS's tool sees every item; new items go
     /// to the first configured group. `KEYCHAIN_ACCESS_GROUPS` overrides both.
     @discardableResult
     static func open(home: String? = nil) throws -> Device {
-        let keychainHome = home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true)) } ?? .resolve()
+        try open(resolve(home))
+    }
+
+    /// Opens the keychain if one exists; `nil` (having created nothing) if there is none. For the
+    /// commands that only look.
+    static func openExisting(home: String? = nil) throws -> Device? {
+        let keychainHome = resolve(home)
+        guard keychainHome.containsKeychain else { return nil }
+        return try open(keychainHome)
+    }
+
+    /// The home a command names, else the environment's.
+    static func resolve(_ home: String?) -> KeychainHome {
+        home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL) } ?? .resolve()
+    }
+
+    private static func open(_ keychainHome: KeychainHome) throws -> Device {
         do {
             let environment = ProcessInfo.processInfo.environment
             var configuration = DeviceConfiguration.fromEnvironment(environment, defaultGroups: ["default", "*"])
@@ -36,7 +53,7 @@ enum Session {
             Device.setProcessDefault(device)
             return device
         } catch {
-            Terminal.printError("security: cannot open the keychain at \(keychainHome.url.path): \(error)")
+            Terminal.printError("security: cannot open the keychain at \(keychainHome.url.path): \(describe(error))")
             throw ExitCode(1)
         }
     }

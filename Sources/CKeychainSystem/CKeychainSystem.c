@@ -1,0 +1,62 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// prctl is variadic, which Swift cannot call: these wrappers are the whole reason for this target.
+
+#include "CKeychainSystem.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+int c_keychain_set_non_dumpable(void) {
+#if defined(__linux__)
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : -1;
+#else
+    return -1;
+#endif
+}
+
+int c_keychain_is_dumpable(void) {
+#if defined(__linux__)
+    return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+#else
+    return -1;
+#endif
+}
+
+int c_keychain_disable_core_files(void) {
+    struct rlimit none = {0, 0};
+    return setrlimit(RLIMIT_CORE, &none) == 0 ? 0 : -1;
+}
+
+int c_keychain_protect_region(void *address, size_t length) {
+    int result = 0;
+    if (mlock(address, length) == 0) result |= 1;
+#if defined(MADV_DONTDUMP)
+    if (madvise(address, length, MADV_DONTDUMP) == 0) result |= 2;
+#endif
+    return result;
+}
+
+void c_keychain_zero(void *address, size_t length) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))
+    explicit_bzero(address, length);
+#else
+    volatile unsigned char *bytes = (volatile unsigned char *)address;
+    while (length--) *bytes++ = 0;
+#endif
+}

@@ -1,0 +1,37 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef C_KEYCHAIN_SYSTEM_H
+#define C_KEYCHAIN_SYSTEM_H
+
+#include <stddef.h>
+
+/// Makes the process non-dumpable (Linux `prctl(PR_SET_DUMPABLE, 0)`): no core dump, and other
+/// processes of the same user can neither attach to it nor read `/proc/PID/mem`. Returns 0 on
+/// success, -1 where the call fails or does not exist.
+int c_keychain_set_non_dumpable(void);
+
+/// Whether the process is dumpable (1), not (0), or unknown (-1).
+int c_keychain_is_dumpable(void);
+
+/// Sets the core-file size limit to zero (soft and hard). Returns 0 on success.
+int c_keychain_disable_core_files(void);
+
+/// Keeps `length` bytes at `address` out of core dumps (`madvise(MADV_DONTDUMP)`) and locks them in
+/// memory (`mlock`), as far as the system allows. Returns a bit set: 1 locked, 2 excluded from dumps.
+int c_keychain_protect_region(void *address, size_t length);
+
+/// Overwrites `length` bytes at `address` with zeros in a way the compiler may not remove.
+void c_keychain_zero(void *address, size_t length);
+
+#endif

@@ -1,0 +1,96 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CKeychainSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Unsupported Platform")
+#endif
+
+/// Bytes of a secret (a passcode being typed, a key being unwrapped) in memory of their own:
+/// locked so that it is never swapped out, excluded from core dumps, and zeroed when released.
+///
+/// What Swift copies elsewhere is out of its reach: a `String` made from the bytes lives in the
+/// ordinary heap (short strings, up to 15 bytes, are kept inline and leave no heap copy), and
+/// neither the standard library nor swift-crypto zeroes every temporary. The buffer keeps the one
+/// copy that lasts — the input as it was read — out of swap and dumps.
+package final class SecretBuffer {
+    private let base: UnsafeMutableRawPointer
+    private let capacity: Int
+    private let mapped: Bool
+    /// The bytes written so far.
+    package private(set) var count = 0
+    /// Whether the memory is locked (`mlock` can fail under a small `RLIMIT_MEMLOCK`).
+    package let isLocked: Bool
+
+    /// A buffer of `capacity` bytes (rounded up to whole pages).
+    package init(capacity: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let size = max(page, (capacity + page - 1) / page * page)
+        let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if let address, address != MAP_FAILED {
+            base = address
+            mapped = true
+            isLocked = c_keychain_protect_region(address, size) & 1 != 0
+        } else {
+            base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: page)
+            mapped = false
+            isLocked = false
+        }
+        self.capacity = size
+    }
+
+    deinit {
+        c_keychain_zero(base, capacity)
+        if mapped {
+            munlock(base, capacity)
+            munmap(base, capacity)
+        } else {
+            base.deallocate()
+        }
+    }
+
+    /// Appends a byte; `false` when the buffer is full.
+    @discardableResult
+    package func append(_ byte: UInt8) -> Bool {
+        guard count < capacity else { return false }
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+        return true
+    }
+
+    /// Removes the last byte.
+    package func removeLast() {
+        guard count > 0 else { return }
+        count -= 1
+        base.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
+    }
+
+    /// The last byte, if any.
+    package var last: UInt8? {
+        count > 0 ? base.load(fromByteOffset: count - 1, as: UInt8.self) : nil
+    }
+
+    /// Calls `body` with the bytes written so far.
+    package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+}
+
+@available(*, unavailable)
+extension SecretBuffer: Sendable {}

@@ -1,0 +1,70 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(CoreFoundation)
+// `termios` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
+import CoreFoundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Unsupported Platform")
+#endif
+
+/// Turns the terminal's echo off for a secret prompt, and makes sure it comes back: on return, and
+/// on the signals that would otherwise end or stop the process with echo still off.
+///
+/// The handlers restore the saved settings (`tcsetattr` is async-signal-safe), then let the signal
+/// take its default effect. After a stop (Ctrl-Z) and `fg`, echo is turned off again and the prompt
+/// goes on reading.
+enum EchoGuard {
+    /// The terminal settings before the prompt; read by the signal handlers.
+    nonisolated(unsafe) private static var saved = termios()
+    nonisolated(unsafe) private static var silent = termios()
+    nonisolated(unsafe) private static var previous: [Int32: sighandler_t?] = [:]
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
+
+    /// Turns echo off and installs the handlers; `false` if standard input has no terminal settings.
+    static func silence() -> Bool {
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return false }
+        silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+        for number in signals {
+            previous[number] = signal(number, handle)
+        }
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        return true
+    }
+
+    /// Restores the terminal and the previous handlers.
+    static func restore() {
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        for number in signals {
+            _ = signal(number, previous[number] ?? SIG_DFL)
+        }
+        previous = [:]
+    }
+
+    private static let handle: @convention(c) (Int32) -> Void = { number in
+        tcsetattr(STDIN_FILENO, TCSANOW, &EchoGuard.saved)
+        _ = signal(number, SIG_DFL)
+        raise(number)
+        // Only a stop returns here (after SIGCONT): silence the terminal again and keep guarding.
+        _ = signal(number, EchoGuard.handle)
+        tcsetattr(STDIN_FILENO, TCSANOW, &EchoGuard.silent)
+    }
+}
