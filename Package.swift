@@ -134,6 +134,15 @@ let package = Package(
             name: "SecurityToolTests",
             dependencies: ["SecurityTool", "KeychainTesting"]
         ),
+        // Attacks on the files, the tool and the process, as the data-protection review made them.
+        .testTarget(
+            name: "AttackTests",
+            dependencies: [
+                "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServices", "KeychainTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["KeychainStress", "SecurityTool"]

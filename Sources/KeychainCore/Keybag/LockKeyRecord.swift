@@ -143,14 +143,15 @@ extension LockKeyRecord {
     }
 
     /// This lock checked against its code with `key` (`nil`: the key is locked, nothing is checked).
+    /// With the key, a missing code is damage, not trust.
     package func verified(_ key: SymmetricKey?) -> LockKeyRecord {
         var copy = self
         guard !isDamaged else {
             copy.isIntact = false
             return copy
         }
-        guard let key, let mac else { return copy }
-        copy.isVerified = mac == authenticationCode(key)
+        guard let key else { return copy }
+        copy.isVerified = mac.map { $0 == authenticationCode(key) } ?? false
         copy.isIntact = copy.isVerified
         return copy
     }

@@ -69,6 +69,11 @@ extension Keychain {
         let sealedAttributes = attributes
         return try store.write { db throws(KeychainCoreError) in
             let tiers = try refreshLookupTiers(in: db)
+            if !tiers.areSeparate {
+                // One tier for every class: a keychain from before the tiers, or one whose protected
+                // look-up key was removed. Never write protected rows hashed with the device key then.
+                try requireKnownClasses(in: itemClass, tiers: tiers, db: db)
+            }
             if accessControl.protection == .whenPasscodeSetThisDeviceOnly {
                 guard try refreshKeybag(in: db).record.hasPasscode == true else {
                     throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")

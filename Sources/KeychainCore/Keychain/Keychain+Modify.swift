@@ -39,6 +39,11 @@ extension Keychain {
         let now = clock()
         try store.write { db throws(KeychainCoreError) in
             let tiers = try refreshLookupTiers(in: db)
+            if !tiers.areSeparate {
+                // One tier for every class: a keychain from before the tiers, or one whose protected
+                // look-up key was removed. Never write protected rows hashed with the device key then.
+                try requireKnownClasses(in: itemClass, tiers: tiers, db: db)
+            }
             var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
             func currentLocks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
                 if let cachedLocks { return cachedLocks }

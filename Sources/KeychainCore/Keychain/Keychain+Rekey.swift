@@ -151,6 +151,9 @@ extension Keychain {
         } catch {
             throw SQLiteItemStore.translate(error, "cannot read the items to re-key")
         }
+        if !old.tiers.areSeparate {
+            try requireKnownClasses(in: itemClass, tiers: old.tiers, db: db)
+        }
         let select = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE rowid = ?"
         var damaged = 0
         for rowID in rowIDs {
@@ -183,6 +186,30 @@ extension Keychain {
             logger.warning(
                 "replaced the look-up hashes of undecryptable items by random bytes",
                 metadata: ["keychain.item.class": "\(itemClass.rawValue)", "keychain.item.count": "\(damaged)"]
+            )
+        }
+    }
+
+    /// Refuses to move a keychain to separate tiers when a row's class tag is one the single tier
+    /// does not know: such a keychain had a protected look-up key that its keybag no longer names
+    /// (tampering), and moving would strand those rows for good.
+    func requireKnownClasses(in itemClass: ItemClass, tiers: LookupTiers, db: Database) throws(KeychainCoreError) {
+        let table = itemClass.tableName
+        let tags = ProtectionClass.allCases.compactMap { tiers.device.sharedTag($0, table: table) }
+        let unknown: Bool
+        do {
+            unknown = try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE pdmn NOT IN (\(tags.map { _ in "?" }.joined(separator: ", "))))",
+                arguments: StatementArguments(tags)
+            ) ?? false
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot inspect the keychain")
+        }
+        if unknown {
+            throw KeychainCoreError(
+                .decode,
+                "\(table) holds rows of no known class: the keybag's look-up tiers were tampered with; the keychain refuses to write"
             )
         }
     }

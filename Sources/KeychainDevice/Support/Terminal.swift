@@ -65,21 +65,34 @@ package enum Terminal {
     /// the prompt never leaves the terminal silent.
     /// - Returns: The line, or `nil` at the end of input.
     package static func readSecret(prompt: String) -> String? {
+        readSecretBytes(prompt: prompt).map(string)
+    }
+
+    /// ``readSecret(prompt:)``, keeping the line in the locked buffer (no `String` copy yet).
+    static func readSecretBytes(prompt: String) -> SecretBuffer? {
         FileHandle.standardError.write(Data(prompt.utf8))
         guard isInteractive, EchoGuard.silence() else {
-            return readLineUnbuffered()
+            return readLineBytes()
         }
         defer {
             EchoGuard.restore()
             FileHandle.standardError.write(Data("\n".utf8))
         }
-        return readLineUnbuffered()
+        return readLineBytes()
     }
 
     /// Reads one line of standard input without stdio's buffering, into locked memory; `nil` at the
     /// end of input. Every reader of standard input in the tool goes through here, so that no
     /// buffered reader takes lines meant for the next prompt.
     package static func readLineUnbuffered() -> String? {
+        readLineBytes().map(string)
+    }
+
+    private static func string(_ buffer: SecretBuffer) -> String {
+        buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static func readLineBytes() -> SecretBuffer? {
         let buffer = SecretBuffer(capacity: maximumLine)
         var byte: UInt8 = 0
         var readAny = false
@@ -94,7 +107,7 @@ package enum Terminal {
         byte = 0
         guard readAny else { return nil }
         if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
-        return buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        return buffer
     }
 
     /// The longest line kept (longer input is cut there).
@@ -110,11 +123,15 @@ package enum Terminal {
     }
 
     /// Asks twice, as macOS does for a new password, up to three times; `nil` if it never matched.
+    ///
+    /// While the second answer is awaited, the first is only in locked memory; the `String`
+    /// returned is made once both match.
     package static func readNewSecret(prompt: String, retypePrompt: String) -> String? {
         for _ in 0..<3 {
-            guard let first = readSecret(prompt: prompt) else { return nil }
-            guard let second = readSecret(prompt: retypePrompt) else { return nil }
-            if first == second { return first }
+            guard let first = readSecretBytes(prompt: prompt) else { return nil }
+            guard let second = readSecretBytes(prompt: retypePrompt) else { return nil }
+            let same = first.withUnsafeBytes { one in second.withUnsafeBytes { other in one.elementsEqual(other) } }
+            if same { return string(second) }
             printError("passwords don't match")
         }
         return nil

@@ -1,0 +1,96 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A system user made for one test and removed after it, to act as "another local user".
+///
+/// Needs root (`useradd`); ``make(_:)`` returns `nil` otherwise, and the test prints why it skips.
+final class ThrowawayUser: @unchecked Sendable {
+    let name: String
+    let uid: UInt32
+    let gid: UInt32
+
+    private init(name: String, uid: UInt32, gid: UInt32) {
+        self.name = name
+        self.uid = uid
+        self.gid = gid
+    }
+
+    /// Why users cannot be made here, or `nil` if they can.
+    static var unavailableReason: String? {
+        if geteuid() != 0 { return "not running as root: cannot create throw-away users" }
+        if !FileManager.default.isExecutableFile(atPath: "/usr/sbin/useradd") { return "no useradd on this machine" }
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") { return "no setpriv on this machine" }
+        return nil
+    }
+
+    /// A new user named after `label`, or `nil` (with the reason printed) where that is impossible.
+    static func make(_ label: String) -> ThrowawayUser? {
+        if let reason = unavailableReason {
+            print("skipping the other-user part: \(reason)")
+            return nil
+        }
+        let name = "kc\(label.prefix(6))\(UInt16.random(in: 0...UInt16.max))"
+        guard run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name]) == 0,
+            let entry = getpwnam(name)
+        else {
+            print("skipping the other-user part: useradd \(name) failed")
+            return nil
+        }
+        return ThrowawayUser(name: name, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+    }
+
+    deinit {
+        _ = Self.run("/usr/sbin/userdel", [name])
+    }
+
+    /// `setpriv` arguments that run the rest of the command line as this user.
+    var setprivArguments: [String] {
+        ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"]
+    }
+
+    /// Runs `path arguments…` as this user; its exit status and output.
+    func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = setprivArguments + [path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// Gives `path` to this user.
+    func own(_ path: URL) {
+        chown(path.path, uid, gid)
+    }
+
+    @discardableResult
+    private static func run(_ path: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
