@@ -95,6 +95,31 @@ import Testing
         #expect(Self.readAll(try Self.open(home), fixture: fixture, "restored device.key") == 6)
     }
 
+    /// The keybag secret damaged, replaced by another keychain's, or missing: opening fails (the
+    /// keybag does not open, no new keychain is made, nothing is rewritten); putting it back reads
+    /// everything.
+    @Test func damagedKeybagSecretIsAnErrorAndRestoringItReadsEverything() throws {
+        let (fixture, home) = try Self.checkpointedCopy()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let secretURL = home.appendingPathComponent("keybag.key")
+        let original = try Data(contentsOf: secretURL)
+        let other = try TemporaryKeychain()
+        let foreign = try Data(contentsOf: other.directory.appendingPathComponent("keybag.key"))
+        let variants = Damage.allCases.map { ($0.description, $0.apply(to: original)) } + [("another keychain's", foreign)]
+        let database = try Self.contents(of: home)
+        for (name, damaged) in variants {
+            try damaged.write(to: secretURL)
+            #expect(throws: (any Error).self, "keybag.key \(name)") { _ = try Self.open(home) }
+            #expect(try Data(contentsOf: secretURL) == damaged, "keybag.key \(name) was rewritten")
+        }
+        try FileManager.default.removeItem(at: secretURL)
+        #expect(throws: (any Error).self, "keybag.key missing") { _ = try Self.open(home) }
+        #expect(!FileManager.default.fileExists(atPath: secretURL.path))
+        #expect(try Self.contents(of: home) == database)
+        try original.write(to: secretURL)
+        #expect(Self.readAll(try Self.open(home), fixture: fixture, "restored keybag.key") == 6)
+    }
+
     /// Truncated or overwritten database files: an error or the intact part, never an empty keychain.
     @Test(arguments: ["empty", "100 bytes", "first page", "half", "header zeroed", "page 2 garbage", "last page garbage"])
     func damagedDatabaseFile(damage: String) throws {
@@ -125,25 +150,46 @@ import Testing
     /// A damaged write-ahead log: SQLite stops at the first bad frame, so the keychain is an
     /// earlier consistent state; nothing is misread.
     @Test func damagedWriteAheadLog() throws {
+        var opened = 0
         for offset in [0, 32, 100, 4_200, 9_000, 20_000] {
             let fixture = try TamperFixture()
             let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kc-wal-tamper-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: copy) }
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-            for name in ["keychain.db", "keychain.db-wal", "device.key"] {
-                try FileManager.default.copyItem(
-                    at: fixture.keychain.directory.appendingPathComponent(name),
-                    to: copy.appendingPathComponent(name)
-                )
+            // A reader holds the log (the keychain truncates it a second after writes otherwise),
+            // while more items go into it.
+            let reader = try DatabaseQueue(path: fixture.keychain.directory.appendingPathComponent("keychain.db").path)
+            try reader.inDatabase { db in
+                try db.beginTransaction(.deferred)
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM genp")
+                defer { try? db.rollback() }
+                try fixture.keychain.run {
+                    for index in 0..<8 {
+                        let item: [String: Any] = [
+                            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "late",
+                            kSecAttrAccount as String: "late \(index)", kSecValueData as String: Data("late".utf8),
+                        ]
+                        #expect(SecItemAdd(item as CFDictionary, nil) == errSecSuccess)
+                    }
+                }
+                for name in ["keychain.db", "keychain.db-wal", "device.key", "keybag.key"] {
+                    try FileManager.default.copyItem(
+                        at: fixture.keychain.directory.appendingPathComponent(name),
+                        to: copy.appendingPathComponent(name)
+                    )
+                }
             }
             let walURL = copy.appendingPathComponent("keychain.db-wal")
             var wal = [UInt8](try Data(contentsOf: walURL))
+            #expect(wal.count > 20_000, "the log holds too little to damage")
             guard offset < wal.count else { continue }
             wal[offset] ^= 0x55
             try Data(wal).write(to: walURL)
             if let device = try? Self.open(copy) {
                 Self.readAll(device, fixture: fixture, "WAL byte \(offset)")
+                opened += 1
             }
         }
+        #expect(opened > 0, "no damaged log was ever opened")
     }
 }

@@ -26,23 +26,14 @@ import Testing
 @Suite struct KeybagTamperTests {
     static let passcode = "1234"
 
-    static let blobTargets = [
-        "keybag.device_salt", "keybag.passcode_salt", "keybag.lookup_key", "keybag.protected_lookup_key",
-        "class_key.wrapped WHERE pdmn = 'ak'", "class_key.wrapped WHERE pdmn = 'ck'",
-        "class_key.wrapped WHERE pdmn = 'aku'", "class_key.wrapped WHERE pdmn = 'cku'",
-        "class_key.wrapped WHERE pdmn = 'dk'", "class_key.wrapped WHERE pdmn = 'akpu'",
-        "lock_key.key_id", "lock_key.public_key", "lock_key.wrapped_private",
-    ]
+    /// The sealed keybag is one box: every field (salts, KDF, look-up keys, class keys, locks) is
+    /// inside it, so damage anywhere in it, or to what binds it, is damage to the box.
+    static let blobTargets = ["sealed_keybag.sealed", "sealed_keybag.secret_id"]
 
     static let valueTargets: [(String, [any DatabaseValueConvertible & Sendable])] = [
-        ("keybag.version", [0, 2, -1]),
-        ("keybag.kdf_rounds", [0, 1, 3, 1 << 30, Int.max, -1]),
-        ("keybag.kdf_block_size", [0, 1 << 20, -1]),
-        ("keybag.kdf_parallelism", [0, 1 << 20]),
-        ("keybag.has_passcode", [0]),
-        // As if the keychain predated the look-up tiers: it must not re-hash rows it cannot read.
-        ("keybag.protected_lookup_key", [DatabaseValue.null]),
-        ("class_key.pdmn WHERE pdmn = 'ak'", ["zz"]),
+        ("sealed_keybag.generation", [0, 7, -1, Int64.max]),
+        ("sealed_keybag.secret_id", [Data(count: 16), Data(count: 3)]),
+        ("sealed_keybag.sealed", [Data()]),
     ]
 
     @Test(arguments: blobTargets)
@@ -83,7 +74,10 @@ import Testing
             catch { throw KeychainCoreError(.io, "test read failed") }
         }
         let replacement = damage(original)
-        try fixture.write { db in try db.execute(sql: "UPDATE \(table) SET \(column) = ?\(condition)", arguments: [replacement]) }
+        try fixture.write { db in
+            try db.execute(sql: "UPDATE \(table) SET \(column) = ?\(condition)", arguments: [replacement])
+            #expect(db.changesCount == 1, "\(target): nothing was damaged")
+        }
         let context = "\(target) \(comment)"
         try readEverything(fixture, context: context, expectIntact: false)
 
