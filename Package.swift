@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "AttackTests",
             dependencies: [
-                "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServices", "KeychainTesting",
+                "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServices", "LocalAuth", "KeychainTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

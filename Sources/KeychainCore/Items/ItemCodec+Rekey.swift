@@ -67,7 +67,7 @@ extension ItemCodec {
         rekeyed.primaryKeyHash = primaryKeyHash
         rekeyed.wrappedMetadataKey = try SealedBox.wrap(metadataKey, using: newKey, binding: binding("mkey"))
         rekeyed.metadata = try SealedBox.seal(
-            LengthPadding.pad(plaintext),
+            LengthPadding.pad(plaintext, smallest: LengthPadding.metadataBucket),
             using: metadataKey,
             binding: Self.metadataBinding(
                 table: table,

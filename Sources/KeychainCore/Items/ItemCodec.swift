@@ -132,9 +132,9 @@ package struct ItemCodec: Sendable {
             primaryKeyHash: primaryKeyHash,
             keyColumns: keyColumns,
             wrappedMetadataKey: try SealedBox.wrap(metadataKey, using: classKey, binding: binding("mkey")),
-            metadata: try SealedBox.seal(LengthPadding.pad(MetadataCodec.encode(stored)), using: metadataKey, binding: metadataBinding),
+            metadata: try SealedBox.seal(LengthPadding.pad(MetadataCodec.encode(stored), smallest: LengthPadding.metadataBucket), using: metadataKey, binding: metadataBinding),
             secretKeyEnvelope: envelope.serialized,
-            secret: try SealedBox.seal(LengthPadding.pad(secret), using: secretKey, binding: binding(Self.paddedSecretColumn))
+            secret: try SealedBox.seal(LengthPadding.pad(secret, smallest: LengthPadding.secretBucket), using: secretKey, binding: binding(Self.paddedSecretColumn))
         )
     }
 

@@ -17,14 +17,18 @@ public import Foundation
 /// how long each secret or attribute set is.
 ///
 /// The padded form is the length (4 bytes, big-endian), the bytes, then zeros up to the bucket:
-/// 64, 128, 256, 512, 1024, 2048 or 4096 bytes, and above that the next multiple of 4096. A copy
-/// therefore shows the bucket, not the length.
+/// the smallest bucket (64 bytes for secrets, 256 for an item's attributes, which then hide any
+/// service, account and label of ordinary length), doubling up to 4096 bytes, and above that the
+/// next multiple of 4096. A copy therefore shows the bucket, not the length.
 package enum LengthPadding {
-    private static let smallest = 64
+    /// The smallest bucket of secrets.
+    package static let secretBucket = 64
+    /// The smallest bucket of attribute sets.
+    package static let metadataBucket = 256
     private static let pageSize = 4096
 
     /// The bucket a plaintext of `count` bytes is padded to.
-    package static func paddedCount(for count: Int) -> Int {
+    package static func paddedCount(for count: Int, smallest: Int) -> Int {
         let needed = count + 4
         guard needed > smallest else { return smallest }
         guard needed > pageSize else {
@@ -36,11 +40,12 @@ package enum LengthPadding {
     }
 
     /// `plaintext`, length-prefixed and padded with zeros to its bucket.
-    package static func pad(_ plaintext: some Collection<UInt8>) -> Data {
-        var out = Data(capacity: paddedCount(for: plaintext.count))
+    package static func pad(_ plaintext: some Collection<UInt8>, smallest: Int) -> Data {
+        let padded = paddedCount(for: plaintext.count, smallest: smallest)
+        var out = Data(capacity: padded)
         withUnsafeBytes(of: UInt32(truncatingIfNeeded: plaintext.count).bigEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: plaintext)
-        out.append(contentsOf: repeatElement(0, count: paddedCount(for: plaintext.count) - out.count))
+        out.append(contentsOf: repeatElement(0, count: padded - out.count))
         return out
     }
 
@@ -50,7 +55,7 @@ package enum LengthPadding {
         let bytes = Array(padded)
         guard bytes.count >= 4 else { throw KeychainCoreError(.decode, "a padded value is truncated") }
         let count = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        guard count <= bytes.count - 4, bytes.count == paddedCount(for: count), bytes[(4 + count)...].allSatisfy({ $0 == 0 }) else {
+        guard count <= bytes.count - 4, bytes[(4 + count)...].allSatisfy({ $0 == 0 }) else {
             throw KeychainCoreError(.decode, "a padded value is damaged")
         }
         return Data(bytes[4..<(4 + count)])

@@ -79,17 +79,31 @@ extension Keychain {
                     throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
                 }
             }
-            let row = try codec.seal(
-                itemClass: itemClass,
-                identifier: identifier,
-                accessControl: accessControl,
-                attributes: sealedAttributes,
-                secret: secret,
-                locks: accessControl.hasConstraints ? try locks(in: db) : [:],
-                credentials: credentials,
-                operation: .createItem,
-                tiers: tiers
-            )
+            let sealed = Result { () throws(KeychainCoreError) in
+                try codec.seal(
+                    itemClass: itemClass,
+                    identifier: identifier,
+                    accessControl: accessControl,
+                    attributes: sealedAttributes,
+                    secret: secret,
+                    locks: accessControl.hasConstraints ? try locks(in: db) : [:],
+                    credentials: credentials,
+                    operation: .createItem,
+                    tiers: tiers
+                )
+            }
+            if case .failure(let error) = sealed, error.code == .lockDamaged {
+                // An item with this primary key sealed to the lock before it was damaged is still
+                // there (refused on reading, never deleted): the add is a duplicate of it.
+                let tier = try codec.tier(for: accessControl.protection, in: tiers)
+                let hashes = [codec.primaryKeyHash(of: sealedAttributes, schema: schema, tier: tier)]
+                    + [try otherTierPrimaryKeyHash(of: sealedAttributes, protection: accessControl.protection, schema: schema, tiers: tiers, in: db)]
+                    .compactMap { $0 }
+                for hash in hashes where try primaryKeyExists(hash, itemClass: itemClass, in: db) {
+                    throw KeychainCoreError(.duplicateItem, "an item with the same primary key exists")
+                }
+            }
+            let row = try sealed.get()
             // Apple's primary key leaves the class out: the other tier's hash of it must be free too.
             if let other = try otherTierPrimaryKeyHash(
                 of: sealedAttributes,

@@ -55,13 +55,8 @@ package final class SQLiteItemStore: Sendable {
         }
         let pool: DatabasePool
         do {
+            try Self.refuseNewerSchema(url)
             pool = try DatabasePool(path: url.path, configuration: configuration)
-            if try pool.read({ db in try Self.migrator.hasBeenSuperseded(db) }) {
-                throw KeychainCoreError(
-                    .invalidKeychain,
-                    "the keychain database \(url.path) was written by a newer version of swift-keychain; update it to use this keychain"
-                )
-            }
             try Self.migrator.migrate(pool)
         } catch {
             throw Self.translate(error, "cannot open the keychain database \(url.path)")
@@ -70,6 +65,30 @@ package final class SQLiteItemStore: Sendable {
         scrubber = LogScrubber { [weak pool] in
             guard let pool else { return true }
             return Self.truncateLog(of: pool, wait: 0.2)
+        }
+    }
+
+    /// Refuses a database that a newer version migrated, before anything writes to it (a
+    /// read-only connection checks, so not even statistics are written).
+    private static func refuseNewerSchema(_ url: URL) throws {
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        readOnly.busyMode = .timeout(30)
+        let superseded: Bool
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: readOnly)
+            superseded = try queue.read { db in
+                try db.tableExists("grdb_migrations") && migrator.hasBeenSuperseded(db)
+            }
+        } catch {
+            // An empty or damaged file: the pool's own opening reports it.
+            return
+        }
+        if superseded {
+            throw KeychainCoreError(
+                .invalidKeychain,
+                "the keychain database \(url.path) was written by a newer version of swift-keychain; update it to use this keychain"
+            )
         }
     }
 

@@ -52,7 +52,9 @@ enum Attacker {
 
     /// Runs `body` on `home`'s database with a plain SQLite connection (no keychain code).
     static func sql<T>(_ home: URL, _ body: (Database) throws -> T) throws -> T {
-        let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
         return try queue.writeWithoutTransaction { db in try body(db) }
     }
 
