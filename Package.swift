@@ -135,10 +135,11 @@ let package = Package(
             dependencies: ["SecurityTool", "KeychainTesting"]
         ),
         // Attacks on the files, the tool and the process, as the data-protection review made them.
+        .target(name: "CAttackSupport", path: "Tests/CAttackSupport"),
         .testTarget(
             name: "AttackTests",
             dependencies: [
-                "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServices", "LocalAuth", "KeychainTesting",
+                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServices", "LocalAuth", "KeychainTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -162,7 +163,7 @@ if buildsOwnAPI && !development {
 }
 
 // Swift 6 language mode everywhere, plus the upcoming features the style guide asks for.
-for target in package.targets where target.name != "CKeychainSystem" {
+for target in package.targets where !target.name.hasPrefix("C") {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

@@ -75,10 +75,24 @@ extension Keychain {
                 }
             }
             if let reservation { return reservation }
-            guard ContinuousClock.now - start < Self.attemptQueueTimeout else {
-                throw KeychainCoreError(.passcodeBackoff, "too many passcode attempts are running at once; try again")
+            // Wait with reads (no write lock, no flush) until the attempts in flight settle.
+            while true {
+                guard ContinuousClock.now - start < Self.attemptQueueTimeout else {
+                    throw KeychainCoreError(.passcodeBackoff, "too many passcode attempts are running at once; try again")
+                }
+                Thread.sleep(forTimeInterval: Double.random(in: 0.03...0.08))
+                let settled = try store.read { db throws(KeychainCoreError) -> Bool in
+                    do {
+                        let backoff = try Self.fetchBackoff(db)
+                        let inFlight = try Int.fetchOne(db, sql: "SELECT count(*) FROM passcode_attempt_in_flight") ?? 0
+                        return backoff.nextAttemptAllowed(at: clock()) != nil || inFlight == 0
+                            || PasscodeBackoff.delay(afterFailures: backoff.failures + inFlight) == 0
+                    } catch {
+                        throw SQLiteItemStore.translate(error, "cannot read the passcode attempts")
+                    }
+                }
+                if settled { break }
             }
-            Thread.sleep(forTimeInterval: 0.02)
         }
     }
 

@@ -183,7 +183,7 @@ package enum PrivateFile {
         guard mode & 0o022 == 0 else {
             throw KeychainCoreError(
                 .invalidKeychain,
-                "\(path) can be written by \(mode & 0o020 != 0 ? "its group" : "other users") (mode \(String(mode, radix: 8))); "
+                "\(path) can be written by \([mode & 0o020 != 0 ? "its group" : nil, mode & 0o002 != 0 ? "other users" : nil].compactMap { $0 }.joined(separator: " and ")) (mode \(String(mode, radix: 8))); "
                     + "run `chmod go-w \(path)` if you trust its contents"
             )
         }

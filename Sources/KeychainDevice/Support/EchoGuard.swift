@@ -62,6 +62,12 @@ enum EchoGuard {
     private static let handle: @convention(c) (Int32) -> Void = { number in
         tcsetattr(STDIN_FILENO, TCSANOW, &EchoGuard.saved)
         _ = signal(number, SIG_DFL)
+        // The signal is blocked while its handler runs: unblock it, so that raising it takes its
+        // default effect now.
+        var this = sigset_t()
+        sigemptyset(&this)
+        sigaddset(&this, number)
+        pthread_sigmask(SIG_UNBLOCK, &this, nil)
         raise(number)
         // Only a stop returns here (after SIGCONT): silence the terminal again and keep guarding.
         _ = signal(number, EchoGuard.handle)

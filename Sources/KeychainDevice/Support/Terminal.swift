@@ -70,10 +70,12 @@ package enum Terminal {
 
     /// ``readSecret(prompt:)``, keeping the line in the locked buffer (no `String` copy yet).
     static func readSecretBytes(prompt: String) -> SecretBuffer? {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        // Echo goes off before the prompt shows, so nothing typed after it is ever echoed.
         guard isInteractive, EchoGuard.silence() else {
+            FileHandle.standardError.write(Data(prompt.utf8))
             return readLineBytes()
         }
+        FileHandle.standardError.write(Data(prompt.utf8))
         defer {
             EchoGuard.restore()
             FileHandle.standardError.write(Data("\n".utf8))
