@@ -44,6 +44,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Items in the passcode, application-password and biometry runs.")
     var protectedItems = 1_000
 
+    @Option(help: "Keychain sizes at which setting and changing the passcode are timed, comma-separated (none: skip).")
+    var rekeySizes = "10000,100000"
+
     @Option(help: "AES-GCM operations per message size.")
     var aesOperations = 100_000
 
@@ -98,6 +101,9 @@ struct RunCommand: ParsableCommand {
             log.echo("passcode, application password, biometry (\(protectedItems) items)")
             try ProtectedItemRun(count: protectedItems, directory: directory, seed: workload.seed, log: log).run()
         }
+        let rekeyed = rekeySizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        log.echo("data protection: passcode over \(rekeyed.map(String.init).joined(separator: ", ")) items, log truncation")
+        try DataProtectionRun(sizes: rekeyed, directory: directory, seed: workload.seed, log: log).run()
     }
 }
 
