@@ -137,9 +137,8 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
 
     /// Overwrites a secret file's bytes with zeros and flushes them.
     private static func erase(_ descriptor: Int32) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return }
-        let zeros = [UInt8](repeating: 0, count: Int(status.st_size))
+        guard let size = PrivateFile.size(of: descriptor), size > 0 else { return }
+        let zeros = [UInt8](repeating: 0, count: size)
         _ = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         fsync(descriptor)
     }

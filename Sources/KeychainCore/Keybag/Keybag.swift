@@ -42,6 +42,7 @@ package final class Keybag: Sendable {
         var sealedProtectedLookupKey: Data?
         /// The stored keybag the state follows: class keys of another epoch are stale.
         var generation: Int64 = -1
+        var secretIdentifier = Data()
         var epoch = Data()
         var record: KeybagRecord
     }
@@ -172,6 +173,7 @@ package final class Keybag: Sendable {
                 current.classKeys[protection] = nil
             }
             current.generation = stored.generation
+            current.secretIdentifier = stored.secretIdentifier
             current.epoch = record.classKeyEpoch
             current.record = record
             try updateTiers(&current, from: record)
@@ -194,6 +196,11 @@ package final class Keybag: Sendable {
     /// The keybag record this process follows.
     package var record: KeybagRecord {
         state.withLock { $0.record }
+    }
+
+    /// The stored keybag this process follows.
+    package var stored: StoredKeybag {
+        state.withLock { StoredKeybag(generation: $0.generation, secretIdentifier: $0.secretIdentifier, record: $0.record) }
     }
 
     /// Sets the tiers that `record` and the unlocked class keys give. A keychain never goes back

@@ -67,7 +67,10 @@ extension Keychain {
 
         let identifier = Self.makeIdentifier()
         let sealedAttributes = attributes
-        return try store.write { db throws(KeychainCoreError) in
+        // Adding erases nothing, unless an undecryptable item with the same key is replaced.
+        var replaced = false
+        defer { if replaced { store.noteErasure() } }
+        return try store.write(erasing: false) { db throws(KeychainCoreError) in
             let tiers = try refreshLookupTiers(in: db)
             if !tiers.areSeparate {
                 // One tier for every class: a keychain from before the tiers, or one whose protected
@@ -115,6 +118,7 @@ extension Keychain {
                 guard try removeUndecryptableDuplicate(primaryKeyHash: other, itemClass: itemClass, in: db) else {
                     throw KeychainCoreError(.duplicateItem, "an item with the same primary key exists")
                 }
+                replaced = true
             }
             let inserted = Result { () throws(KeychainCoreError) in
                 try row.insert(into: db, schema: schema)
@@ -125,6 +129,7 @@ extension Keychain {
                 guard error.code == .duplicateItem,
                     try removeUndecryptableDuplicate(primaryKeyHash: row.primaryKeyHash, itemClass: itemClass, in: db)
                 else { throw error }
+                replaced = true
                 try row.insert(into: db, schema: schema)
             }
             let rowID = db.lastInsertedRowID

@@ -120,7 +120,7 @@ extension Keychain {
     /// Counts a failed match; returns the new count.
     @discardableResult
     package func recordBiometricFailure() throws(KeychainCoreError) -> Int {
-        try store.write { db throws(KeychainCoreError) in
+        try store.write(erasing: false) { db throws(KeychainCoreError) in
             do {
                 try db.execute(
                     sql: """
@@ -137,7 +137,7 @@ extension Keychain {
 
     /// Clears the failure count after a successful match.
     package func resetBiometricFailures() throws(KeychainCoreError) {
-        try store.write { db throws(KeychainCoreError) in
+        try store.write(erasing: false) { db throws(KeychainCoreError) in
             do {
                 try db.execute(sql: "DELETE FROM biometry_attempts")
             } catch {

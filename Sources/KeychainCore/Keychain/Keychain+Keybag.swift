@@ -27,6 +27,11 @@ extension Keychain {
     ///   holds); the read runs again.
     func refreshKeybag(in db: Database) throws(KeychainCoreError) -> StoredKeybag {
         let isWriting = !db.configuration.readonly
+        // The common case, one integer read: the keybag this process follows is still the stored one.
+        let followed = keybag.stored
+        if let generation = try KeybagVault.generation(db), generation == followed.generation {
+            return followed
+        }
         guard let stored = try vault.stored(db, isWriting: isWriting) else {
             throw KeychainCoreError(.decode, "the keybag is missing")
         }

@@ -47,7 +47,7 @@ extension Keychain {
         let start = ContinuousClock.now
         while true {
             let now = clock()
-            let reservation = try store.write { db throws(KeychainCoreError) -> Int64? in
+            let reservation = try store.write(erasing: false) { db throws(KeychainCoreError) -> Int64? in
                 do {
                     try Self.countAbandonedAttempts(db, now: now)
                     let backoff = try Self.fetchBackoff(db)
@@ -101,7 +101,7 @@ extension Keychain {
     /// (the passcode could not be checked) only releases the reservation.
     func settlePasscodeAttempt(_ reservation: Int64, outcome: Bool?, endsBiometricLockout: Bool = false) throws(KeychainCoreError) {
         let now = clock()
-        try store.write { db throws(KeychainCoreError) in
+        try store.write(erasing: false) { db throws(KeychainCoreError) in
             do {
                 try db.execute(sql: "DELETE FROM passcode_attempt_in_flight WHERE id = ?", arguments: [reservation])
                 switch outcome {

@@ -114,16 +114,24 @@ package final class SQLiteItemStore: Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction: all of it is committed, or none of it. The log that
-    /// keeps earlier page versions is truncated within a second (see ``LogScrubber``).
-    package func write<T>(_ body: (Database) throws(KeychainCoreError) -> T) throws(KeychainCoreError) -> T {
+    /// Runs `body` in a write transaction: all of it is committed, or none of it.
+    ///
+    /// A write that `erases` (deletes or overwrites stored data) has the log, which keeps earlier
+    /// page versions, truncated within a second (see ``LogScrubber``). A write that only adds
+    /// (a new item, a counter) leaves nothing behind that is not still stored, and skips it.
+    package func write<T>(erasing: Bool = true, _ body: (Database) throws(KeychainCoreError) -> T) throws(KeychainCoreError) -> T {
         do {
             let result = try pool.write { db in try body(db) }
-            scrubber.noteWrite()
+            if erasing { scrubber.noteWrite() }
             return result
         } catch {
             throw Self.translate(error, "cannot write the keychain database")
         }
+    }
+
+    /// Has the log truncated within a second: a write that was not expected to erase did.
+    package func noteErasure() {
+        scrubber.noteWrite()
     }
 
     /// Runs `body` outside of any transaction (for statements that must commit on their own).

@@ -203,6 +203,13 @@ package enum PrivateFile {
         return (kind, UInt32(status.st_mode & 0o7777), UInt32(status.st_uid))
     }
 
+    /// The size of the file behind `descriptor`.
+    package static func size(of descriptor: Int32) -> Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
     /// What a path names.
     package enum Kind: Sendable {
         case file, directory, link, other
