@@ -213,10 +213,10 @@ import Testing
         let before = Attacker.newHome("creation-before")
         defer { Attacker.remove(before) }
         try FileManager.default.createDirectory(at: before, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data(repeating: 7, count: 32).write(to: before.appendingPathComponent("device.key.0123456789abcdef"))
+        try Data(repeating: 7, count: 32).write(to: before.appendingPathComponent("device.key.0123456789abcdef0123456789abcdef"))
         _ = try Self.open(before)
         #expect(FileManager.default.fileExists(atPath: before.appendingPathComponent("device.key").path))
-        #expect(!FileManager.default.fileExists(atPath: before.appendingPathComponent("device.key.0123456789abcdef").path))
+        #expect(!FileManager.default.fileExists(atPath: before.appendingPathComponent("device.key.0123456789abcdef0123456789abcdef").path))
 
         let after = Attacker.newHome("creation-after")
         defer { Attacker.remove(after) }
@@ -227,7 +227,7 @@ import Testing
         }
         try FileManager.default.moveItem(
             at: after.appendingPathComponent("device.key"),
-            to: after.appendingPathComponent("device.key.fedcba9876543210")
+            to: after.appendingPathComponent("device.key.fedcba9876543210fedcba9876543210")
         )
         let reopened = try Self.open(after)
         #expect(FileManager.default.fileExists(atPath: after.appendingPathComponent("device.key").path))
@@ -237,6 +237,27 @@ import Testing
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             #expect(result as? Data == Data("survives".utf8))
         }
+    }
+
+    /// The files moved aside by hand, as the error for a lost database suggests: a new keychain is
+    /// never made over a keybag secret it did not write, and a user's `device.key.bak` is never
+    /// taken for a staged secret and removed.
+    @Test func filesMovedAsideAreNeverDestroyed() throws {
+        let home = Attacker.newHome("moved-aside")
+        defer { Attacker.remove(home) }
+        _ = try Self.open(home)
+        let secret = try Data(contentsOf: home.appendingPathComponent("keybag.key"))
+        for name in ["device.key", "keychain.db"] {
+            try FileManager.default.moveItem(at: home.appendingPathComponent(name), to: home.appendingPathComponent(name + ".bak"))
+        }
+        #expect(throws: (any Error).self) { _ = try Self.open(home) }
+        #expect(try Data(contentsOf: home.appendingPathComponent("keybag.key")) == secret)
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("device.key.bak").path))
+        // Moving keybag.key aside too starts anew, and the moved files stay.
+        try FileManager.default.moveItem(at: home.appendingPathComponent("keybag.key"), to: home.appendingPathComponent("keybag.key.bak"))
+        _ = try Self.open(home)
+        #expect(try Data(contentsOf: home.appendingPathComponent("keybag.key.bak")) == secret)
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("device.key.bak").path))
     }
 
     // MARK: Finding 8: a newer database

@@ -29,7 +29,7 @@ package final class ApplicationPassword: Sendable {
     private let state: LockedState<State>
 
     /// The most derived keys kept.
-    private static let cacheLimit = 64
+    private static let cacheLimit = 4096
 
     package init(_ password: some Collection<UInt8>) {
         state = LockedState(State(bytes: Array(password)))

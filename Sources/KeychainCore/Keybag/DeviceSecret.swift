@@ -74,8 +74,12 @@ package enum DeviceSecret {
     /// Links a staged secret into place (never over an existing one) and removes the staged name.
     package static func install(_ stagedPath: String, in directory: URL) throws(KeychainCoreError) {
         let path = directory.appendingPathComponent(fileName).path
-        if link(stagedPath, path) != 0, errno != EEXIST {
-            throw KeychainCoreError(.io, "cannot install the device secret at \(path): \(PrivateFile.describeErrno())")
+        if link(stagedPath, path) != 0 {
+            // EEXIST: installed already. ENOENT: another process opening the new keychain installed
+            // it and removed the staged name first.
+            guard errno == EEXIST || (errno == ENOENT && exists(in: directory)) else {
+                throw KeychainCoreError(.io, "cannot install the device secret at \(path): \(PrivateFile.describeErrno())")
+            }
         }
         unlink(stagedPath)
         PrivateFile.syncDirectory(directory.path)
@@ -85,7 +89,12 @@ package enum DeviceSecret {
     package static func staged(in directory: URL) -> [(key: SymmetricKey, path: String)] {
         let prefix = fileName + "."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
-        return names.filter { $0.hasPrefix(prefix) }.sorted().compactMap { name in
+        // Only names this code makes (32 hexadecimal digits): `device.key.bak` is the user's.
+        let staged = names.filter { name in
+            let suffix = name.dropFirst(prefix.count)
+            return name.hasPrefix(prefix) && suffix.count == 32 && suffix.allSatisfy(\.isHexDigit)
+        }
+        return staged.sorted().compactMap { name in
             let path = directory.appendingPathComponent(name).path
             guard let key = try? read(path) else { return nil }
             return (key, path)

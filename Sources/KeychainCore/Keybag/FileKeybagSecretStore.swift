@@ -100,12 +100,7 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
     }
 
     package func discard(_ identifier: Data) {
-        let path = stagedPath(KeybagSecret.hex(identifier))
-        if let descriptor = try? PrivateFile.openForUpdate(path) {
-            Self.erase(descriptor)
-            close(descriptor)
-        }
-        unlink(path)
+        Self.remove(stagedPath(KeybagSecret.hex(identifier)))
     }
 
     package func discardStaged(except identifier: Data?) {
@@ -115,12 +110,7 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
         for name in names where name.hasPrefix(prefix) {
             let hex = String(name.dropFirst(prefix.count))
             guard hex != keep, hex.count == 2 * KeybagSecret.identifierLength, hex.allSatisfy(\.isHexDigit) else { continue }
-            let path = directory + "/" + name
-            if let descriptor = try? PrivateFile.openForUpdate(path) {
-                Self.erase(descriptor)
-                close(descriptor)
-            }
-            unlink(path)
+            Self.remove(directory + "/" + name)
         }
         PrivateFile.syncDirectory(directory)
     }
@@ -135,9 +125,20 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
         return KeybagSecret(serialized: bytes)
     }
 
-    /// Overwrites a secret file's bytes with zeros and flushes them.
+    /// Removes a secret file's name, then erases its bytes through a descriptor opened before.
+    private static func remove(_ path: String) {
+        let descriptor = try? PrivateFile.openForUpdate(path)
+        unlink(path)
+        if let descriptor {
+            erase(descriptor)
+            close(descriptor)
+        }
+    }
+
+    /// Overwrites a secret file's bytes with zeros and flushes them — unless another name still
+    /// links to them (a hard-link backup), which keeps its copy: only its name in the home is gone.
     private static func erase(_ descriptor: Int32) {
-        guard let size = PrivateFile.size(of: descriptor), size > 0 else { return }
+        guard let size = PrivateFile.size(of: descriptor), size > 0, PrivateFile.linkCount(of: descriptor) == 0 else { return }
         let zeros = [UInt8](repeating: 0, count: size)
         _ = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         fsync(descriptor)

@@ -157,11 +157,13 @@ package final class Keybag: Sendable {
     /// Classes wrapped by the device key are always unwrapped; passcode-wrapped classes only with
     /// `passcodeKey`, else kept from before if their epoch is unchanged. A wrong passcode key throws
     /// ``KeychainCoreError/Code/authenticationFailed`` and changes nothing.
-    package func load(_ stored: StoredKeybag, passcodeKey: SymmetricKey?) throws(KeychainCoreError) {
+    /// - Returns: Whether it loaded (`false`: this process already follows a newer keybag).
+    @discardableResult
+    package func load(_ stored: StoredKeybag, passcodeKey: SymmetricKey?) throws(KeychainCoreError) -> Bool {
         let record = stored.record
         let keys = try classKeys(in: record, passcodeKey: passcodeKey)
-        try state.withLock { (current: inout State) throws(KeychainCoreError) in
-            guard stored.generation >= current.generation else { return }
+        return try state.withLock { (current: inout State) throws(KeychainCoreError) -> Bool in
+            guard stored.generation >= current.generation else { return false }
             if current.epoch != record.classKeyEpoch {
                 current.classKeys = [:]
                 current.tiers = LookupTiers(shared: sharedTier)
@@ -177,6 +179,7 @@ package final class Keybag: Sendable {
             current.epoch = record.classKeyEpoch
             current.record = record
             try updateTiers(&current, from: record)
+            return true
         }
     }
 
@@ -185,7 +188,7 @@ package final class Keybag: Sendable {
     /// one followed is ignored.
     package func adopt(_ stored: StoredKeybag) throws(KeychainCoreError) {
         guard stored.generation > generation else { return }
-        try load(stored, passcodeKey: nil)
+        _ = try load(stored, passcodeKey: nil)
     }
 
     /// The generation of the stored keybag this process follows.

@@ -130,7 +130,7 @@ package final class KeybagVault: Sendable {
     /// Seals `record` as `generation` under a new keybag secret, staged first, and writes it.
     ///
     /// The new secret becomes current with ``promote(_:)`` once the transaction has committed; if
-    /// it does not commit, ``discard(_:)`` erases it.
+    /// it does not, the next keybag write erases it (``prepareWrite(_:)``).
     package func save(_ record: KeybagRecord, generation: Int64, in db: Database) throws(KeychainCoreError) -> KeybagSecret {
         let secret = KeybagSecret.make()
         try secrets.stage(secret)
@@ -157,11 +157,6 @@ package final class KeybagVault: Sendable {
     package func promote(_ secret: KeybagSecret) throws(KeychainCoreError) {
         try secrets.promote(secret.identifier)
         cache.withLock { $0.bagKey = (secret.identifier, Self.bagKey(deviceSecret: deviceSecret, secret: secret)) }
-    }
-
-    /// After a keybag write that did not commit: erases its staged secret.
-    package func discard(_ secret: KeybagSecret) {
-        secrets.discard(secret.identifier)
     }
 
     // MARK: Keys

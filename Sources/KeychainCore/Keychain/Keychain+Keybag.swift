@@ -95,11 +95,12 @@ extension Keychain {
         }
         switch result {
         case .failure(let error):
-            if let staged { vault.discard(staged) }
+            // A staged secret stays: the commit may have happened after all (an I/O error while
+            // committing is ambiguous); the next keybag write erases it if it did not.
             throw error
         case .success(let (stored, value)):
             if let staged { finishKeybagWrite(staged) }
-            try keybag.load(stored, passcodeKey: passcodeKey)
+            _ = try keybag.load(stored, passcodeKey: passcodeKey)
             return (stored, value)
         }
     }

@@ -51,7 +51,7 @@ extension Keychain {
     package func unlock(passcode: String, endsBiometricLockout: Bool = true) throws(KeychainCoreError) {
         let stored = try currentStored()
         guard stored.record.hasPasscode else {
-            try keybag.load(stored, passcodeKey: nil)
+            _ = try keybag.load(stored, passcodeKey: nil)
             return
         }
         let key = try verify(passcode, record: stored.record, endsBiometricLockout: endsBiometricLockout)
@@ -62,11 +62,15 @@ extension Keychain {
     /// Loads the class keys with a verified passcode key, from the keybag as stored now (another
     /// process may have written it since the passcode was checked).
     func load(passcodeKey: SymmetricKey, checkedAgainst checked: StoredKeybag) throws(KeychainCoreError) {
-        let latest = try currentStored()
-        guard latest.record.passcodeSalt == checked.record.passcodeSalt else {
-            throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
+        // Another thread may follow a newer keybag between the read and the load: read again.
+        for _ in 0..<3 {
+            let latest = try currentStored()
+            guard latest.record.passcodeSalt == checked.record.passcodeSalt else {
+                throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
+            }
+            if try keybag.load(latest, passcodeKey: passcodeKey) { return }
         }
-        try keybag.load(latest, passcodeKey: passcodeKey)
+        throw KeychainCoreError(.io, "the keybag kept changing while it was unlocked; try again")
     }
 
     /// Locks the keychain for this process: `WhenUnlocked` classes become unreadable until the next unlock.

@@ -84,9 +84,15 @@ extension Keychain {
                 let settled = try store.read { db throws(KeychainCoreError) -> Bool in
                     do {
                         let backoff = try Self.fetchBackoff(db)
-                        let inFlight = try Int.fetchOne(db, sql: "SELECT count(*) FROM passcode_attempt_in_flight") ?? 0
-                        return backoff.nextAttemptAllowed(at: clock()) != nil || inFlight == 0
-                            || PasscodeBackoff.delay(afterFailures: backoff.failures + inFlight) == 0
+                        let flights = try Row.fetchAll(db, sql: "SELECT started, pid FROM passcode_attempt_in_flight")
+                        let cutoff = clock().timeIntervalSince1970 - Self.abandonedAttemptAge
+                        // One abandoned (its process gone): the write below counts it.
+                        let abandoned = flights.contains { row in
+                            let pid: Int32 = row["pid"]
+                            return (row["started"] as Double) < cutoff || (kill(pid, 0) != 0 && errno == ESRCH)
+                        }
+                        return abandoned || backoff.nextAttemptAllowed(at: clock()) != nil || flights.isEmpty
+                            || PasscodeBackoff.delay(afterFailures: backoff.failures + flights.count) == 0
                     } catch {
                         throw SQLiteItemStore.translate(error, "cannot read the passcode attempts")
                     }

@@ -44,6 +44,11 @@ extension Keychain {
         var invalidated: [ItemRow] = []
         let results = try store.read { db throws(KeychainCoreError) in
             var results: [ItemResult] = []
+            // Rows are opened with the class keys this process holds; if another thread follows a
+            // newer keybag (new class keys) meanwhile, the read runs again on a newer snapshot.
+            _ = try refreshKeybag(in: db)
+            let generation = keybag.generation
+            defer { if keybag.generation != generation { invalidated.removeAll() } }
             try forEachMatch(
                 of: query,
                 in: db,
@@ -73,6 +78,9 @@ extension Keychain {
                 case .failure(let error):
                     throw error
                 }
+            }
+            if keybag.generation != generation {
+                throw KeychainCoreError(.staleSnapshot, "the class keys changed during the search")
             }
             return results
         }

@@ -61,6 +61,8 @@ package final class Keychain: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "swift-keychain")
     ) throws(KeychainCoreError) {
+        // The path as checked: `..` resolved once, the same for every file opened in it.
+        let directory = directory.standardizedFileURL
         self.directory = directory
         self.accessGroups = accessGroups
         self.passcodeKDF = passcodeKDF
@@ -99,6 +101,9 @@ package final class Keychain: Sendable {
             guard let stored = try store.read({ db throws(KeychainCoreError) in try vault.stored(db, isWriting: false) }) else {
                 throw KeychainCoreError(.decode, "the keybag is missing")
             }
+            // A keybag write committed but was killed before it installed its secret: install it
+            // now, erasing the previous one (safe without the write lock: it is a committed secret).
+            try? vault.secrets.promote(stored.secretIdentifier)
             return (vault, stored, nil)
         }
         var stagedDevice: String?
@@ -114,13 +119,23 @@ package final class Keychain: Sendable {
                         throw KeychainCoreError(
                             .decode,
                             "the keychain database has no keybag but \(directory.path) has a device secret: the database was "
-                                + "replaced, truncated or damaged. Restore it, or move keychain.db* and device.key away to start anew"
+                                + "replaced, truncated or damaged. Restore it, or move keychain.db*, device.key and keybag.key "
+                                + "out of the directory to start anew"
                         )
                     }
                     vault = KeybagVault(deviceSecret: deviceSecret, secrets: secrets)
                     record = legacy
                     try LegacyKeybag.erase(db)
                 } else {
+                    // A keybag secret without a device secret belongs to a keychain moved away in part:
+                    // never overwrite it with a new keychain's.
+                    guard PrivateFile.status(directory.appendingPathComponent(FileKeybagSecretStore.fileName).path, followingLinks: false) == nil else {
+                        throw KeychainCoreError(
+                            .decode,
+                            "\(directory.path) has a keybag secret (keybag.key) but no device secret and no keybag: move "
+                                + "keychain.db*, device.key and keybag.key out of the directory together to start anew"
+                        )
+                    }
                     try requireNoItems(db)
                     DeviceSecret.discardStaged(in: directory)
                     secrets.discardStaged(except: nil)
@@ -141,9 +156,8 @@ package final class Keychain: Sendable {
         case .success(nil):
             return try openKeybag(in: directory, store: store, kdf: kdf)
         case .failure(let error):
-            // The transaction did not commit: nothing uses what it staged.
-            if let stagedDevice { try? FileManager.default.removeItem(atPath: stagedDevice) }
-            if let staged { secrets.discard(staged.identifier) }
+            // What it staged stays: if the commit happened after all (an I/O error while committing
+            // is ambiguous), the next opening installs it; if not, the next creation discards it.
             throw error
         }
     }

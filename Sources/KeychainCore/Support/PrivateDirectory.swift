@@ -50,6 +50,18 @@ package enum PrivateDirectory {
                 try checkAncestor(prefix)
             }
         }
+        // Where the links lead: the directories above the real home must hold up too.
+        if let real = realpath(path, nil) {
+            let resolved = String(cString: real)
+            free(real)
+            if resolved != path {
+                var prefix = ""
+                for component in resolved.split(separator: "/").dropLast() {
+                    prefix += "/" + component
+                    try checkAncestor(prefix)
+                }
+            }
+        }
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw KeychainCoreError(.io, "cannot open the keychain home \(path): \(PrivateFile.describeErrno())")

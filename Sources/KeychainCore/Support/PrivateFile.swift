@@ -210,6 +210,13 @@ package enum PrivateFile {
         return Int(status.st_size)
     }
 
+    /// How many names the file behind `descriptor` has (0 once its last name was removed).
+    package static func linkCount(of descriptor: Int32) -> Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return Int(status.st_nlink)
+    }
+
     /// What a path names.
     package enum Kind: Sendable {
         case file, directory, link, other

@@ -39,24 +39,37 @@ enum EchoGuard {
     private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
 
     /// Turns echo off and installs the handlers; `false` if standard input has no terminal settings.
+    ///
+    /// A signal the process ignores (`nohup`, a background job) stays ignored: the prompt must not
+    /// make it fatal.
     static func silence() -> Bool {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return false }
         silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO | ECHONL)
         for number in signals {
-            previous[number] = signal(number, handle)
+            let earlier = signal(number, handle)
+            if isIgnore(earlier) {
+                _ = signal(number, earlier)
+            } else {
+                previous[number] = earlier
+            }
         }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         return true
     }
 
-    /// Restores the terminal and the previous handlers.
+    /// Puts the previous handlers back, then the terminal (in that order, so that a stop in between
+    /// cannot silence the terminal again after the prompt).
     static func restore() {
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-        for number in signals {
-            _ = signal(number, previous[number] ?? SIG_DFL)
+        for (number, earlier) in previous {
+            _ = signal(number, earlier ?? SIG_DFL)
         }
         previous = [:]
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+    }
+
+    private static func isIgnore(_ handler: sighandler_t?) -> Bool {
+        unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     private static let handle: @convention(c) (Int32) -> Void = { number in
