@@ -94,7 +94,7 @@ import Testing
         let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, .applicationPassword, nil))
         let context = LAContext()
         #expect(context.setCredential(Data("app secret".utf8), type: .applicationPassword))
-        try keychain.run {
+        keychain.run {
             let item: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "stays",
                 kSecAttrAccessControl as String: access, kSecUseAuthenticationContext as String: context,
@@ -106,7 +106,7 @@ import Testing
         try keychain.device.changePasscode(from: "1234", to: "5678")
         let reader = LAContext()
         #expect(reader.setCredential(Data("app secret".utf8), type: .applicationPassword))
-        try keychain.run {
+        keychain.run {
             var result: CFTypeRef?
             let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "stays",

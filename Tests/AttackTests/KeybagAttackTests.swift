@@ -221,7 +221,7 @@ import Testing
         let after = Attacker.newHome("creation-after")
         defer { Attacker.remove(after) }
         let keychain = try Self.open(after)
-        try Device.withCurrent(keychain) {
+        Device.withCurrent(keychain) {
             #expect(SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "x",
                                 kSecValueData as String: Data("survives".utf8)] as CFDictionary, nil) == errSecSuccess)
         }

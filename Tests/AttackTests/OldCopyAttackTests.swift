@@ -93,11 +93,11 @@ import Testing
     /// the old passcode, still opens nothing stored since.
     @Test func aCopyFromBeforeAPasscodeChangeOpensNothingStoredSinceEvenWithTheOldPasscode() throws {
         let keychain = try TemporaryKeychain(passcode: "1111")
-        try keychain.run { #expect(Self.add("before change", "old secret") == errSecSuccess) }
+        keychain.run { #expect(Self.add("before change", "old secret") == errSecSuccess) }
         let before = try Attacker.copy(keychain.directory, label: "before-change")
         defer { Attacker.remove(before) }
         try keychain.device.changePasscode(from: "1111", to: "2222")
-        try keychain.run { #expect(Self.add("after change", "new secret") == errSecSuccess) }
+        keychain.run { #expect(Self.add("after change", "new secret") == errSecSuccess) }
 
         let mix = try Attacker.copy(keychain.directory, label: "change-mix")
         defer { Attacker.remove(mix) }
@@ -105,13 +105,13 @@ import Testing
         try Attacker.graftFiles(["keybag.key"], from: before, into: mix)
         let thief = try Device(home: KeychainHome(url: mix), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
         try thief.unlock(passcode: "1111")  // the old keybag accepts the old passcode…
-        try Device.withCurrent(thief) {
+        Device.withCurrent(thief) {
             #expect(Self.read("after change").data == nil)  // …and opens nothing stored since
         }
         // The owner's keychain reads it with the new passcode.
         let owner = try keychain.reopened()
         try owner.unlock(passcode: "2222")
-        try Device.withCurrent(owner) { #expect(Self.read("after change").data == Data("new secret".utf8)) }
+        Device.withCurrent(owner) { #expect(Self.read("after change").data == Data("new secret".utf8)) }
     }
 
     /// A process holds the database open (a read in progress) while the passcode is set, so the
@@ -120,7 +120,7 @@ import Testing
     /// the secret that sealed the earlier keybag is in no file.
     @Test func theLogOfADatabaseHeldOpenWhileThePasscodeWasSetOpensNothingAddedSince() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run { #expect(Self.add("before", "before passcode") == errSecSuccess) }
+        keychain.run { #expect(Self.add("before", "before passcode") == errSecSuccess) }
         let oldSecret = try Data(contentsOf: keychain.directory.appendingPathComponent("keybag.key"))
 
         let reader = try DatabaseQueue(path: keychain.directory.appendingPathComponent("keychain.db").path)
@@ -129,7 +129,7 @@ import Testing
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM genp")
             defer { try? db.rollback() }
             try keychain.device.setPasscode(Self.passcode)
-            try keychain.run { #expect(Self.add("after", "after passcode") == errSecSuccess) }
+            keychain.run { #expect(Self.add("after", "after passcode") == errSecSuccess) }
             return try Attacker.copy(keychain.directory, label: "held-open")
         }
         defer { Attacker.remove(copy) }
@@ -161,7 +161,7 @@ import Testing
         #expect(columns.count == 4)
         // Before: the row's ciphertexts are on disk (so the test can fail).
         #expect(try !Attacker.files(in: directory, containing: columns[3]).isEmpty)
-        try Self.eraseVictim(in: try #require(device), deleting: scenario.hasPrefix("delete"))
+        Self.eraseVictim(in: try #require(device), deleting: scenario.hasPrefix("delete"))
         if scenario.hasSuffix("close") {
             device = nil
         } else {

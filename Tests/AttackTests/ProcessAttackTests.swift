@@ -262,7 +262,7 @@ final class PseudoTerminal {
         var name = [CChar](repeating: 0, count: 128)
         leader = c_attack_open_pty(&name, name.count)
         guard leader >= 0 else { throw POSIXError(.ENOTTY) }
-        followerDescriptor = open(String(cString: name), O_RDWR | O_NOCTTY)
+        followerDescriptor = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
         guard followerDescriptor >= 0 else { throw POSIXError(.ENOTTY) }
         follower = FileHandle(fileDescriptor: followerDescriptor, closeOnDealloc: true)
     }

@@ -27,7 +27,7 @@ import Testing
 @Suite struct AccessControlAtRestTests {
     static func add(_ account: String, flags: SecAccessControlCreateFlags, protection: CFString) -> OSStatus {
         guard let access = SecAccessControlCreateWithFlags(nil, protection, flags, nil) else { return errSecParam }
-        var item: [String: Any] = [
+        let item: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrAccount as String: account,
             kSecValueData as String: Data("secret of \(account)".utf8),

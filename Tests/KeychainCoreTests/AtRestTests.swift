@@ -49,7 +49,7 @@ import Testing
 
     @Test func databaseAndWALHoldNoSecretOrAttributeInTheClear() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
+        keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
         let files = try Self.fileBytes(keychain.directory)
         #expect(files.keys.contains("keychain.db"))
         #expect(files.keys.contains("keychain.db-wal"))
@@ -71,7 +71,7 @@ import Testing
 
     @Test func databaseFilesArePrivate() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
+        keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
         let names = try FileManager.default.contentsOfDirectory(atPath: keychain.directory.path)
         #expect(names.contains("keychain.db-wal"))
         for name in names where name.hasPrefix("keychain.db") {
@@ -85,7 +85,7 @@ import Testing
     @Test(arguments: ["data", "v_Data", "mkey", "skey", "pdmn"])
     func alteredColumnMakesOnlyThatItemUnreadable(column: String) throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
+        keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
         try keychain.device.keychain.store.write { db throws(KeychainCoreError) in
             do {
                 let blob = try Data.fetchOne(db, sql: "SELECT \(column) FROM genp ORDER BY rowid LIMIT 1") ?? Data()
@@ -96,7 +96,7 @@ import Testing
                 throw KeychainCoreError(.io, "test tampering failed")
             }
         }
-        try keychain.run {
+        keychain.run {
             func read(_ account: String) -> (OSStatus, Data?) {
                 var result: CFTypeRef?
                 let query: [String: Any] = [
@@ -123,7 +123,7 @@ import Testing
 
     @Test func swappedSecretsBetweenRowsAreRefusedNotMisattributed() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
+        keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
         try keychain.device.keychain.store.write { db throws(KeychainCoreError) in
             do {
                 let rows = try Row.fetchAll(db, sql: "SELECT rowid, skey, v_Data FROM genp ORDER BY rowid")
@@ -137,7 +137,7 @@ import Testing
                 throw KeychainCoreError(.io, "test tampering failed")
             }
         }
-        try keychain.run {
+        keychain.run {
             var result: CFTypeRef?
             let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
@@ -161,7 +161,7 @@ import Testing
 
     @Test func missingDeviceSecretIsAnErrorNotANewKeychain() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
+        keychain.run { #expect(Self.addKnownItems() == [errSecSuccess, errSecSuccess]) }
         let secret = keychain.directory.appendingPathComponent("device.key")
         try FileManager.default.removeItem(at: secret)
         #expect(throws: (any Error).self) { _ = try keychain.reopened() }

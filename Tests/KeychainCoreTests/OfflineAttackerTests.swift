@@ -28,7 +28,7 @@ import Testing
     /// A keychain with a passcode and items in two passcode-protected classes; the copy of its home.
     static func stolenCopy() throws -> (original: TemporaryKeychain, copy: URL) {
         let keychain = try TemporaryKeychain(passcode: "482916")
-        try keychain.run {
+        keychain.run {
             for (secret, protection) in zip(secrets, [kSecAttrAccessibleWhenUnlocked, kSecAttrAccessibleAfterFirstUnlock]) {
                 let item: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bank.example.invalid",
@@ -87,7 +87,7 @@ import Testing
     @Test func theCopyNeitherCountsClassesNorConfirmsGuesses() throws {
         let (original, copy) = try Self.stolenCopy()
         defer { try? FileManager.default.removeItem(at: copy) }
-        try original.run {
+        original.run {
             let item: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "boot.example.invalid",
                 kSecAttrAccount as String: "daemon", kSecAttrAccessible as String: kSecAttrAccessibleAlwaysThisDeviceOnly,

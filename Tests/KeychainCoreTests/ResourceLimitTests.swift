@@ -49,7 +49,7 @@ import Testing
 
     @Test func valuesAtTheLimitsAreStoredAndPastThemRefusedWhole() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             let largest = Self.pattern(QueryParser.maximumSecretSize)
             let longestLabel = String(repeating: "l", count: QueryParser.maximumAttributeSize)
             #expect(SecItemAdd(Self.item("at-limit", secret: largest, label: longestLabel) as CFDictionary, nil) == errSecSuccess)
@@ -92,7 +92,7 @@ import Testing
         var failure: OSStatus?
         do {
             let device = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
-            try Device.withCurrent(device) {
+            Device.withCurrent(device) {
                 for index in 0..<200 {
                     let secret = Self.pattern(60_000 + index)
                     let status = SecItemAdd(Self.item("item-\(index)", secret: secret) as CFDictionary, nil)

@@ -45,7 +45,7 @@ import Testing
 
     @Test func twoThousandItemsStayFastToFind() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             for index in 0..<2_000 {
                 let item: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword,
@@ -69,7 +69,7 @@ import Testing
 
     @Test func manyThreadsShareOneKeychain() async throws {
         let keychain = try TemporaryKeychain()
-        try await keychain.run {
+        await keychain.run {
             await withTaskGroup(of: Void.self) { group in
                 for worker in 0..<8 {
                     group.addTask {

@@ -67,7 +67,7 @@ import Testing
 
     @Test func accessControlWithoutConstraintsSetsTheProtection() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil)
             let add: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
@@ -136,7 +136,7 @@ import Testing
 
     @Test func constraintsCannotBeSynchronizable() throws {
         let keychain = try TemporaryKeychain(passcode: "1234")
-        try keychain.run {
+        keychain.run {
             let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .devicePasscode, nil)
             let add: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,

@@ -47,12 +47,12 @@ import Testing
     @Test func whatCannotBeRuledOutIsReportedAsLocked() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        try keychain.run {
+        keychain.run {
             #expect(LockStateTests.add("c", kSecAttrAccessibleAfterFirstUnlock) == errSecSuccess)
             #expect(LockStateTests.add("d", kSecAttrAccessibleAlwaysThisDeviceOnly) == errSecSuccess)
         }
         let otherProcess = try keychain.reopened()
-        try Device.withCurrent(otherProcess) {
+        Device.withCurrent(otherProcess) {
             // One item asked for, one found among the readable ones: no need to look further.
             #expect(Self.search("d", limitAll: false) == (errSecSuccess, 1))
             // All of them: a protected item might match too.
@@ -67,7 +67,7 @@ import Testing
             #expect(Self.delete("d", accessible: kSecAttrAccessibleAlwaysThisDeviceOnly) == errSecSuccess)
         }
         try otherProcess.unlock(passcode: "1234")
-        try Device.withCurrent(otherProcess) {
+        Device.withCurrent(otherProcess) {
             #expect(Self.search("c", limitAll: true) == (errSecSuccess, 1))
             #expect(Self.search("d", limitAll: true).0 == errSecItemNotFound)
         }
@@ -76,16 +76,16 @@ import Testing
     @Test func primaryKeysStayUniqueAcrossClasses() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        try keychain.run {
+        keychain.run {
             #expect(LockStateTests.add("x", kSecAttrAccessibleAfterFirstUnlock) == errSecSuccess)
         }
         let otherProcess = try keychain.reopened()
-        try Device.withCurrent(otherProcess) {
+        Device.withCurrent(otherProcess) {
             // The protected "x" cannot be ruled out: refused rather than duplicated.
             #expect(LockStateTests.add("x", kSecAttrAccessibleAlwaysThisDeviceOnly) == errSecInteractionNotAllowed)
         }
         try otherProcess.unlock(passcode: "1234")
-        try Device.withCurrent(otherProcess) {
+        Device.withCurrent(otherProcess) {
             // Apple's primary key leaves the class out: the same service and account is a duplicate.
             #expect(LockStateTests.add("x", kSecAttrAccessibleAlwaysThisDeviceOnly) == errSecDuplicateItem)
             #expect(LockStateTests.add("y", kSecAttrAccessibleAlwaysThisDeviceOnly) == errSecSuccess)

@@ -104,7 +104,7 @@ import X509
     @Test(arguments: [Data(), Data("not a certificate".utf8), Data([0x30, 0x03, 0x02, 0x01, 0x01])])
     func nonCertificateIsRefused(data: Data) throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: data]
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecParam)
         }

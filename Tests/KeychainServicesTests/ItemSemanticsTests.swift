@@ -84,7 +84,7 @@ import Testing
     @Test("Primary keys decide errSecDuplicateItem", arguments: keyCases)
     func primaryKeysDecideDuplicates(_ testCase: KeyCase) throws {
         let keychain = try TemporaryKeychain(accessGroups: ["default", "second"])
-        try keychain.run {
+        keychain.run {
             #expect(Self.add(testCase.first()) == errSecSuccess)
             #expect(Self.add(testCase.second()) == testCase.expected)
         }
@@ -92,7 +92,7 @@ import Testing
 
     @Test func updateThatCollidesIsErrSecDuplicateItemAndChangesNothing() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             #expect(Self.add(Self.changed(Self.genp, [kSecValueData as String: Data("1".utf8)])) == errSecSuccess)
             let second = Self.changed(Self.genp, [kSecAttrAccount as String: "b", kSecValueData as String: Data("2".utf8)])
             #expect(Self.add(second) == errSecSuccess)
@@ -131,7 +131,7 @@ import Testing
 
     @Test func synchronizableDefaultsToFalseAndAnyMatchesBoth() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             #expect(Self.add(Self.genp) == errSecSuccess)
             #expect(Self.add(Self.changed(Self.genp, [kSecAttrSynchronizable as String: true])) == errSecSuccess)
             let base = [kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true] as [String: Any]
@@ -147,7 +147,7 @@ import Testing
 
     @Test func accessGroupsScopeAddsAndSearches() throws {
         let keychain = try TemporaryKeychain(accessGroups: ["first", "second"])
-        try keychain.run {
+        keychain.run {
             #expect(Self.add(Self.genp) == errSecSuccess)
             #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "second"])) == errSecSuccess)
             #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "third"])) == errSecMissingEntitlement)
@@ -158,7 +158,7 @@ import Testing
         }
         // Another application with only "second" sees only that item.
         let other = try keychain.reopened(accessGroups: ["second"])
-        try Device.withCurrent(other) {
+        Device.withCurrent(other) {
             let (_, result) = Self.copy(Self.changed(Self.genp, [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
             #expect((result as? [[String: Any]])?.compactMap { $0[kSecAttrAccessGroup as String] as? String } == ["second"])
             #expect(SecItemDelete(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "first"]) as CFDictionary) == errSecMissingEntitlement)
@@ -204,7 +204,7 @@ import Testing
 
     @Test func numericMatchLimitReturnsAtMostThatMany() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             for account in ["a", "b", "c", "d"] {
                 #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccount as String: account])) == errSecSuccess)
             }

@@ -47,14 +47,14 @@ import Testing
     @Test func lockingHidesWhenUnlockedItemsButNotAfterFirstUnlockOrAlways() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        try keychain.run {
+        keychain.run {
             #expect(Self.add("a", kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
             #expect(Self.add("c", kSecAttrAccessibleAfterFirstUnlock) == errSecSuccess)
             #expect(Self.add("d", kSecAttrAccessibleAlways) == errSecSuccess)
             #expect(Self.add("aku", kSecAttrAccessibleWhenUnlockedThisDeviceOnly) == errSecSuccess)
         }
         try keychain.device.lock()
-        try keychain.run {
+        keychain.run {
             #expect(Self.read("a").0 == errSecInteractionNotAllowed)
             #expect(Self.read("aku").0 == errSecInteractionNotAllowed)
             #expect(Self.read("c") == (errSecSuccess, Data("c".utf8)))
@@ -62,7 +62,7 @@ import Testing
             #expect(Self.add("a2", kSecAttrAccessibleWhenUnlocked) == errSecInteractionNotAllowed)
         }
         try keychain.device.unlock(passcode: "1234")
-        try keychain.run {
+        keychain.run {
             #expect(Self.read("a") == (errSecSuccess, Data("a".utf8)))
         }
     }
@@ -70,52 +70,52 @@ import Testing
     @Test func aNewProcessStartsBeforeFirstUnlock() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        try keychain.run {
+        keychain.run {
             #expect(Self.add("c", kSecAttrAccessibleAfterFirstUnlock) == errSecSuccess)
             #expect(Self.add("d", kSecAttrAccessibleAlwaysThisDeviceOnly) == errSecSuccess)
         }
         let otherProcess = try keychain.reopened()
         #expect(!otherProcess.isUnlocked)
         #expect(!otherProcess.hasBeenUnlocked)
-        try Device.withCurrent(otherProcess) {
+        Device.withCurrent(otherProcess) {
             #expect(Self.read("c").0 == errSecInteractionNotAllowed)
             #expect(Self.read("d") == (errSecSuccess, Data("d".utf8)))
         }
         try otherProcess.unlock(passcode: "1234")
         try otherProcess.lock()
-        try Device.withCurrent(otherProcess) {
+        Device.withCurrent(otherProcess) {
             #expect(Self.read("c") == (errSecSuccess, Data("c".utf8)))
         }
     }
 
     @Test func withoutAPasscodeTheKeychainNeverLocks() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run { #expect(Self.add("a", kSecAttrAccessibleWhenUnlocked) == errSecSuccess) }
+        keychain.run { #expect(Self.add("a", kSecAttrAccessibleWhenUnlocked) == errSecSuccess) }
         try keychain.device.lock()
-        try keychain.run { #expect(Self.read("a").0 == errSecSuccess) }
+        keychain.run { #expect(Self.read("a").0 == errSecSuccess) }
         #expect(try keychain.reopened().isUnlocked)
     }
 
     @Test func passcodeOnlyItemsNeedAPasscodeAndDieWithIt() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             #expect(Self.add("p", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecNotAvailable)
         }
         try keychain.device.setPasscode("1234")
-        try keychain.run {
+        keychain.run {
             #expect(Self.add("p", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecSuccess)
             #expect(Self.add("a", kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
             #expect(Self.read("p") == (errSecSuccess, Data("p".utf8)))
         }
         try keychain.device.removePasscode(current: "1234")
-        try keychain.run {
+        keychain.run {
             #expect(Self.read("p").0 == errSecItemNotFound)
             #expect(Self.read("a") == (errSecSuccess, Data("a".utf8)))
             #expect(Self.add("p", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecNotAvailable)
         }
         // Apple's test: after a new passcode the old item is still gone; new adds succeed.
         try keychain.device.setPasscode("5678")
-        try keychain.run {
+        keychain.run {
             #expect(Self.read("p").0 == errSecItemNotFound)
             #expect(Self.add("p", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecSuccess)
         }
@@ -124,7 +124,7 @@ import Testing
     @Test func changingThePasscodeKeepsEveryItem() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        try keychain.run {
+        keychain.run {
             #expect(Self.add("a", kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
             #expect(Self.add("p", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecSuccess)
         }
@@ -132,7 +132,7 @@ import Testing
         let otherProcess = try keychain.reopened()
         #expect(throws: (any Error).self) { try otherProcess.unlock(passcode: "1234") }
         try otherProcess.unlock(passcode: "9876")
-        try Device.withCurrent(otherProcess) {
+        Device.withCurrent(otherProcess) {
             #expect(Self.read("a") == (errSecSuccess, Data("a".utf8)))
             #expect(Self.read("p") == (errSecSuccess, Data("p".utf8)))
         }

@@ -96,7 +96,7 @@ import Testing
     @Test("Malformed queries get Apple's status", arguments: cases)
     func malformedQueryGetsApplesStatus(_ testCase: Case) throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             let query = testCase.query() as CFDictionary
             let status: OSStatus
             switch testCase.call {
@@ -113,7 +113,7 @@ import Testing
 
     @Test func returnKeyWithNullResultIsErrSecParam() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             #expect(SecItemAdd(Self.with([kSecValueData as String: Data("x".utf8)]) as CFDictionary, nil) == errSecSuccess)
             #expect(SecItemCopyMatching(Self.with([kSecReturnData as String: true]) as CFDictionary, nil) == errSecParam)
             #expect(SecItemAdd(Self.with([kSecAttrAccount as String: "2", kSecReturnData as String: true]) as CFDictionary, nil) == errSecParam)
@@ -122,7 +122,7 @@ import Testing
 
     @Test func updatingTheClassIsErrSecNoSuchAttr() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             #expect(SecItemAdd(Self.genp as CFDictionary, nil) == errSecSuccess)
             let change = [kSecClass as String: kSecClassInternetPassword] as CFDictionary
             #expect(SecItemUpdate(Self.genp as CFDictionary, change) == errSecNoSuchAttr)
@@ -131,7 +131,7 @@ import Testing
 
     @Test func badInputNeverDamagesStoredItems() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             #expect(SecItemAdd(Self.with([kSecValueData as String: Data("kept".utf8)]) as CFDictionary, nil) == errSecSuccess)
             for testCase in Self.cases where testCase.call != .add && testCase.expected != errSecItemNotFound {
                 _ = SecItemDelete(testCase.query() as CFDictionary)

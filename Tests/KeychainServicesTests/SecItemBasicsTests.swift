@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func addThenDuplicateReturnsErrSecDuplicateItem() throws {
-        try keychain.run {
+        keychain.run {
             var add = password()
             add[kSecValueData as String] = Data("secret password".utf8)
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func copyMatchingReturnsTheData() throws {
-        try keychain.run {
+        keychain.run {
             var add = password()
             add[kSecValueData as String] = Data("secret password".utf8)
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func updateChangesTheSecretAndDeleteRemovesIt() throws {
-        try keychain.run {
+        keychain.run {
             var add = password()
             add[kSecValueData as String] = Data("old".utf8)
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)

@@ -23,7 +23,7 @@ import Testing
     /// password in an access group, with kSecUseAuthenticationUIAllow and an operation prompt.
     @Test func seed000KeychainBasicsCreateUpdateFetchDelete() throws {
         let keychain = try TemporaryKeychain(accessGroups: ["group.com.example.mygroup"])
-        try keychain.run {
+        keychain.run {
             let passwordData = Data("example password".utf8)
             let create: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
@@ -100,7 +100,7 @@ import Testing
         // "any item already stored in the keychain with this level of accessibility becomes
         // unavailable if the user removes the passcode"
         try keychain.device.removePasscode(current: "1234")
-        try keychain.run {
+        keychain.run {
             let read = [kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "www.example.com"]
             #expect(SecItemCopyMatching(read as CFDictionary, nil) == errSecItemNotFound)
         }
@@ -109,7 +109,7 @@ import Testing
     /// 003_144cf4ca6d291547.txt: store "top secret" as generic password data and read it back as a string.
     @Test func seed003StoreAndReadASecretString() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             let secretData = "top secret".data(using: .utf8)
             let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secretData as Any]
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
@@ -129,7 +129,7 @@ import Testing
     @Test func seed002AddWithNoAuthenticationUI() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        try keychain.run {
+        keychain.run {
             let attributes: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: "HEX_SERVICE",

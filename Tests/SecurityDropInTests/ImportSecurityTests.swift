@@ -20,7 +20,7 @@ import Testing
 @Suite struct ImportSecurityTests {
     @Test func unmodifiedAppleCodeBuildsAndRuns() throws {
         let keychain = try TemporaryKeychain()
-        try keychain.run {
+        keychain.run {
             let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: "Example",

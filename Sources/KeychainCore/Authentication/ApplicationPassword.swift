@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+import Foundation
 
 /// An application password held by an authentication context, and the keys derived from it so far.
 ///

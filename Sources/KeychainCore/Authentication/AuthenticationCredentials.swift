@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// What an authentication context has earned: released lock keys and the application password key.
 ///

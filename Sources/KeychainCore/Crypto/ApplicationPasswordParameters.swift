@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+import Crypto
+package import Foundation
 
 /// The salt and scrypt cost of one application-password wrapping, stored with the item.
 ///

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// Keyed hashes for the searchable columns of the database.
 ///
@@ -42,7 +42,7 @@ package struct LookupHasher: Sendable {
         inner.update(data: block.map { $0 ^ 0x36 })
         var outer = SHA256()
         outer.update(data: block.map { $0 ^ 0x5c })
-        block.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        _ = block.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         self.inner = inner
         self.outer = outer
     }

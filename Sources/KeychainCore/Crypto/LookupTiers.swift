@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+package import Foundation
 
 /// The look-up tiers a process can hash with now: the device tier always, the protected tier from
 /// the first unlock on (see ``LookupTier``).

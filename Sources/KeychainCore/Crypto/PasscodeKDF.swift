@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
+package import Crypto
 import _CryptoExtras
-public import Foundation
+package import Foundation
 
 /// The memory-hard key derivation that turns a passcode into a key-encryption key.
 ///

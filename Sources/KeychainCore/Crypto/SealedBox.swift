@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// AES-256-GCM sealing with associated data, the one cipher the keychain uses at rest.
 ///

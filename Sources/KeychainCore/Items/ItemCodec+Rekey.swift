@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+import Foundation
 
 /// The keys a row is sealed with: the class keys and the look-up tiers.
 package struct RowKeys: Sendable {

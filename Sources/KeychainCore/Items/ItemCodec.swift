@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// Seals items into rows and opens rows into items, with the keybag's keys.
 ///

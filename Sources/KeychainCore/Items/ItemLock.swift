@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// The access-control layer around an item's secret key: one wrapping per alternative of its policy.
 ///

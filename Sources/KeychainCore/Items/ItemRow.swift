@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
-public import GRDB
+package import Foundation
+package import GRDB
 
 /// One row of an item table, exactly as stored: keyed hashes and ciphertexts, nothing in the clear.
 package struct ItemRow: Sendable {

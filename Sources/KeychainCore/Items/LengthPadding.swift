@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+package import Foundation
 
 /// Pads plaintexts to a few sizes before they are sealed, so that a copied database does not show
 /// how long each secret or attribute set is.

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+package import Foundation
 
 /// An item as the engine sees it once its metadata is decrypted.
 package struct StoredItem: Sendable {

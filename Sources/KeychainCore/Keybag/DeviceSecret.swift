@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

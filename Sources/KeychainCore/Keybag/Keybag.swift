@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// The class keys this process has unlocked, and the keys derived from the device secret.
 ///

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+import Crypto
+import Foundation
 
 /// The keybag's serialized form: a format byte, then tagged, length-prefixed fields. Readers
 /// refuse unknown formats and unknown tags, so a keybag written by a newer version is never

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+import Crypto
+package import Foundation
 
 /// The keybag as stored: salts, KDF parameters, the sealed look-up keys, the wrapped class keys
 /// and the access-control locks.

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// The keybag secret: a small random key, stored apart from the database, that seals the keybag.
 ///

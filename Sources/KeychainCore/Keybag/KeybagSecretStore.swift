@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+package import Foundation
 
 /// Where keybag secrets live: the seam between the keybag and the place that can really erase.
 ///

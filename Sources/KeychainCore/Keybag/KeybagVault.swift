@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
-public import GRDB
+package import Crypto
+package import Foundation
+package import GRDB
 
 /// The keybag in the database, sealed as one box under a key derived from the device secret and
 /// the current keybag secret.

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
-public import GRDB
+package import Crypto
+import Foundation
+package import GRDB
 
 /// The keybag as keychains before the sealed keybag stored it: the `keybag`, `class_key` and
 /// `lock_key` tables, each field in the clear beside the items.

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 
 /// A lock of the keybag: a key pair whose public half seals items and whose private half is
 /// wrapped by what the lock stands for (the passcode key, or a class key for biometry).

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Crypto
-public import Foundation
+import Crypto
+package import Foundation
 import GRDB
 
 extension Keychain {

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Crypto
-public import Foundation
+package import Foundation
 import GRDB
 package import Logging
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+package import Foundation
 
 /// The four `SecItem*` operations.
 package enum KeychainOperation: Sendable {

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+package import Foundation
 
 /// A persistent reference: the item's class code followed by its 16-byte random identifier.
 ///

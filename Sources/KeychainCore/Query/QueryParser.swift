@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+import Foundation
 
 /// Reads `SecItem*` dictionaries with Apple's rules: which keys each operation accepts, which value
 /// types they take, and which combinations are refused.

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+package import Foundation
 
 /// A stored attribute value, kept in the type the caller gave so it comes back the same way.
 package enum AttributeValue: Hashable, Sendable {

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
-public import GRDB
+package import Foundation
+package import GRDB
 
 #if canImport(Glibc)
 import Glibc

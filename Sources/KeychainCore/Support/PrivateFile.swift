@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Foundation
+import Foundation
 #if canImport(CoreFoundation)
 // `struct stat` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
 import CoreFoundation

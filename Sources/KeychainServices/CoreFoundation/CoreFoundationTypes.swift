@@ -66,9 +66,9 @@ public final class CFAllocator: Sendable {
 public let kCFAllocatorDefault: CFAllocator? = nil
 
 /// The Boolean true value.
-nonisolated(unsafe) public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// The Boolean false value.
-nonisolated(unsafe) public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 
 /// The `Info.plist` key of a bundle's identifier.
 nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString = "CFBundleIdentifier"

@@ -163,7 +163,7 @@ import Testing
                 try db.beginTransaction(.deferred)
                 _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM genp")
                 defer { try? db.rollback() }
-                try fixture.keychain.run {
+                fixture.keychain.run {
                     for index in 0..<8 {
                         let item: [String: Any] = [
                             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "late",

@@ -59,7 +59,7 @@ import Testing
         damage: (DatabaseValue) -> (any DatabaseValueConvertible)?
     ) throws {
         let fixture = try TamperFixture(passcode: passcode)
-        try fixture.keychain.run {
+        fixture.keychain.run {
             let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .devicePasscode, nil)!
             let item: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "locked",
@@ -97,7 +97,7 @@ import Testing
             #expect(!expectIntact, "\(context): \(error)")
             return
         }
-        try Device.withCurrent(device) {
+        Device.withCurrent(device) {
             for table in ["genp", "inet"] {
                 let itemClass = TamperFixture.itemClass(table: table)
                 for account in TamperFixture.accounts {
