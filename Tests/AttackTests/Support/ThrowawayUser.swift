@@ -45,9 +45,13 @@ final class ThrowawayUser: @unchecked Sendable {
             return nil
         }
         let name = "kc\(label.prefix(6))\(UInt16.random(in: 0...UInt16.max))"
-        guard run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name]) == 0,
-            let entry = getpwnam(name)
-        else {
+        // useradd fails while another holds /etc/passwd's lock (tests run in parallel): retry.
+        var status: Int32 = -1
+        for _ in 0..<20 where status != 0 {
+            status = run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name])
+            if status != 0 { Thread.sleep(forTimeInterval: 0.25) }
+        }
+        guard status == 0, let entry = getpwnam(name) else {
             print("skipping the other-user part: useradd \(name) failed")
             return nil
         }
@@ -55,7 +59,9 @@ final class ThrowawayUser: @unchecked Sendable {
     }
 
     deinit {
-        _ = Self.run("/usr/sbin/userdel", [name])
+        for _ in 0..<20 where Self.run("/usr/sbin/userdel", [name]) != 0 {
+            Thread.sleep(forTimeInterval: 0.25)
+        }
     }
 
     /// `setpriv` arguments that run the rest of the command line as this user.
