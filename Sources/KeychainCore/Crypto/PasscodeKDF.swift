@@ -65,6 +65,27 @@ package struct PasscodeKDF: Hashable, Sendable {
         }
     }
 
+    // MARK: Stored form
+
+    /// Bytes in a stored ``serialized`` form: N, r and p as 32-bit big-endian numbers.
+    package static let serializedCount = 12
+
+    /// N, r and p as 32-bit big-endian numbers, as the keybag and item envelopes store them.
+    package var serialized: [UInt8] {
+        [rounds, blockSize, parallelism].flatMap { value in
+            withUnsafeBytes(of: UInt32(clamping: value).bigEndian) { Array($0) }
+        }
+    }
+
+    /// Reads a ``serialized`` form; `nil` if `bytes` is not 12 bytes long.
+    package init?(serialized bytes: some Collection<UInt8>) {
+        guard bytes.count == Self.serializedCount else { return nil }
+        let values = stride(from: 0, to: Self.serializedCount, by: 4).map { offset in
+            bytes.dropFirst(offset).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        }
+        self.init(rounds: values[0], blockSize: values[1], parallelism: values[2])
+    }
+
     // MARK: Derivation
 
     /// Derives the key-encryption key for a passcode.

@@ -160,7 +160,7 @@ package struct ItemLock: Sendable {
         operation: AccessOperation,
         credentials: AuthenticationCredentials,
         applicationKey: ApplicationKey?,
-        legacyParameters: ApplicationPasswordParameters?,
+        legacyParameters: @autoclosure () -> ApplicationPasswordParameters?,
         currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord],
         binding: AssociatedData
     ) throws(KeychainCoreError) -> SymmetricKey {
@@ -171,7 +171,7 @@ package struct ItemLock: Sendable {
             var applicationPasswordKey: SymmetricKey?
             if slot.usesApplicationPassword {
                 guard let applicationKey else { continue }
-                guard let parameters = applicationPassword ?? legacyParameters else {
+                guard let parameters = applicationPassword ?? legacyParameters() else {
                     throw KeychainCoreError(.decode, "an item's application-password parameters are missing")
                 }
                 applicationPasswordKey = try applicationKey(parameters)
@@ -276,9 +276,7 @@ extension ItemLock {
         var out = Data([Self.currentVersion])
         if let parameters = applicationPassword {
             out.append(1)
-            for value in [parameters.kdf.rounds, parameters.kdf.blockSize, parameters.kdf.parallelism] {
-                withUnsafeBytes(of: UInt32(clamping: value).bigEndian) { out.append(contentsOf: $0) }
-            }
+            out.append(contentsOf: parameters.kdf.serialized)
             out.append(UInt8(truncatingIfNeeded: parameters.salt.count))
             out.append(parameters.salt)
         } else {
@@ -312,14 +310,12 @@ extension ItemLock {
         if version == Self.currentVersion {
             guard let flag = reader.byte(), flag <= 1 else { throw KeychainCoreError(.decode, "an item's lock is damaged") }
             if flag == 1 {
-                guard let numbers = reader.bytes(12), let saltLength = reader.byte(), let salt = reader.bytes(Int(saltLength)) else {
+                guard let numbers = reader.bytes(PasscodeKDF.serializedCount), let kdf = PasscodeKDF(serialized: numbers),
+                    let saltLength = reader.byte(), let salt = reader.bytes(Int(saltLength))
+                else {
                     throw KeychainCoreError(.decode, "an item's lock is truncated")
                 }
-                let values = stride(from: 0, to: 12, by: 4).map { numbers.dropFirst($0).prefix(4).reduce(0) { $0 << 8 | Int($1) } }
-                parameters = ApplicationPasswordParameters(
-                    kdf: PasscodeKDF(rounds: values[0], blockSize: values[1], parallelism: values[2]),
-                    salt: Data(salt)
-                )
+                parameters = ApplicationPasswordParameters(kdf: kdf, salt: Data(salt))
             }
         }
         guard let count = reader.byte(), count > 0 else {

@@ -57,17 +57,9 @@ package enum DeviceSecret {
         let secret = SymmetricKey(size: .bits256)
         let suffix = KeybagSecret.hex(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) })
         let path = directory.appendingPathComponent(fileName + "." + suffix).path
-        let descriptor = try PrivateFile.create(path)
-        defer { close(descriptor) }
         var bytes = secret.withUnsafeBytes { Array($0) }
         defer { PrivateFile.zero(&bytes) }
-        do {
-            try PrivateFile.writeAll(bytes, to: descriptor, path: path)
-        } catch {
-            unlink(path)
-            throw error
-        }
-        PrivateFile.syncDirectory(directory.path)
+        try PrivateFile.createSecret(path, contents: bytes, directory: directory.path)
         return (secret, path)
     }
 
@@ -111,9 +103,7 @@ package enum DeviceSecret {
     // MARK: Private
 
     private static func read(_ path: String) throws(KeychainCoreError) -> SymmetricKey? {
-        guard let descriptor = try PrivateFile.openForReading(path) else { return nil }
-        defer { close(descriptor) }
-        var bytes = try PrivateFile.readAll(descriptor, path: path, limit: 64)
+        guard var bytes = try PrivateFile.readSecret(path) else { return nil }
         defer { PrivateFile.zero(&bytes) }
         guard bytes.count == 32 else {
             throw KeychainCoreError(.decode, "the device secret \(path) is damaged (\(bytes.count) bytes, expected 32)")

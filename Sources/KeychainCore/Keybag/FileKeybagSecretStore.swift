@@ -60,18 +60,9 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
     }
 
     package func stage(_ secret: KeybagSecret) throws(KeychainCoreError) {
-        let path = stagedPath(secret.hexIdentifier)
-        let descriptor = try PrivateFile.create(path)
-        defer { close(descriptor) }
         var bytes = secret.serialized
         defer { PrivateFile.zero(&bytes) }
-        do {
-            try PrivateFile.writeAll(bytes, to: descriptor, path: path)
-        } catch {
-            unlink(path)
-            throw error
-        }
-        PrivateFile.syncDirectory(directory)
+        try PrivateFile.createSecret(stagedPath(secret.hexIdentifier), contents: bytes, directory: directory)
     }
 
     package func promote(_ identifier: Data) throws(KeychainCoreError) {
@@ -118,9 +109,7 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
     // MARK: Private
 
     private func read(_ path: String) throws(KeychainCoreError) -> KeybagSecret? {
-        guard let descriptor = try PrivateFile.openForReading(path) else { return nil }
-        defer { close(descriptor) }
-        var bytes = try PrivateFile.readAll(descriptor, path: path, limit: 64)
+        guard var bytes = try PrivateFile.readSecret(path) else { return nil }
         defer { PrivateFile.zero(&bytes) }
         return KeybagSecret(serialized: bytes)
     }

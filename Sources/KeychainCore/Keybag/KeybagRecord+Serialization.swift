@@ -35,7 +35,7 @@ extension KeybagRecord {
         var out = TaggedFields(format: Self.format)
         out.append(Tag.deviceSalt.rawValue, deviceSalt)
         if let passcodeSalt { out.append(Tag.passcodeSalt.rawValue, passcodeSalt) }
-        out.append(Tag.kdf.rawValue, Self.encode(kdf))
+        out.append(Tag.kdf.rawValue, kdf.serialized)
         out.append(Tag.hasPasscode.rawValue, [hasPasscode ? 1 : 0])
         out.append(Tag.lookupKey.rawValue, sealedLookupKey)
         if let sealedProtectedLookupKey { out.append(Tag.protectedLookupKey.rawValue, sealedProtectedLookupKey) }
@@ -56,17 +56,10 @@ extension KeybagRecord {
             out.append(Tag.lock.rawValue, fields.bytes)
         }
         if let legacy = legacyApplicationPassword {
-            out.append(Tag.legacyApplicationPassword.rawValue, Self.encode(legacy.kdf) + Array(legacy.salt))
+            out.append(Tag.legacyApplicationPassword.rawValue, legacy.kdf.serialized + Array(legacy.salt))
         }
         if needsClassKeyRotation { out.append(Tag.needsClassKeyRotation.rawValue, [1]) }
         return out.bytes
-    }
-
-    private static func encode(_ kdf: PasscodeKDF) -> [UInt8] {
-        [kdf.rounds, kdf.blockSize, kdf.parallelism].flatMap { value -> [UInt8] in
-            let clamped = UInt32(clamping: value)
-            return [UInt8(clamped >> 24), UInt8(truncatingIfNeeded: clamped >> 16), UInt8(truncatingIfNeeded: clamped >> 8), UInt8(truncatingIfNeeded: clamped)]
-        }
     }
 
     // MARK: Reading
@@ -107,10 +100,10 @@ extension KeybagRecord {
                 guard record.locks[lock.lock] == nil else { throw KeychainCoreError(.decode, "the keybag holds a lock twice") }
                 record.locks[lock.lock] = lock
             case .legacyApplicationPassword:
-                guard value.count > 12 else { throw KeychainCoreError(.decode, "the keybag's legacy parameters are damaged") }
+                guard value.count > PasscodeKDF.serializedCount else { throw KeychainCoreError(.decode, "the keybag's legacy parameters are damaged") }
                 record.legacyApplicationPassword = LegacyApplicationPassword(
-                    kdf: try Self.decodeKDF(Array(value.prefix(12))),
-                    salt: Data(value.dropFirst(12))
+                    kdf: try Self.decodeKDF(Array(value.prefix(PasscodeKDF.serializedCount))),
+                    salt: Data(value.dropFirst(PasscodeKDF.serializedCount))
                 )
             case .needsClassKeyRotation: record.needsClassKeyRotation = try Self.flag(value)
             case nil: throw KeychainCoreError(.invalidKeychain, "the keybag has a field (\(tag)) this version does not know")
@@ -142,9 +135,8 @@ extension KeybagRecord {
     }
 
     private static func decodeKDF(_ value: [UInt8]) throws(KeychainCoreError) -> PasscodeKDF {
-        guard value.count == 12 else { throw KeychainCoreError(.decode, "the keybag's KDF parameters are damaged") }
-        let numbers = stride(from: 0, to: 12, by: 4).map { offset in value[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
-        return PasscodeKDF(rounds: numbers[0], blockSize: numbers[1], parallelism: numbers[2])
+        guard let kdf = PasscodeKDF(serialized: value) else { throw KeychainCoreError(.decode, "the keybag's KDF parameters are damaged") }
+        return kdf
     }
 
     private static func decodeLock(_ value: [UInt8]) throws(KeychainCoreError) -> LockKeyRecord {

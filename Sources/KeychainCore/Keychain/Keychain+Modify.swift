@@ -52,7 +52,7 @@ extension Keychain {
                 return fetched
             }
             var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
-            try forEachMatch(of: query, in: db, limit: nil) { (row, item) throws(KeychainCoreError) in
+            try forEachMatch(of: query, in: db, limit: nil, tiers: tiers) { (row, item) throws(KeychainCoreError) in
                 // Always opened: proves the caller may use the item, even when the secret is replaced.
                 let secret = try codec.openSecret(
                     row,

@@ -85,12 +85,8 @@ extension Keychain {
                     do {
                         let backoff = try Self.fetchBackoff(db)
                         let flights = try Row.fetchAll(db, sql: "SELECT started, pid FROM passcode_attempt_in_flight")
-                        let cutoff = clock().timeIntervalSince1970 - Self.abandonedAttemptAge
                         // One abandoned (its process gone): the write below counts it.
-                        let abandoned = flights.contains { row in
-                            let pid: Int32 = row["pid"]
-                            return (row["started"] as Double) < cutoff || (kill(pid, 0) != 0 && errno == ESRCH)
-                        }
+                        let abandoned = flights.contains { Self.isAbandoned($0, now: clock()) }
                         return abandoned || backoff.nextAttemptAllowed(at: clock()) != nil || flights.isEmpty
                             || PasscodeBackoff.delay(afterFailures: backoff.failures + flights.count) == 0
                     } catch {
@@ -153,17 +149,18 @@ extension Keychain {
         )
     }
 
+    /// Whether an attempt in flight (a row with `started` and `pid`) was abandoned: reserved long
+    /// ago, or by a process that no longer exists.
+    private static func isAbandoned(_ row: Row, now: Date) -> Bool {
+        let pid: Int32 = row["pid"]
+        return (row["started"] as Double) < now.timeIntervalSince1970 - abandonedAttemptAge || (kill(pid, 0) != 0 && errno == ESRCH)
+    }
+
     /// Attempts whose process died, or that were reserved long ago, count as failures.
     private static func countAbandonedAttempts(_ db: Database, now: Date) throws {
-        let cutoff = now.timeIntervalSince1970 - abandonedAttemptAge
-        var abandoned: [Int64] = []
-        for row in try Row.fetchAll(db, sql: "SELECT id, started, pid FROM passcode_attempt_in_flight") {
-            let id: Int64 = row["id"]
-            let started: Double = row["started"]
-            let pid: Int32 = row["pid"]
-            let processIsGone = kill(pid, 0) != 0 && errno == ESRCH
-            if started < cutoff || processIsGone { abandoned.append(id) }
-        }
+        let abandoned: [Int64] = try Row.fetchAll(db, sql: "SELECT id, started, pid FROM passcode_attempt_in_flight")
+            .filter { isAbandoned($0, now: now) }
+            .map { $0["id"] }
         guard !abandoned.isEmpty else { return }
         for id in abandoned {
             try db.execute(sql: "DELETE FROM passcode_attempt_in_flight WHERE id = ?", arguments: [id])

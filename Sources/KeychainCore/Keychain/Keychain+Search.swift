@@ -46,13 +46,14 @@ extension Keychain {
             var results: [ItemResult] = []
             // Rows are opened with the class keys this process holds; if another thread follows a
             // newer keybag (new class keys) meanwhile, the read runs again on a newer snapshot.
-            _ = try refreshKeybag(in: db)
+            let tiers = try refreshLookupTiers(in: db)
             let generation = keybag.generation
             defer { if keybag.generation != generation { invalidated.removeAll() } }
             try forEachMatch(
                 of: query,
                 in: db,
                 limit: query.matchLimit.maximum,
+                tiers: tiers,
                 skipped: { row, code in if code == .itemInvalidated { invalidated.append(row) } }
             ) { row, item throws(KeychainCoreError) in
                 let isProtected = item.accessControl.hasConstraints
@@ -128,11 +129,13 @@ extension Keychain {
         of query: ItemQuery,
         in db: Database,
         limit: Int?,
+        tiers known: LookupTiers? = nil,
         skipped: ((ItemRow, KeychainCoreError.Code) -> Void)? = nil,
         _ body: (ItemRow, StoredItem) throws(KeychainCoreError) -> Bool
     ) throws(KeychainCoreError) {
         let schema = ItemSchema.of(query.itemClass)
-        let tiers = try refreshLookupTiers(in: db)
+        let tiers: LookupTiers
+        if let known { tiers = known } else { tiers = try refreshLookupTiers(in: db) }
         let (sql, arguments) = try selection(for: query, schema: schema, tiers: tiers)
         let table = query.itemClass.tableName
         var found = 0

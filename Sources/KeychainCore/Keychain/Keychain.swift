@@ -81,7 +81,7 @@ package final class Keychain: Sendable {
         codec = ItemCodec(keybag: keybag, passcodeKDF: passcodeKDF)
         if let staged = opened.staged {
             finishKeybagWrite(staged)
-        } else {
+        } else if store.hasLog {
             // A process killed while writing may have left earlier page versions in the log.
             store.truncateLog(wait: 0)
         }

@@ -31,6 +31,7 @@ package final class SQLiteItemStore: Sendable {
 
     private let pool: DatabasePool
     private let scrubber: LogScrubber
+    private let logPath: String
 
     // MARK: Initialization
 
@@ -62,6 +63,7 @@ package final class SQLiteItemStore: Sendable {
             throw Self.translate(error, "cannot open the keychain database \(url.path)")
         }
         self.pool = pool
+        logPath = url.path + "-wal"
         scrubber = LogScrubber { [weak pool] in
             guard let pool else { return true }
             return Self.truncateLog(of: pool, wait: 0.2)
@@ -152,6 +154,12 @@ package final class SQLiteItemStore: Sendable {
     ///
     /// A reader of another process may hold an old snapshot; the checkpoint then waits for it, up
     /// to `wait` seconds, and reports whether the log was emptied.
+    /// Whether the write-ahead log holds anything (another connection is writing, or one was
+    /// killed before it could fold the log in).
+    package var hasLog: Bool {
+        PrivateFile.size(ofFileAt: logPath).map { $0 > 0 } ?? false
+    }
+
     @discardableResult
     package func truncateLog(wait: TimeInterval = 2) -> Bool {
         Self.truncateLog(of: pool, wait: wait)

@@ -85,6 +85,30 @@ package enum PrivateFile {
         if let descriptor = try openChecked(path, flags: O_RDONLY) { close(descriptor) }
     }
 
+    // MARK: Small secret files
+
+    /// The bytes of a small secret file (checked as any file here); `nil` if there is none. The
+    /// caller zeroes them after use.
+    package static func readSecret(_ path: String, limit: Int = 64) throws(KeychainCoreError) -> [UInt8]? {
+        guard let descriptor = try openForReading(path) else { return nil }
+        defer { close(descriptor) }
+        return try readAll(descriptor, path: path, limit: limit)
+    }
+
+    /// Writes a new secret file (mode 0600, never over an existing name) and flushes it and its
+    /// directory, so that it survives a crash before anything relies on it.
+    package static func createSecret(_ path: String, contents: [UInt8], directory: String) throws(KeychainCoreError) {
+        let descriptor = try create(path)
+        defer { close(descriptor) }
+        do {
+            try writeAll(contents, to: descriptor, path: path)
+        } catch {
+            unlink(path)
+            throw error
+        }
+        syncDirectory(directory)
+    }
+
     // MARK: Reading and writing
 
     /// Reads the whole file behind `descriptor` (up to `limit` bytes; a longer file is damage).
@@ -207,6 +231,13 @@ package enum PrivateFile {
     package static func size(of descriptor: Int32) -> Int? {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// The size of the file at `path` (following links); `nil` if there is none.
+    package static func size(ofFileAt path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
         return Int(status.st_size)
     }
 
