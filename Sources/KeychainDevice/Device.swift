@@ -31,8 +31,10 @@ public final class Device: Sendable {
 
     /// Where this keychain lives.
     public let home: KeychainHome
-    /// The open engine.
-    package let keychain: Keychain
+    /// The engine that holds the keychain: in this process, or behind a boundary.
+    package let engine: any KeychainEngine
+    /// The engine in this process, when there is one: for harnesses and tests that inspect the files.
+    package let embedded: EmbeddedEngine?
     /// How this process asks for the passcode, and its other settings.
     public let configuration: DeviceConfiguration
 
@@ -46,26 +48,32 @@ public final class Device: Sendable {
     public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
         self.home = home
         self.configuration = configuration
-        keychain = try Keychain(
-            directory: home.url,
-            accessGroups: AccessGroups(configuration.accessGroups),
-            passcodeKDF: configuration.passcodeCost.kdf,
-            clock: configuration.clock
-        )
+        let embedded = try EmbeddedEngine(directory: home.url, configuration: configuration)
+        self.embedded = embedded
+        switch configuration.engine {
+        case .embedded: engine = embedded
+        case .loopback: engine = LoopbackEngine(serving: embedded)
+        }
+    }
+
+    /// The keychain of the engine in this process.
+    package var keychain: Keychain {
+        guard let embedded else { preconditionFailure("this device's engine is not in this process") }
+        return embedded.keychain
     }
 
     // MARK: Passcode and lock
 
     /// Whether a passcode is set.
     public func hasPasscode() throws -> Bool {
-        try keychain.hasPasscode()
+        try engine.lockState().hasPasscode
     }
 
     /// Whether the `WhenUnlocked` classes are readable by this process.
-    public var isUnlocked: Bool { keychain.isUnlocked }
+    public var isUnlocked: Bool { (try? engine.lockState().isUnlocked) ?? false }
 
     /// Whether this process has unlocked since it started (the `AfterFirstUnlock` classes are readable).
-    public var hasBeenUnlocked: Bool { keychain.hasBeenUnlocked }
+    public var hasBeenUnlocked: Bool { (try? engine.lockState().hasBeenUnlocked) ?? false }
 
     /// Sets the first passcode (at least four characters).
     ///
@@ -73,7 +81,7 @@ public final class Device: Sendable {
     /// that no copy of the keychain from before the passcode opens anything stored from now on;
     /// `progress` reports the items done and the total, every thousand items.
     public func setPasscode(_ passcode: String, progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil) throws {
-        try keychain.setPasscode(passcode, current: nil, progress: progress)
+        try engine.setPasscode(passcode, current: nil, progress: progress)
     }
 
     /// Changes the passcode; as when it is set, the passcode-protected items get new class keys.
@@ -82,35 +90,35 @@ public final class Device: Sendable {
         to new: String,
         progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil
     ) throws {
-        try keychain.setPasscode(new, current: current, progress: progress)
+        try engine.setPasscode(new, current: current, progress: progress)
     }
 
     /// Removes the passcode, destroying every `WhenPasscodeSetThisDeviceOnly` item.
     public func removePasscode(current: String) throws {
-        try keychain.removePasscode(current: current)
+        try engine.removePasscode(current: current)
     }
 
     /// Unlocks the keychain, as entering the passcode at the Lock Screen does: this process's
     /// view becomes readable and a biometric lockout ends.
     public func unlock(passcode: String) throws {
-        try keychain.unlock(passcode: passcode)
+        try engine.unlock(passcode: passcode, endsBiometricLockout: true)
     }
 
     /// Unlocks only this process's view (a process starting on an unlocked device); a biometric
     /// lockout stays.
     package func unlockThisProcess(passcode: String) throws {
-        try keychain.unlock(passcode: passcode, endsBiometricLockout: false)
+        try engine.unlock(passcode: passcode, endsBiometricLockout: false)
     }
 
     /// Locks this process's view of the keychain (`WhenUnlocked` items become unreadable).
     public func lock() throws {
-        try keychain.lock()
+        try engine.lock()
     }
 
     /// Consecutive wrong passcodes, and when the next attempt is allowed (`nil`: now).
     public func passcodeAttempts() throws -> (failures: Int, nextAttempt: Date?) {
-        let backoff = try keychain.passcodeBackoff()
-        return (backoff.failures, backoff.nextAttemptAllowed(at: keychain.clock()))
+        let state = try engine.lockState()
+        return (state.failedAttempts, state.nextAttempt)
     }
 }
 
@@ -133,7 +141,7 @@ extension Device {
             } catch let error as KeychainCoreError {
                 throw error
             } catch {
-                throw KeychainCoreError(.io, "cannot open the default keychain", cause: SendableError(error))
+                throw KeychainCoreError(.io, "cannot open the default keychain", cause: DescribedError(String(describing: error)))
             }
         }
     }
@@ -156,10 +164,4 @@ extension Device {
     public static func setProcessDefault(_ device: Device?) {
         processDefault.withLock { $0 = device }
     }
-}
-
-/// An error reduced to its description, so that it can cross concurrency domains.
-struct SendableError: Error, Sendable, CustomStringConvertible {
-    let description: String
-    init(_ error: any Error) { description = String(describing: error) }
 }

@@ -24,16 +24,20 @@ public struct DeviceConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// How evaluations ask for the passcode or an application password.
     public var passcodePrompt: PasscodePrompt
+    /// Where the engine runs; by default as `KEYCHAIN_ENGINE` says.
+    public var engine: EngineKind
 
     public init(
         accessGroups: [String] = ["default"],
         passcodeCost: PasscodeCost = .standard,
         passcodePrompt: PasscodePrompt = .terminal,
+        engine: EngineKind = .fromEnvironment(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.accessGroups = accessGroups
         self.passcodeCost = passcodeCost
         self.passcodePrompt = passcodePrompt
+        self.engine = engine
         self.clock = clock
     }
 
@@ -47,8 +51,23 @@ public struct DeviceConfiguration: Sendable {
         DeviceConfiguration(
             accessGroups: AccessGroups.fromEnvironment(environment, fallback: AccessGroups(defaultGroups)).groups,
             passcodeCost: environment["KEYCHAIN_PASSCODE_COST"] == "testing" ? .testing : .standard,
-            passcodePrompt: .fromEnvironment(environment)
+            passcodePrompt: .fromEnvironment(environment),
+            engine: .fromEnvironment(environment)
         )
+    }
+
+    /// Where the keychain's engine runs.
+    public enum EngineKind: String, Sendable, Hashable {
+        /// In this process.
+        case embedded
+        /// In this process, with every request and reply encoded to the wire format and decoded
+        /// again, as a daemon's socket carries them: the test of the process boundary.
+        case loopback
+
+        /// The kind named by `KEYCHAIN_ENGINE` (`embedded`, `loopback`), else ``embedded``.
+        public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> EngineKind {
+            environment["KEYCHAIN_ENGINE"].flatMap(EngineKind.init(rawValue:)) ?? .embedded
+        }
     }
 
     /// The cost of one passcode or application-password guess.

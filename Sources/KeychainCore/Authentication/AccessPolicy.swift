@@ -66,7 +66,7 @@ extension AccessPolicy {
     /// Items are sealed to a lock's public key, so adding an item needs no authentication; only
     /// the authentication gate releases the private key (after the passcode, or after a biometric
     /// match).
-    package enum Lock: UInt8, Hashable, Sendable, CaseIterable {
+    package enum Lock: UInt8, Hashable, Sendable, CaseIterable, Codable {
         /// The device passcode: the private key is wrapped by the passcode-derived key.
         case passcode = 1
         /// Any enrolled biometry: survives enrolment changes; destroyed with the passcode.

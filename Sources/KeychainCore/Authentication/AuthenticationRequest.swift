@@ -16,7 +16,7 @@
 /// This is the payload of Apple's private `errSecAuthNeeded`: the item's access control and the
 /// operation. The caller's authentication context evaluates it (prompting unless interaction is
 /// not allowed), gains credentials, and calls the engine again.
-package struct AuthenticationRequest: Hashable, Sendable {
+package struct AuthenticationRequest: Hashable, Sendable, Codable {
     /// The access control of the item that needs authentication.
     package var accessControl: AccessControl
     /// What is being done with the item.
@@ -37,7 +37,7 @@ package struct AuthenticationRequest: Hashable, Sendable {
 }
 
 /// An operation on a protected item; the raw values are `LAAccessControlOperation`'s.
-package enum AccessOperation: Int, Hashable, Sendable {
+package enum AccessOperation: Int, Hashable, Sendable, Codable {
     case createItem = 0
     case useItem = 1
     case createKey = 2

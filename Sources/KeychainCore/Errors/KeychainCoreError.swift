@@ -53,7 +53,7 @@ package struct KeychainCoreError: Error, Sendable {
 extension KeychainCoreError {
     /// The kind of a ``KeychainCoreError``.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
-        package enum Kind: String, Hashable, Sendable, CaseIterable {
+        package enum Kind: String, Hashable, Sendable, CaseIterable, Codable {
             case invalidParameter
             case noSuchClass
             case noSuchAttribute
@@ -134,7 +134,7 @@ extension KeychainCoreError {
     }
 
     /// A place in the engine's source.
-    package struct SourceLocation: Hashable, Sendable {
+    package struct SourceLocation: Hashable, Sendable, Codable {
         package var file: String
         package var line: Int
     }
@@ -162,4 +162,39 @@ extension KeychainCoreError: CustomStringConvertible {
     package var description: String {
         "\(code): \(message)"
     }
+}
+
+extension KeychainCoreError: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case code, message, cause, file, line, authenticationRequest
+    }
+
+    /// Decodes an error that crossed the engine boundary; its cause is only a description then.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = Code(try container.decode(Code.Kind.self, forKey: .code))
+        message = try container.decode(String.self, forKey: .message)
+        cause = try container.decodeIfPresent(String.self, forKey: .cause).map(DescribedError.init)
+        location = SourceLocation(
+            file: try container.decode(String.self, forKey: .file),
+            line: try container.decode(Int.self, forKey: .line)
+        )
+        authenticationRequest = try container.decodeIfPresent(AuthenticationRequest.self, forKey: .authenticationRequest)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code.kind, forKey: .code)
+        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(cause.map { String(describing: $0) }, forKey: .cause)
+        try container.encode(location.file, forKey: .file)
+        try container.encode(location.line, forKey: .line)
+        try container.encodeIfPresent(authenticationRequest, forKey: .authenticationRequest)
+    }
+}
+
+/// The cause of an error that crossed the engine boundary: its description (which never holds a secret).
+package struct DescribedError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

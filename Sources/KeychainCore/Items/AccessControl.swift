@@ -15,7 +15,7 @@
 ///
 /// The flags are Apple's `SecAccessControlCreateFlags` bits. The mirror's `SecAccessControl`
 /// carries one of these; the engine stores it in the item's encrypted metadata.
-package struct AccessControl: Hashable, Sendable {
+package struct AccessControl: Hashable, Sendable, Codable {
     // MARK: Flags (Apple's bit values)
 
     package static let userPresence: UInt = 1 << 0

@@ -31,7 +31,7 @@ package struct StoredItem: Sendable {
 }
 
 /// What a search hands back for one item.
-package struct ItemResult: Sendable {
+package struct ItemResult: Sendable, Codable {
     package var itemClass: ItemClass
     package var attributes: [String: AttributeValue]
     package var accessControl: AccessControl

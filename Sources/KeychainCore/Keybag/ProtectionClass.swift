@@ -15,7 +15,7 @@
 ///
 /// Each class has its own class key in the keybag. The raw values are Apple's
 /// `kSecAttrAccessible…` values.
-package enum ProtectionClass: String, CaseIterable, Hashable, Sendable {
+package enum ProtectionClass: String, CaseIterable, Hashable, Sendable, Codable {
     /// Readable while the device is unlocked (`kSecAttrAccessibleWhenUnlocked`).
     case whenUnlocked = "ak"
     /// Readable after the first unlock until the process restarts (`kSecAttrAccessibleAfterFirstUnlock`).

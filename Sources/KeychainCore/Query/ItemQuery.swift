@@ -14,7 +14,7 @@
 package import Foundation
 
 /// The four `SecItem*` operations.
-package enum KeychainOperation: Sendable {
+package enum KeychainOperation: Sendable, Codable {
     case add
     case copyMatching
     case update
@@ -22,7 +22,7 @@ package enum KeychainOperation: Sendable {
 }
 
 /// A parsed `SecItem*` dictionary: what to match or set, what to return, how to authenticate.
-package struct ItemQuery: @unchecked Sendable {
+package struct ItemQuery: Sendable, Codable {
     // MARK: Matching and setting
 
     /// The item class (`kSecClass`). Only a persistent reference may stand in for it.
@@ -53,8 +53,10 @@ package struct ItemQuery: @unchecked Sendable {
     package var authenticationUI: AuthenticationUI = .allow
     /// `kSecUseOperationPrompt`.
     package var operationPrompt: String?
-    /// `kSecUseAuthenticationContext`: the caller's `LAContext`.
-    package var authenticationContext: AnyObject?
+    /// `kSecUseCredentialReference`: the authentication context whose credentials the engine may
+    /// use. The mirror puts the reference of the caller's `LAContext` here, as Apple's client does
+    /// before a call leaves the process; the context itself never reaches the engine.
+    package var credentialReference: ContextReference?
 
     package init(itemClass: ItemClass) {
         self.itemClass = itemClass
@@ -68,7 +70,7 @@ package struct ItemQuery: @unchecked Sendable {
 }
 
 /// `kSecMatchLimit`.
-package enum MatchLimit: Hashable, Sendable {
+package enum MatchLimit: Hashable, Sendable, Codable {
     case one
     case all
     case count(Int)
@@ -87,7 +89,7 @@ package enum MatchLimit: Hashable, Sendable {
 }
 
 /// The `kSecReturn…` keys of a query.
-package struct ReturnTypes: OptionSet, Hashable, Sendable {
+package struct ReturnTypes: OptionSet, Hashable, Sendable, Codable {
     package let rawValue: UInt8
     package init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -98,7 +100,7 @@ package struct ReturnTypes: OptionSet, Hashable, Sendable {
 }
 
 /// `kSecUseAuthenticationUI`.
-package enum AuthenticationUI: String, Hashable, Sendable {
+package enum AuthenticationUI: String, Hashable, Sendable, Codable {
     /// Prompt if needed (`kSecUseAuthenticationUIAllow`, the default).
     case allow = "u_AuthUIA"
     /// Fail with `errSecInteractionNotAllowed` instead of prompting (`kSecUseAuthenticationUIFail`).
@@ -108,7 +110,7 @@ package enum AuthenticationUI: String, Hashable, Sendable {
 }
 
 /// The changes of a `SecItemUpdate`.
-package struct ItemUpdate: Sendable {
+package struct ItemUpdate: Sendable, Codable {
     /// New attribute values by Apple code.
     package var attributes: [String: AttributeValue] = [:]
     /// A new protection class, from `kSecAttrAccessible` or `kSecAttrAccessControl`.

@@ -18,7 +18,7 @@ package import Foundation
 /// It survives process restarts and is the same for as long as the item exists. It reveals
 /// nothing about the item; the random identifier is also part of the associated data of the item's
 /// ciphertexts, so a row copied onto another row's identifier fails to decrypt.
-package struct PersistentReference: Hashable, Sendable {
+package struct PersistentReference: Hashable, Sendable, Codable {
     package static let identifierLength = 16
 
     package var itemClass: ItemClass

@@ -84,15 +84,16 @@ package enum QueryParser {
                 guard let prompt = value as? String else { throw invalid("kSecUseOperationPrompt must be a string") }
                 query.operationPrompt = prompt
             case "u_AuthCtx":
-                guard let context = value as? any AuthenticationContextProviding else {
-                    throw invalid("kSecUseAuthenticationContext must be an LAContext")
-                }
-                query.authenticationContext = context
+                // The mirror replaces an `LAContext` by its reference before the query is parsed.
+                throw invalid("kSecUseAuthenticationContext must be an LAContext")
             case "u_CredRef":
-                guard value is Data else { throw invalid("kSecUseCredentialReference must be data") }
+                guard let data = value as? Data, let reference = ContextReference(data) else {
+                    throw invalid("kSecUseCredentialReference must be a context reference")
+                }
                 if dictionary["u_AuthCtx"] != nil {
                     throw invalid("kSecUseAuthenticationContext and kSecUseCredentialReference together")
                 }
+                query.credentialReference = reference
             case "nleg":
                 guard boolean(value) != nil else { throw invalid("kSecUseDataProtectionKeychain must be a Boolean") }
             case "u_ItemList":
@@ -317,6 +318,3 @@ package enum QueryParser {
         KeychainCoreError(.invalidParameter, message)
     }
 }
-
-/// A value the mirror layer passes under `kSecUseAuthenticationContext` (its `LAContext`).
-package protocol AuthenticationContextProviding: AnyObject {}

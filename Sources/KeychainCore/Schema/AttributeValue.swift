@@ -14,7 +14,7 @@
 package import Foundation
 
 /// A stored attribute value, kept in the type the caller gave so it comes back the same way.
-package enum AttributeValue: Hashable, Sendable {
+package enum AttributeValue: Hashable, Sendable, Codable {
     case string(String)
     case data(Data)
     case number(Int64)

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 /// A keychain item class. The raw value is Apple's `kSecClass…` value and the name of its table.
-package enum ItemClass: String, CaseIterable, Hashable, Sendable {
+package enum ItemClass: String, CaseIterable, Hashable, Sendable, Codable {
     case genericPassword = "genp"
     case internetPassword = "inet"
     case certificate = "cert"

@@ -18,8 +18,8 @@ package import KeychainCore
 /// `LocalAuth` turns it into an `LAError`; the `SecItem*` functions into an `OSStatus` with
 /// Apple's mapping (cancel → `errSecUserCanceled`, not interactive → `errSecInteractionNotAllowed`,
 /// everything else → `errSecAuthFailed`).
-package struct AuthenticationFailure: Error, Sendable, CustomStringConvertible {
-    package enum Code: Int, Sendable {
+package struct AuthenticationFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    package enum Code: Int, Sendable, Hashable, Codable {
         case authenticationFailed = -1
         case userCancel = -2
         case userFallback = -3
@@ -60,7 +60,7 @@ package struct AuthenticationFailure: Error, Sendable, CustomStringConvertible {
 }
 
 /// A `LocalAuthentication` policy (`LAPolicy`'s raw values).
-package enum AuthenticationPolicy: Int, Sendable {
+package enum AuthenticationPolicy: Int, Sendable, Hashable, Codable {
     case biometrics = 1
     case deviceOwner = 2
     case companion = 3

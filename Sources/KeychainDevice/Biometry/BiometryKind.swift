@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 /// The kind of biometric sensor a device has (`LABiometryType` without `none`).
-public enum BiometryKind: String, Sendable, Hashable, CaseIterable {
+public enum BiometryKind: String, Sendable, Hashable, CaseIterable, Codable {
     case touchID = "touchid"
     case faceID = "faceid"
     case opticID = "opticid"
@@ -48,7 +48,7 @@ public enum BiometryKind: String, Sendable, Hashable, CaseIterable {
 
 /// What the simulated sensor reports for the next match, like Xcode Simulator's
 /// Features ▸ Touch ID / Face ID menu.
-public enum SimulatedOutcome: String, Sendable, Hashable, CaseIterable {
+public enum SimulatedOutcome: String, Sendable, Hashable, CaseIterable, Codable {
     /// A matching finger or face.
     case match
     /// A non-matching finger or face: counts towards the lockout after five.

@@ -31,14 +31,13 @@ public struct BiometryStatus: Sendable, Hashable {
 extension Device {
     /// The biometric sensor, enrolment and lockout state.
     public func biometryStatus() throws -> BiometryStatus {
-        let sensor = simulatedSensor
-        let failures = try keychain.biometricFailures()
+        let state = try engine.biometryState()
         return BiometryStatus(
-            kind: try sensor.kind(),
-            enrolled: try sensor.enrolled(),
-            failedMatches: failures,
-            isLockedOut: failures >= Keychain.biometricFailureLimit,
-            queuedOutcomes: try sensor.queuedOutcomes()
+            kind: state.kind,
+            enrolled: state.enrolled,
+            failedMatches: state.failedMatches,
+            isLockedOut: state.failedMatches >= Keychain.biometricFailureLimit,
+            queuedOutcomes: state.queuedOutcomes
         )
     }
 }

@@ -30,16 +30,16 @@ import KeychainDevice
 ///   `KEYCHAIN_HOME` directory by default, or the one a test or the process selected.
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
-        let query = try QueryParser.parse(try SecItemCall.dictionary(attributes), for: .add)
-        if !query.returnTypes.isEmpty && result == nil {
+        let call = try SecItemCall.parse(attributes, for: .add)
+        if !call.query.returnTypes.isEmpty && result == nil {
             throw KeychainCoreError(.invalidParameter, "a kSecReturn key is set but result is NULL")
         }
         let device = try Device.current()
-        let item = try SecItemCall.authenticating(query, on: device) { credentials throws(KeychainCoreError) in
-            try device.keychain.add(query, credentials: credentials)
+        let item = try call.authenticating(on: device) { query throws(KeychainCoreError) in
+            try device.engine.add(query)
         }
-        if let result, !query.returnTypes.isEmpty {
-            result.pointee = try SecItemResult.make([item], query: query)
+        if let result, !call.query.returnTypes.isEmpty {
+            result.pointee = try SecItemResult.make([item], query: call.query)
         }
     }
 }
@@ -52,17 +52,17 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another result code.
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
-        let parsed = try QueryParser.parse(try SecItemCall.dictionary(query), for: .copyMatching)
-        if !parsed.returnTypes.isEmpty && result == nil {
+        let call = try SecItemCall.parse(query, for: .copyMatching)
+        if !call.query.returnTypes.isEmpty && result == nil {
             throw KeychainCoreError(.invalidParameter, "a kSecReturn key is set but result is NULL")
         }
-        try SecItemResult.validate(parsed)
+        try SecItemResult.validate(call.query)
         let device = try Device.current()
-        let items = try SecItemCall.authenticating(parsed, on: device) { credentials throws(KeychainCoreError) in
-            try device.keychain.search(parsed, credentials: credentials)
+        let items = try call.authenticating(on: device) { query throws(KeychainCoreError) in
+            try device.engine.search(query)
         }
-        if let result, !parsed.returnTypes.isEmpty {
-            result.pointee = try SecItemResult.make(items, query: parsed)
+        if let result, !call.query.returnTypes.isEmpty {
+            result.pointee = try SecItemResult.make(items, query: call.query)
         }
     }
 }
@@ -76,14 +76,14 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 ///   two items alike, or another result code.
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
-        let parsed = try QueryParser.parse(try SecItemCall.dictionary(query), for: .update)
+        let call = try SecItemCall.parse(query, for: .update)
         let changes = try QueryParser.parseUpdate(
             try SecItemCall.dictionary(attributesToUpdate),
-            itemClass: parsed.itemClass
+            itemClass: call.query.itemClass
         )
         let device = try Device.current()
-        try SecItemCall.authenticating(parsed, on: device) { credentials throws(KeychainCoreError) in
-            try device.keychain.update(parsed, with: changes, credentials: credentials)
+        try call.authenticating(on: device) { query throws(KeychainCoreError) in
+            try device.engine.update(query, with: changes)
         }
     }
 }
@@ -94,13 +94,20 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another result code.
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
-        let parsed = try QueryParser.parse(try SecItemCall.dictionary(query), for: .delete)
-        try SecItemCall.keychain().delete(parsed)
+        let call = try SecItemCall.parse(query, for: .delete)
+        try Device.current().engine.delete(call.query)
     }
 }
 
-/// The plumbing shared by the four `SecItem*` functions.
-enum SecItemCall {
+/// One `SecItem*` call: its parsed query, and the authentication context it brought.
+struct SecItemCall {
+    /// The parsed query; its credential reference names the caller's context, if it brought one.
+    var query: ItemQuery
+    /// The caller's `LAContext`, if any.
+    var provided: (any AuthenticationContextProviding)?
+    /// The handle that keeps the caller's context alive for the call.
+    var handle: ContextHandle?
+
     /// Runs one call and turns its outcome into an `OSStatus`.
     static func run(_ body: () throws(KeychainCoreError) -> Void) -> OSStatus {
         do {
@@ -111,46 +118,70 @@ enum SecItemCall {
         }
     }
 
-    /// The keychain this call uses.
-    static func keychain() throws(KeychainCoreError) -> Keychain {
-        try Device.current().keychain
+    /// Parses a query, replacing its `kSecUseAuthenticationContext` by the context's reference
+    /// (`kSecUseCredentialReference`), as Apple's client does before a call leaves the process.
+    static func parse(_ dictionary: CFDictionary, for operation: KeychainOperation) throws(KeychainCoreError) -> SecItemCall {
+        var values = try Self.dictionary(dictionary)
+        var provided: (any AuthenticationContextProviding)?
+        var handle: ContextHandle?
+        if let context = values["u_AuthCtx"] as? any AuthenticationContextProviding {
+            guard values["u_CredRef"] == nil else {
+                throw KeychainCoreError(.invalidParameter, "kSecUseAuthenticationContext and kSecUseCredentialReference together")
+            }
+            do {
+                handle = try context.contextHandle()
+            } catch {
+                throw error.keychainError
+            }
+            provided = context
+            values["u_AuthCtx"] = nil
+            values["u_CredRef"] = handle?.reference.data
+        }
+        let query = try QueryParser.parse(values, for: operation)
+        return SecItemCall(query: query, provided: provided, handle: handle)
     }
 
-    /// Apple's client loop: runs `body` with the context's credentials; when the engine answers
+    /// Apple's client loop: runs `body` with the call's context; when the engine answers
     /// "authentication needed", evaluates the item's access control on the context (prompting
     /// unless interaction is not allowed) and runs `body` again, at most 20 times.
     ///
     /// The context is the query's `kSecUseAuthenticationContext`, or a fresh one for this call.
-    static func authenticating<T>(
-        _ query: ItemQuery,
+    func authenticating<T>(
         on device: Device,
-        _ body: (AuthenticationCredentials) throws(KeychainCoreError) -> T
+        _ body: (ItemQuery) throws(KeychainCoreError) -> T
     ) throws(KeychainCoreError) -> T {
-        let provided = query.authenticationContext as? any AuthenticationSessionProviding
-        let session: AuthenticationSession
-        switch Result(catching: { () throws(AuthenticationFailure) in try provided?.authenticationSession() }) {
-        case .success(let existing): session = existing ?? AuthenticationSession(device: device)
-        case .failure(let failure): throw failure.keychainError
+        var query = query
+        // A call without a context gets one of its own, released when the call ends.
+        let callContext = query.credentialReference == nil ? try ContextHandle(engine: device.engine) : nil
+        if let callContext { query.credentialReference = callContext.reference }
+        // Both contexts must live until the call ends: releasing one forgets what it earned.
+        defer { withExtendedLifetime((handle, callContext)) {} }
+        guard let reference = query.credentialReference else {
+            throw KeychainCoreError(.internalInconsistency, "the call has no authentication context")
         }
         let interactive = query.authenticationUI == .allow && provided?.allowsInteraction != false
-        for _ in 0..<maximumAuthenticationRounds {
-            let attempt = Result { () throws(KeychainCoreError) in try body(session.credentials) }
+        for _ in 0..<Self.maximumAuthenticationRounds {
+            let attempt = Result { () throws(KeychainCoreError) in try body(query) }
             guard case .failure(let error) = attempt, error.code == .authenticationNeeded,
                 let request = error.authenticationRequest
             else { return try attempt.get() }
             let reason = query.operationPrompt ?? provided?.defaultReason ?? ""
             let evaluated = Result { () throws(AuthenticationFailure) in
-                try session.evaluate(
+                try device.engine.evaluate(
                     request.accessControl,
                     operation: request.operation,
                     missing: request.missingAlternatives,
+                    for: reference,
                     reason: reason.isEmpty ? "access a keychain item" : reason,
                     interactionAllowed: interactive
                 )
             }
             if case .failure(let failure) = evaluated { throw failure.keychainError }
         }
-        throw KeychainCoreError(.authenticationFailed, "authentication did not succeed in \(maximumAuthenticationRounds) rounds")
+        throw KeychainCoreError(
+            .authenticationFailed,
+            "authentication did not succeed in \(Self.maximumAuthenticationRounds) rounds"
+        )
     }
 
     /// Apple's bound on evaluations per keychain call.

@@ -34,7 +34,7 @@ import Synchronization
 open class LAContext: NSObject, @unchecked Sendable {
     // Every mutable property lives in `storage`, behind a mutex.
     private struct Storage {
-        var session: AuthenticationSession?
+        var handle: ContextHandle?
         var isInvalidated = false
         var localizedReason = ""
         var localizedFallbackTitle: String?
@@ -43,7 +43,9 @@ open class LAContext: NSObject, @unchecked Sendable {
         var reuseDuration: TimeInterval = 0
         var biometryType: LABiometryType = .none
         var evaluatedPolicyDomainState: Data?
+        /// The application password set before the context was bound to a keychain.
         var pendingCredential: Data?
+        var isCredentialSet = false
     }
 
     private let storage = Mutex(Storage())
@@ -52,10 +54,6 @@ open class LAContext: NSObject, @unchecked Sendable {
 
     public override init() {
         super.init()
-    }
-
-    deinit {
-        storage.withLock { $0.session }?.invalidate()
     }
 
     // MARK: Configuring the context
@@ -129,16 +127,16 @@ open class LAContext: NSObject, @unchecked Sendable {
     ///     `.biometryLockout`, `.passcodeNotSet`, …).
     /// - Returns: Whether the policy can be evaluated.
     open func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool {
-        let session: AuthenticationSession
+        let handle: ContextHandle
         do {
-            session = try authenticationSession()
+            handle = try contextHandle()
         } catch let failure {
             error?.pointee = Self.nsError(failure)
             return false
         }
         let state = try? deviceState()
         storage.withLock { $0.biometryType = state?.0 ?? .none }
-        if let failure = session.failure(preventing: AuthenticationPolicy(policy)) {
+        if let failure = handle.engine.preflight(AuthenticationPolicy(policy), for: handle.reference) {
             error?.pointee = Self.nsError(failure)
             return false
         }
@@ -154,8 +152,8 @@ open class LAContext: NSObject, @unchecked Sendable {
         localizedReason: String,
         reply: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        evaluate(localizedReason: localizedReason, reply: reply) { (session, reason, interactive) throws(AuthenticationFailure) in
-            try session.evaluate(AuthenticationPolicy(policy), reason: reason, interactionAllowed: interactive)
+        evaluate(localizedReason: localizedReason, reply: reply) { (handle, reason, interactive) throws(AuthenticationFailure) in
+            try handle.engine.evaluate(AuthenticationPolicy(policy), for: handle.reference, reason: reason, interactionAllowed: interactive)
             if policy != .deviceOwnerAuthentication, let state = try? self.deviceState() {
                 self.storage.withLock { $0.evaluatedPolicyDomainState = state.1 }
             }
@@ -183,9 +181,16 @@ open class LAContext: NSObject, @unchecked Sendable {
         reply: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
         let engineAccessControl = accessControl.accessControl
-        let engineOperation = AccessOperation(rawValue: operation.rawValue) ?? .useItem
-        evaluate(localizedReason: localizedReason, reply: reply) { (session, reason, interactive) throws(AuthenticationFailure) in
-            try session.evaluate(engineAccessControl, operation: engineOperation, reason: reason, interactionAllowed: interactive)
+        let engineOperation = AccessOperation(operation)
+        evaluate(localizedReason: localizedReason, reply: reply) { (handle, reason, interactive) throws(AuthenticationFailure) in
+            try handle.engine.evaluate(
+                engineAccessControl,
+                operation: engineOperation,
+                missing: nil,
+                for: handle.reference,
+                reason: reason,
+                interactionAllowed: interactive
+            )
         }
     }
 
@@ -205,12 +210,13 @@ open class LAContext: NSObject, @unchecked Sendable {
     /// Invalidates the context: an evaluation in progress fails with `LAError.appCancel`, later
     /// evaluations with `LAError.invalidContext`. Calling it again does nothing.
     open func invalidate() {
-        let session = storage.withLock { storage -> AuthenticationSession? in
+        let handle = storage.withLock { storage -> ContextHandle? in
             storage.isInvalidated = true
             storage.pendingCredential = nil
-            return storage.session
+            storage.isCredentialSet = false
+            return storage.handle
         }
-        session?.invalidate()
+        if let handle { handle.engine.invalidateContext(handle.reference) }
     }
 
     // MARK: Credentials
@@ -222,18 +228,27 @@ open class LAContext: NSObject, @unchecked Sendable {
     @discardableResult
     open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
         guard type == .applicationPassword else { return false }
-        let session = storage.withLock { storage -> AuthenticationSession? in
-            storage.pendingCredential = credential
-            return storage.isInvalidated ? nil : storage.session
+        let handle = storage.withLock { storage -> ContextHandle? in
+            guard !storage.isInvalidated else { return nil }
+            storage.isCredentialSet = credential != nil
+            // Until the context is bound to a keychain it keeps the password; then only the engine does.
+            storage.pendingCredential = storage.handle == nil ? credential : nil
+            return storage.handle
         }
-        session?.setApplicationPassword(credential)
+        if let handle {
+            do {
+                try handle.engine.setApplicationPassword(credential, for: handle.reference)
+            } catch {
+                return false
+            }
+        }
         return !isInvalidatedNow
     }
 
     /// Whether a credential of `type` is set.
     open func isCredentialSet(_ type: LACredentialType) -> Bool {
         guard type == .applicationPassword else { return false }
-        return storage.withLock { $0.pendingCredential != nil }
+        return storage.withLock { $0.isCredentialSet }
     }
 
     // MARK: Private
@@ -244,12 +259,12 @@ open class LAContext: NSObject, @unchecked Sendable {
     private func evaluate(
         localizedReason: String,
         reply: @escaping @Sendable (Bool, (any Error)?) -> Void,
-        _ body: @escaping @Sendable (AuthenticationSession, String, Bool) throws(AuthenticationFailure) -> Void
+        _ body: @escaping @Sendable (ContextHandle, String, Bool) throws(AuthenticationFailure) -> Void
     ) {
         // Resolve the keychain on the caller's task (it may be task-local), then evaluate off it.
-        let session: AuthenticationSession
+        let handle: ContextHandle
         do {
-            session = try authenticationSession()
+            handle = try contextHandle()
         } catch {
             DispatchQueue.global().async { reply(false, Self.nsError(error)) }
             return
@@ -266,7 +281,7 @@ open class LAContext: NSObject, @unchecked Sendable {
         let interactive = !interactionNotAllowed
         DispatchQueue.global().async {
             do throws(AuthenticationFailure) {
-                try body(session, localizedReason, interactive)
+                try body(handle, localizedReason, interactive)
                 reply(true, nil)
             } catch {
                 reply(false, Self.nsError(error))
@@ -276,9 +291,9 @@ open class LAContext: NSObject, @unchecked Sendable {
 
     /// The sensor kind and enrolment hash of the device this context evaluates on.
     private func deviceState() throws -> (LABiometryType, Data?) {
-        let device = try authenticationSession().device
-        let kind = try device.simulatedSensor.kind()
-        return (kind.flatMap { LABiometryType(rawValue: $0.biometryTypeRawValue) } ?? .none, try device.simulatedSensor.domainHash())
+        let state = try contextHandle().engine.biometryState()
+        let kind = state.kind.flatMap { LABiometryType(rawValue: $0.biometryTypeRawValue) } ?? .none
+        return (kind, state.enrolmentIdentity)
     }
 
     private static func nsError(_ failure: AuthenticationFailure) -> NSError {
@@ -288,36 +303,55 @@ open class LAContext: NSObject, @unchecked Sendable {
 
 // MARK: - Keychain integration
 
-extension LAContext: AuthenticationSessionProviding {
+extension LAContext: AuthenticationContextProviding {
     package var allowsInteraction: Bool { !interactionNotAllowed }
     package var defaultReason: String { localizedReason }
 
-    /// The session of this context, created on first use for the keychain of the calling task.
-    package func authenticationSession() throws(AuthenticationFailure) -> AuthenticationSession {
-        let existing = storage.withLock { storage -> (AuthenticationSession?, Bool, Data?) in
-            (storage.session, storage.isInvalidated, storage.pendingCredential)
-        }
+    /// The context's handle, created on first use in the keychain of the calling task; an
+    /// application password set before then goes to the engine now.
+    package func contextHandle() throws(AuthenticationFailure) -> ContextHandle {
+        let existing = storage.withLock { storage -> (ContextHandle?, Bool) in (storage.handle, storage.isInvalidated) }
         if existing.1 { throw AuthenticationFailure(.invalidContext, "the context was invalidated") }
-        if let session = existing.0 { return session }
-        let device: Device
+        if let handle = existing.0 { return handle }
+        let created: ContextHandle
         do {
-            device = try Device.current()
+            created = try ContextHandle(engine: Device.current().engine)
         } catch {
             throw AuthenticationFailure(.biometryNotAvailable, "cannot open the keychain: \(error.message)")
         }
-        let created = AuthenticationSession(device: device)
-        created.setApplicationPassword(existing.2)
-        return storage.withLock { storage in
-            if let raced = storage.session { return raced }
-            storage.session = created
-            return created
+        let (handle, pending) = storage.withLock { storage -> (ContextHandle, Data?) in
+            if let raced = storage.handle { return (raced, nil) }
+            storage.handle = created
+            defer { storage.pendingCredential = nil }
+            return (created, storage.pendingCredential)
         }
+        if let pending { try handle.engine.setApplicationPassword(pending, for: handle.reference) }
+        return handle
     }
 }
 
 extension AuthenticationPolicy {
     init(_ policy: LAPolicy) {
-        self = AuthenticationPolicy(rawValue: policy.rawValue) ?? .biometrics
+        switch policy {
+        case .deviceOwnerAuthenticationWithBiometrics: self = .biometrics
+        case .deviceOwnerAuthentication: self = .deviceOwner
+        case .deviceOwnerAuthenticationWithCompanion: self = .companion
+        case .deviceOwnerAuthenticationWithBiometricsOrCompanion: self = .biometricsOrCompanion
+        case .deviceOwnerAuthenticationWithWristDetection: self = .wristDetection
+        }
+    }
+}
+
+extension AccessOperation {
+    init(_ operation: LAAccessControlOperation) {
+        switch operation {
+        case .createItem: self = .createItem
+        case .useItem: self = .useItem
+        case .createKey: self = .createKey
+        case .useKeySign: self = .useKeySign
+        case .useKeyDecrypt: self = .useKeyDecrypt
+        case .useKeyKeyExchange: self = .useKeyKeyExchange
+        }
     }
 }
 #endif

@@ -15,79 +15,104 @@ package import Foundation
 package import KeychainCore
 import Synchronization
 
-/// One authentication context: what it has earned, and the evaluations that earn it.
+/// The authentication gate (Apple's coreauthd and ACM): the table of authentication contexts, the
+/// evaluations that earn their credentials, and what a success releases from the keybag.
 ///
-/// This is the engine behind `LAContext` and behind the context `SecItem*` creates when a query
-/// brings none. An evaluation asks the device's sensor and passcode prompt; success releases lock
-/// keys from the keybag (the authentication gate), which the context keeps for later keychain
-/// calls until it is invalidated.
-package final class AuthenticationSession: Sendable {
+/// Callers name a context by its ``ContextReference``; what it earned (released lock keys, the
+/// application password) stays here, and the item operations look it up by the reference the query
+/// carries. An evaluation asks the device's sensor and passcode prompt; success releases lock keys
+/// from the keybag, which the context keeps until it is released or invalidated.
+package final class AuthenticationGate: Sendable {
     // MARK: Properties
 
-    package let device: Device
+    let keychain: Keychain
+    let sensor: any BiometricSensor
+    let prompt: PasscodePrompt
 
-    private struct State {
+    /// One context: what it has earned and its evaluations in flight.
+    private struct Context {
         var credentials = AuthenticationCredentials()
-        var applicationPassword: Data?
         var isInvalidated = false
         var evaluationsInFlight = 0
         var cancelledInFlight = false
     }
 
-    private let state = Mutex(State())
+    private let contexts = Mutex<[ContextReference: Context]>([:])
+
+    /// The most contexts one engine keeps; a process that never releases its contexts is refused more.
+    package static let contextLimit = 100_000
 
     // MARK: Initialization
 
-    package init(device: Device) {
-        self.device = device
+    package init(keychain: Keychain, sensor: any BiometricSensor, prompt: PasscodePrompt) {
+        self.keychain = keychain
+        self.sensor = sensor
+        self.prompt = prompt
     }
 
-    // MARK: Credentials
+    // MARK: Contexts
 
-    /// What this context has earned so far.
-    package var credentials: AuthenticationCredentials {
-        state.withLock { $0.credentials }
+    /// A new, empty context.
+    package func makeContext() throws(KeychainCoreError) -> ContextReference {
+        let reference = ContextReference()
+        let admitted = contexts.withLock { table -> Bool in
+            guard table.count < Self.contextLimit else { return false }
+            table[reference] = Context()
+            return true
+        }
+        guard admitted else {
+            throw KeychainCoreError(.dataTooLarge, "too many authentication contexts are open; release some")
+        }
+        return reference
+    }
+
+    /// Forgets a context.
+    package func releaseContext(_ reference: ContextReference) {
+        _ = contexts.withLock { $0.removeValue(forKey: reference) }
+    }
+
+    /// What the context has earned; nothing for an unknown, released or invalidated context.
+    package func credentials(of reference: ContextReference?) -> AuthenticationCredentials {
+        guard let reference else { return AuthenticationCredentials() }
+        return contexts.withLock { $0[reference]?.credentials } ?? AuthenticationCredentials()
     }
 
     /// Sets (or with `nil` removes) the application password.
-    package func setApplicationPassword(_ password: Data?) {
-        state.withLock { state in
-            state.applicationPassword = password
-            state.credentials.applicationPassword = password.map { ApplicationPassword($0) }
+    package func setApplicationPassword(_ password: Data?, for reference: ContextReference) throws(AuthenticationFailure) {
+        try withContext(reference) { context in
+            context.credentials.applicationPassword = password.map { ApplicationPassword($0) }
         }
-    }
-
-    /// Whether an application password is set.
-    package var hasApplicationPassword: Bool {
-        state.withLock { $0.applicationPassword != nil }
     }
 
     /// Ends the context: an evaluation in flight fails with `appCancel`, later use with `invalidContext`.
-    package func invalidate() {
-        state.withLock { state in
-            state.isInvalidated = true
-            state.credentials = AuthenticationCredentials()
-            state.applicationPassword = nil
-            if state.evaluationsInFlight > 0 { state.cancelledInFlight = true }
+    package func invalidate(_ reference: ContextReference) {
+        let cancels = contexts.withLock { table -> Bool in
+            guard var context = table[reference] else { return false }
+            context.isInvalidated = true
+            context.credentials = AuthenticationCredentials()
+            if context.evaluationsInFlight > 0 { context.cancelledInFlight = true }
+            table[reference] = context
+            return context.cancelledInFlight
         }
-    }
-
-    package var isInvalidated: Bool {
-        state.withLock { $0.isInvalidated }
+        if cancels { sensor.cancel() }
     }
 
     // MARK: Preflight
 
     /// Whether `policy` can be evaluated now; the failure `canEvaluatePolicy` reports otherwise.
-    package func failure(preventing policy: AuthenticationPolicy) -> AuthenticationFailure? {
-        if isInvalidated { return AuthenticationFailure(.invalidContext, "the context was invalidated") }
+    package func failure(preventing policy: AuthenticationPolicy, for reference: ContextReference) -> AuthenticationFailure? {
+        do {
+            try withContext(reference) { _ in }
+        } catch {
+            return error
+        }
         do {
             switch policy {
             case .biometrics, .biometricsOrCompanion:
                 if case .failure(let failure) = try usableBiometry() { return failure }
                 return nil
             case .deviceOwner:
-                return try device.hasPasscode() ? nil : AuthenticationFailure(.passcodeNotSet, "no passcode is set")
+                return try keychain.hasPasscode() ? nil : AuthenticationFailure(.passcodeNotSet, "no passcode is set")
             case .companion, .wristDetection:
                 return AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
@@ -98,16 +123,16 @@ package final class AuthenticationSession: Sendable {
 
     /// The sensor's kind when biometry can be used now, else why not.
     func usableBiometry() throws -> Result<BiometryKind, AuthenticationFailure> {
-        guard let kind = try device.simulatedSensor.kind() else {
+        guard let kind = try sensor.kind() else {
             return .failure(AuthenticationFailure(.biometryNotAvailable, "this device has no biometric sensor"))
         }
-        guard try device.hasPasscode() else {
+        guard try keychain.hasPasscode() else {
             return .failure(AuthenticationFailure(.passcodeNotSet, "biometry needs a passcode"))
         }
-        guard try !device.simulatedSensor.enrolled().isEmpty else {
+        guard try sensor.enrolmentIdentity() != nil else {
             return .failure(AuthenticationFailure(.biometryNotEnrolled, "no \(kind.displayName) is enrolled"))
         }
-        guard try !device.keychain.isBiometryLockedOut() else {
+        guard try !keychain.isBiometryLockedOut() else {
             return .failure(
                 AuthenticationFailure(.biometryLockout, "\(kind.displayName) is locked after too many failed attempts; enter the passcode")
             )
@@ -122,16 +147,17 @@ package final class AuthenticationSession: Sendable {
     /// - Throws: The failure, with `LAError`'s code.
     package func evaluate(
         _ policy: AuthenticationPolicy,
+        for reference: ContextReference,
         reason: String,
         interactionAllowed: Bool
     ) throws(AuthenticationFailure) {
-        try running { () throws(AuthenticationFailure) in
-            if let failure = failure(preventing: policy) { throw failure }
+        try running(reference) { () throws(AuthenticationFailure) in
+            if let failure = failure(preventing: policy, for: reference) { throw failure }
             switch policy {
             case .biometrics, .biometricsOrCompanion:
-                try matchBiometry(reason: reason, interactionAllowed: interactionAllowed)
+                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
             case .deviceOwner:
-                try biometryThenPasscode(reason: reason, interactionAllowed: interactionAllowed)
+                try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
             case .companion, .wristDetection:
                 throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
@@ -147,13 +173,14 @@ package final class AuthenticationSession: Sendable {
         _ accessControl: AccessControl,
         operation: AccessOperation,
         missing: [Set<AccessPolicy.Lock>]? = nil,
+        for reference: ContextReference,
         reason: String,
         interactionAllowed: Bool
     ) throws(AuthenticationFailure) {
-        try running { () throws(AuthenticationFailure) in
+        try running(reference) { () throws(AuthenticationFailure) in
             let policy = AccessPolicy(accessControl)
             if policy.requiresApplicationPassword {
-                try obtainApplicationPassword(reason: reason, interactionAllowed: interactionAllowed)
+                try obtainApplicationPassword(reference, reason: reason, interactionAllowed: interactionAllowed)
             }
             guard operation != .createItem && operation != .createKey else { return }
             let alternatives = missing ?? policy.alternatives.map(Set.init)
@@ -164,11 +191,11 @@ package final class AuthenticationSession: Sendable {
                 let offersBiometry = alternatives.contains { $0.isSubset(of: biometric) }
                 let offersPasscode = alternatives.contains([.passcode])
                 if offersBiometry && offersPasscode {
-                    try biometryThenPasscode(reason: reason, interactionAllowed: interactionAllowed)
+                    try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
                 } else if offersBiometry {
-                    try matchBiometry(reason: reason, interactionAllowed: interactionAllowed)
+                    try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
                 } else if offersPasscode {
-                    try enterPasscode(reason: reason, interactionAllowed: interactionAllowed)
+                    try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
                 } else {
                     throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
                 }
@@ -180,10 +207,10 @@ package final class AuthenticationSession: Sendable {
                 throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
             if !needed.isDisjoint(with: biometric) {
-                try matchBiometry(reason: reason, interactionAllowed: interactionAllowed)
+                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
             }
             if needed.contains(.passcode) {
-                try enterPasscode(reason: reason, interactionAllowed: interactionAllowed)
+                try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
             }
         }
     }
@@ -191,28 +218,27 @@ package final class AuthenticationSession: Sendable {
     // MARK: Steps
 
     /// Biometry if it can be used, else (or on fallback, or at lockout) the passcode.
-    private func biometryThenPasscode(reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
+    private func biometryThenPasscode(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
         if case .success = try? usableBiometry() {
             do {
-                try matchBiometry(reason: reason, interactionAllowed: interactionAllowed)
+                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
                 return
             } catch where error.code == .userFallback || error.code == .biometryLockout {
                 // The dialog switches to "Enter Passcode".
             }
         }
-        try enterPasscode(reason: reason, interactionAllowed: interactionAllowed)
+        try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
     }
 
     /// One biometric match through the sensor; a match releases the biometric locks.
-    private func matchBiometry(reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
-        let sensor = device.simulatedSensor
+    private func matchBiometry(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
         let kind: BiometryKind
         do {
             kind = try usableBiometry().get()
             // A set changed behind our back (another process, a crash between two writes): replace its lock now.
-            let domainHash = try sensor.domainHash()
-            if try device.keychain.lockRecords()[.biometryCurrentSet]?.domainHash != domainHash {
-                try device.keychain.replaceBiometricSetLock(domainHash: domainHash)
+            let identity = try sensor.enrolmentIdentity()
+            if try keychain.lockRecords()[.biometryCurrentSet]?.domainHash != identity {
+                try keychain.replaceBiometricSetLock(domainHash: identity)
             }
         } catch let failure as AuthenticationFailure {
             throw failure
@@ -222,31 +248,33 @@ package final class AuthenticationSession: Sendable {
         guard interactionAllowed else {
             throw AuthenticationFailure(.notInteractive, "\(kind.displayName) needs the user, and interaction is not allowed")
         }
-        let outcome: SimulatedOutcome?
+        let outcome: BiometricMatch
         do {
-            outcome = try sensor.nextOutcome(reason: reason, kind: kind, prompt: device.configuration.passcodePrompt)
+            outcome = try sensor.match(reason: reason, kind: kind)
         } catch {
             throw Self.failure(error)
         }
-        try checkCancelled()
+        try checkCancelled(reference)
         switch outcome {
-        case nil:
+        case .unavailable:
             throw AuthenticationFailure(.notInteractive, "nobody can be asked for \(kind.displayName)")
-        case .cancel:
+        case .cancelled:
             throw AuthenticationFailure(.userCancel, "the user cancelled \(kind.displayName)")
         case .fallback:
             throw AuthenticationFailure(.userFallback, "the user chose to enter a password")
         case .nonMatch:
-            let failures = (try? device.keychain.recordBiometricFailure()) ?? 0
+            let failures = (try? keychain.recordBiometricFailure()) ?? 0
             if failures >= Keychain.biometricFailureLimit {
                 throw AuthenticationFailure(.biometryLockout, "\(kind.displayName) is now locked; enter the passcode")
             }
             throw AuthenticationFailure(.authenticationFailed, "\(kind.displayName) did not match")
         case .match:
             do {
-                try device.keychain.resetBiometricFailures()
-                let released = try device.keychain.releaseBiometricLocks()
-                state.withLock { $0.credentials.merge(released) }
+                try keychain.resetBiometricFailures()
+                let released = try keychain.releaseBiometricLocks()
+                try earn(released, for: reference)
+            } catch let failure as AuthenticationFailure {
+                throw failure
             } catch {
                 throw Self.failure(error)
             }
@@ -254,9 +282,9 @@ package final class AuthenticationSession: Sendable {
     }
 
     /// The device passcode through the configured prompt; a correct one releases the passcode lock.
-    private func enterPasscode(reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
+    private func enterPasscode(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
         do {
-            guard try device.hasPasscode() else {
+            guard try keychain.hasPasscode() else {
                 throw AuthenticationFailure(.passcodeNotSet, "no passcode is set")
             }
         } catch let failure as AuthenticationFailure {
@@ -267,8 +295,8 @@ package final class AuthenticationSession: Sendable {
         guard interactionAllowed else {
             throw AuthenticationFailure(.notInteractive, "the passcode is needed, and interaction is not allowed")
         }
-        let reply = device.configuration.passcodePrompt.ask(.devicePasscode, reason: reason)
-        try checkCancelled()
+        let reply = prompt.ask(.devicePasscode, reason: reason)
+        try checkCancelled(reference)
         switch reply {
         case .unavailable:
             throw AuthenticationFailure(.notInteractive, "nobody can be asked for the passcode")
@@ -276,8 +304,10 @@ package final class AuthenticationSession: Sendable {
             throw AuthenticationFailure(.userCancel, "the user cancelled the passcode")
         case .entered(let passcode):
             do {
-                let released = try device.keychain.authenticate(passcode: passcode)
-                state.withLock { $0.credentials.merge(released) }
+                let released = try keychain.authenticate(passcode: passcode)
+                try earn(released, for: reference)
+            } catch let failure as AuthenticationFailure {
+                throw failure
             } catch {
                 throw Self.failure(error)
             }
@@ -286,48 +316,62 @@ package final class AuthenticationSession: Sendable {
 
     /// Makes sure the context holds the application password, asking for it if none is set. Each
     /// item derives its own key from it when it is opened or sealed.
-    private func obtainApplicationPassword(reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
-        if state.withLock({ $0.credentials.applicationPassword != nil }) { return }
+    private func obtainApplicationPassword(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
+        if credentials(of: reference).applicationPassword != nil { return }
         guard interactionAllowed else {
             throw AuthenticationFailure(.notInteractive, "the application password is needed, and interaction is not allowed")
         }
-        switch device.configuration.passcodePrompt.ask(.applicationPassword, reason: reason) {
+        switch prompt.ask(.applicationPassword, reason: reason) {
         case .unavailable:
             throw AuthenticationFailure(.notInteractive, "nobody can be asked for the application password")
         case .cancelled:
             throw AuthenticationFailure(.userCancel, "the user cancelled the application password")
         case .entered(let entered):
-            let credential = Data(entered.utf8)
-            state.withLock { state in
-                state.applicationPassword = credential
-                state.credentials.applicationPassword = ApplicationPassword(credential)
-            }
+            var earned = AuthenticationCredentials()
+            earned.applicationPassword = ApplicationPassword(Array(entered.utf8))
+            try earn(earned, for: reference)
         }
     }
 
     // MARK: Bookkeeping
 
+    /// Runs `body` on a live context.
+    private func withContext<T>(
+        _ reference: ContextReference,
+        _ body: (inout Context) -> T
+    ) throws(AuthenticationFailure) -> T {
+        let result = contexts.withLock { table -> T? in
+            guard var context = table[reference], !context.isInvalidated else { return nil }
+            defer { table[reference] = context }
+            return body(&context)
+        }
+        guard let result else { throw AuthenticationFailure(.invalidContext, "the context was invalidated") }
+        return result
+    }
+
+    /// Adds what an evaluation earned to the context, unless it was invalidated meanwhile.
+    private func earn(_ earned: AuthenticationCredentials, for reference: ContextReference) throws(AuthenticationFailure) {
+        try withContext(reference) { $0.credentials.merge(earned) }
+    }
+
     /// Runs one evaluation, failing with `invalidContext` after `invalidate()` and `appCancel` when
     /// it is invalidated meanwhile.
-    private func running(_ body: () throws(AuthenticationFailure) -> Void) throws(AuthenticationFailure) {
-        let invalidated = state.withLock { state -> Bool in
-            if state.isInvalidated { return true }
-            state.evaluationsInFlight += 1
-            return false
-        }
-        if invalidated { throw AuthenticationFailure(.invalidContext, "the context was invalidated") }
+    private func running(_ reference: ContextReference, _ body: () throws(AuthenticationFailure) -> Void) throws(AuthenticationFailure) {
+        try withContext(reference) { $0.evaluationsInFlight += 1 }
         defer {
-            state.withLock { state in
-                state.evaluationsInFlight -= 1
-                if state.evaluationsInFlight == 0 { state.cancelledInFlight = false }
+            contexts.withLock { table in
+                guard var context = table[reference] else { return }
+                context.evaluationsInFlight -= 1
+                if context.evaluationsInFlight == 0 { context.cancelledInFlight = false }
+                table[reference] = context
             }
         }
         try body()
-        try checkCancelled()
+        try checkCancelled(reference)
     }
 
-    private func checkCancelled() throws(AuthenticationFailure) {
-        if state.withLock({ $0.cancelledInFlight }) {
+    private func checkCancelled(_ reference: ContextReference) throws(AuthenticationFailure) {
+        if contexts.withLock({ $0[reference]?.cancelledInFlight ?? true }) {
             throw AuthenticationFailure(.appCancel, "the context was invalidated during the evaluation")
         }
     }

@@ -1,0 +1,50 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Foundation
+
+/// The biometric sensor as the engine sees it: kind, enrolment, failures, scripted outcomes.
+package struct BiometryState: Sendable, Hashable, Codable {
+    /// The sensor, `nil` for none.
+    package var kind: BiometryKind?
+    /// The enrolled fingers, faces or eyes, oldest first.
+    package var enrolled: [String]
+    /// The identity of the enrolled set (`evaluatedPolicyDomainState`), `nil` when nothing is enrolled.
+    package var enrolmentIdentity: Data?
+    /// Consecutive failed matches.
+    package var failedMatches: Int
+    /// Outcomes queued on the simulated sensor.
+    package var queuedOutcomes: [SimulatedOutcome]
+
+    package init(kind: BiometryKind?, enrolled: [String], enrolmentIdentity: Data?, failedMatches: Int, queuedOutcomes: [SimulatedOutcome]) {
+        self.kind = kind
+        self.enrolled = enrolled
+        self.enrolmentIdentity = enrolmentIdentity
+        self.failedMatches = failedMatches
+        self.queuedOutcomes = queuedOutcomes
+    }
+}
+
+/// A change to the simulated sensor, as Xcode Simulator's Features menu makes them.
+package enum SimulatedSensorChange: Sendable, Hashable, Codable {
+    /// Installs a sensor of a kind (`nil` removes it).
+    case install(BiometryKind?)
+    /// Enrols a finger, face or eye by name.
+    case enroll(String)
+    /// Removes an enrolled finger, face or eye.
+    case remove(String)
+    /// Appends outcomes for the next matches.
+    case queue([SimulatedOutcome])
+    /// Empties the queue of outcomes.
+    case clearQueue
+}

@@ -1,0 +1,69 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Foundation
+package import KeychainCore
+
+/// A request to a ``KeychainEngine``, as it crosses the process boundary: one case per operation.
+package enum EngineRequest: Sendable, Codable {
+    case add(ItemQuery)
+    case search(ItemQuery)
+    case update(ItemQuery, ItemUpdate)
+    case delete(ItemQuery)
+
+    case lockState
+    case unlock(passcode: String, endsBiometricLockout: Bool)
+    case lock
+    case setPasscode(passcode: String, current: String?, reportsProgress: Bool)
+    case removePasscode(current: String)
+
+    case makeContext
+    case releaseContext(ContextReference)
+    case invalidateContext(ContextReference)
+    case setApplicationPassword(Data?, context: ContextReference)
+    case preflight(AuthenticationPolicy, context: ContextReference)
+    case evaluatePolicy(AuthenticationPolicy, context: ContextReference, reason: String, interactionAllowed: Bool)
+    case evaluateAccessControl(
+        AccessControl,
+        operation: AccessOperation,
+        missing: [Set<AccessPolicy.Lock>]?,
+        context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool
+    )
+
+    case biometryState
+    case changeSimulatedSensor(SimulatedSensorChange)
+}
+
+/// A reply from a ``KeychainEngine``: a result, an error, or (before the final reply of a
+/// passcode change) progress.
+package enum EngineResponse: Sendable, Codable {
+    case done
+    case item(ItemResult)
+    case items([ItemResult])
+    case lockState(LockState)
+    case context(ContextReference)
+    case preflight(AuthenticationFailure?)
+    case biometryState(BiometryState)
+    /// Interim: items re-sealed so far, of the total.
+    case progress(completed: Int, total: Int)
+    case keychainError(KeychainCoreError)
+    case authenticationFailure(AuthenticationFailure)
+
+    /// Whether more replies follow this one for the same request.
+    package var isInterim: Bool {
+        if case .progress = self { return true }
+        return false
+    }
+}

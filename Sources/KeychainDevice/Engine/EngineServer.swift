@@ -1,0 +1,124 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import KeychainCore
+
+/// The far side of the boundary: decodes a request, runs it on an engine, encodes the reply.
+///
+/// The loopback engine uses it in-process; the daemon will use it for each connection.
+package struct EngineServer: Sendable {
+    /// The engine that runs the requests.
+    package let engine: any KeychainEngine
+
+    package init(engine: any KeychainEngine) {
+        self.engine = engine
+    }
+
+    /// Answers one request message.
+    ///
+    /// - Parameters:
+    ///   - message: The request's bytes.
+    ///   - interim: Receives each interim reply (progress) before the final one is returned.
+    /// - Returns: The final reply's bytes. A message that does not decode is answered with
+    ///   `errSecParam`'s error, never by running anything.
+    package func respond(to message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> Void) -> [UInt8] {
+        let response: EngineResponse
+        do {
+            let request = try EngineWire.decode(EngineRequest.self, from: message)
+            response = run(request, interim: interim)
+        } catch {
+            response = .keychainError(error)
+        }
+        do {
+            return try EngineWire.encode(response)
+        } catch {
+            // The reply itself cannot be encoded (too large): say so instead.
+            return (try? EngineWire.encode(EngineResponse.keychainError(error))) ?? []
+        }
+    }
+
+    /// Runs one decoded request.
+    package func run(_ request: EngineRequest, interim: @escaping @Sendable ([UInt8]) -> Void) -> EngineResponse {
+        do throws(KeychainCoreError) {
+            switch request {
+            case .add(let query):
+                return .item(try engine.add(query))
+            case .search(let query):
+                return .items(try engine.search(query))
+            case .update(let query, let changes):
+                try engine.update(query, with: changes)
+            case .delete(let query):
+                try engine.delete(query)
+            case .lockState:
+                return .lockState(try engine.lockState())
+            case .unlock(let passcode, let endsBiometricLockout):
+                try engine.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout)
+            case .lock:
+                try engine.lock()
+            case .setPasscode(let passcode, let current, let reportsProgress):
+                try engine.setPasscode(passcode, current: current, progress: reportsProgress ? Self.progress(to: interim) : nil)
+            case .removePasscode(let current):
+                try engine.removePasscode(current: current)
+            case .makeContext:
+                return .context(try engine.makeContext())
+            case .releaseContext(let context):
+                engine.releaseContext(context)
+            case .invalidateContext(let context):
+                engine.invalidateContext(context)
+            case .setApplicationPassword(let password, let context):
+                return authenticating { () throws(AuthenticationFailure) in try engine.setApplicationPassword(password, for: context) }
+            case .preflight(let policy, let context):
+                return .preflight(engine.preflight(policy, for: context))
+            case .evaluatePolicy(let policy, let context, let reason, let interactionAllowed):
+                return authenticating { () throws(AuthenticationFailure) in
+                    try engine.evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed)
+                }
+            case .evaluateAccessControl(let accessControl, let operation, let missing, let context, let reason, let interactionAllowed):
+                return authenticating { () throws(AuthenticationFailure) in
+                    try engine.evaluate(
+                        accessControl,
+                        operation: operation,
+                        missing: missing,
+                        for: context,
+                        reason: reason,
+                        interactionAllowed: interactionAllowed
+                    )
+                }
+            case .biometryState:
+                return .biometryState(try engine.biometryState())
+            case .changeSimulatedSensor(let change):
+                try engine.changeSimulatedSensor(change)
+            }
+            return .done
+        } catch {
+            return .keychainError(error)
+        }
+    }
+
+    /// A progress callback that sends each report as an interim reply.
+    private static func progress(to interim: @escaping @Sendable ([UInt8]) -> Void) -> RekeyProgress {
+        { completed, total in
+            let report = EngineResponse.progress(completed: completed, total: total)
+            if let bytes = try? EngineWire.encode(report) { interim(bytes) }
+        }
+    }
+
+    private func authenticating(_ body: () throws(AuthenticationFailure) -> Void) -> EngineResponse {
+        do {
+            try body()
+            return .done
+        } catch {
+            return .authenticationFailure(error)
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Foundation
+package import KeychainCore
+
+/// An engine reached through the wire format: every request is encoded to bytes, decoded by an
+/// ``EngineServer`` on the far side, and every reply comes back the same way.
+///
+/// It runs the whole of the engine's protocol as the daemon's socket will carry it, in one
+/// process: `KEYCHAIN_ENGINE=loopback` runs any program or test suite through it. What does not
+/// survive the round trip is a bug in the protocol.
+package final class LoopbackEngine: KeychainEngine {
+    private let server: EngineServer
+
+    /// An engine that sends every request through the wire format to `engine`.
+    package init(serving engine: any KeychainEngine) {
+        server = EngineServer(engine: engine)
+    }
+
+    // MARK: Transport
+
+    /// Sends a request and returns the final reply; `interim` receives progress.
+    private func send(
+        _ request: EngineRequest,
+        interim: (@Sendable (EngineResponse) -> Void)? = nil
+    ) throws(KeychainCoreError) -> EngineResponse {
+        let message = try EngineWire.encode(request)
+        let reply = server.respond(to: message) { bytes in
+            if let response = try? EngineWire.decode(EngineResponse.self, from: bytes) { interim?(response) }
+        }
+        let response: EngineResponse
+        do {
+            response = try EngineWire.decode(EngineResponse.self, from: reply)
+        } catch {
+            throw KeychainCoreError(.internalInconsistency, "the engine's reply does not decode", cause: error)
+        }
+        if case .keychainError(let error) = response { throw error }
+        return response
+    }
+
+    /// A request whose reply is `.done`, or an authentication failure.
+    private func authenticate(_ request: EngineRequest) throws(AuthenticationFailure) {
+        let response: EngineResponse
+        do {
+            response = try send(request)
+        } catch {
+            throw AuthenticationFailure(.authenticationFailed, error.message)
+        }
+        switch response {
+        case .done: return
+        case .authenticationFailure(let failure): throw failure
+        default: throw AuthenticationFailure(.authenticationFailed, "the engine replied \(Self.name(of: response))")
+        }
+    }
+
+    private static func unexpected(_ response: EngineResponse) -> KeychainCoreError {
+        KeychainCoreError(.internalInconsistency, "the engine replied \(name(of: response))")
+    }
+
+    /// The reply's kind, never its contents (a reply may hold a secret).
+    private static func name(of response: EngineResponse) -> String {
+        switch response {
+        case .done: "done"
+        case .item: "an item"
+        case .items: "items"
+        case .lockState: "a lock state"
+        case .context: "a context"
+        case .preflight: "a preflight"
+        case .biometryState: "a biometry state"
+        case .progress: "progress"
+        case .keychainError: "an error"
+        case .authenticationFailure: "an authentication failure"
+        }
+    }
+
+    private func expectDone(_ request: EngineRequest) throws(KeychainCoreError) {
+        let response = try send(request)
+        guard case .done = response else { throw Self.unexpected(response) }
+    }
+
+    // MARK: Items
+
+    package func add(_ query: ItemQuery) throws(KeychainCoreError) -> ItemResult {
+        let response = try send(.add(query))
+        guard case .item(let item) = response else { throw Self.unexpected(response) }
+        return item
+    }
+
+    package func search(_ query: ItemQuery) throws(KeychainCoreError) -> [ItemResult] {
+        let response = try send(.search(query))
+        guard case .items(let items) = response else { throw Self.unexpected(response) }
+        return items
+    }
+
+    package func update(_ query: ItemQuery, with changes: ItemUpdate) throws(KeychainCoreError) {
+        try expectDone(.update(query, changes))
+    }
+
+    package func delete(_ query: ItemQuery) throws(KeychainCoreError) {
+        try expectDone(.delete(query))
+    }
+
+    // MARK: Lock state
+
+    package func lockState() throws(KeychainCoreError) -> LockState {
+        let response = try send(.lockState)
+        guard case .lockState(let state) = response else { throw Self.unexpected(response) }
+        return state
+    }
+
+    package func unlock(passcode: String, endsBiometricLockout: Bool) throws(KeychainCoreError) {
+        try expectDone(.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout))
+    }
+
+    package func lock() throws(KeychainCoreError) {
+        try expectDone(.lock)
+    }
+
+    package func setPasscode(_ passcode: String, current: String?, progress: RekeyProgress?) throws(KeychainCoreError) {
+        let response = try send(.setPasscode(passcode: passcode, current: current, reportsProgress: progress != nil)) { interim in
+            if case .progress(let completed, let total) = interim { progress?(completed, total) }
+        }
+        guard case .done = response else { throw Self.unexpected(response) }
+    }
+
+    package func removePasscode(current: String) throws(KeychainCoreError) {
+        try expectDone(.removePasscode(current: current))
+    }
+
+    // MARK: Authentication contexts
+
+    package func makeContext() throws(KeychainCoreError) -> ContextReference {
+        let response = try send(.makeContext)
+        guard case .context(let reference) = response else { throw Self.unexpected(response) }
+        return reference
+    }
+
+    package func releaseContext(_ context: ContextReference) {
+        _ = try? send(.releaseContext(context))
+    }
+
+    package func invalidateContext(_ context: ContextReference) {
+        _ = try? send(.invalidateContext(context))
+    }
+
+    package func setApplicationPassword(_ password: Data?, for context: ContextReference) throws(AuthenticationFailure) {
+        try authenticate(.setApplicationPassword(password, context: context))
+    }
+
+    package func preflight(_ policy: AuthenticationPolicy, for context: ContextReference) -> AuthenticationFailure? {
+        do {
+            let response = try send(.preflight(policy, context: context))
+            guard case .preflight(let failure) = response else {
+                return AuthenticationFailure(.biometryNotAvailable, "the engine replied \(Self.name(of: response))")
+            }
+            return failure
+        } catch {
+            return AuthenticationFailure(.biometryNotAvailable, "cannot read the device state: \(error.message)")
+        }
+    }
+
+    package func evaluate(
+        _ policy: AuthenticationPolicy,
+        for context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool
+    ) throws(AuthenticationFailure) {
+        try authenticate(.evaluatePolicy(policy, context: context, reason: reason, interactionAllowed: interactionAllowed))
+    }
+
+    package func evaluate(
+        _ accessControl: AccessControl,
+        operation: AccessOperation,
+        missing: [Set<AccessPolicy.Lock>]?,
+        for context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool
+    ) throws(AuthenticationFailure) {
+        try authenticate(
+            .evaluateAccessControl(
+                accessControl,
+                operation: operation,
+                missing: missing,
+                context: context,
+                reason: reason,
+                interactionAllowed: interactionAllowed
+            )
+        )
+    }
+
+    // MARK: Biometric sensor
+
+    package func biometryState() throws(KeychainCoreError) -> BiometryState {
+        let response = try send(.biometryState)
+        guard case .biometryState(let state) = response else { throw Self.unexpected(response) }
+        return state
+    }
+
+    package func changeSimulatedSensor(_ change: SimulatedSensorChange) throws(KeychainCoreError) {
+        try expectDone(.changeSimulatedSensor(change))
+    }
+}
