@@ -119,6 +119,10 @@ nonisolated(unsafe) public let kSecUseAuthenticationUI:        CFString = "u_Aut
 /// A key whose value is the authentication context to use for the operation.
 nonisolated(unsafe) public let kSecUseAuthenticationContext:   CFString = "u_AuthCtx"
 
+/// A key whose value is the externalized form of an authentication context (the reference the
+/// keychain uses in place of the context itself).
+nonisolated(unsafe) public let kSecUseCredentialReference:     CFString = "u_CredRef"
+
 /// A key whose boolean value selects the data protection keychain on macOS.
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain:  CFString = "nleg"
 
