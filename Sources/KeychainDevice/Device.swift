@@ -45,10 +45,15 @@ public final class Device: Sendable {
     /// - Parameters:
     ///   - home: The keychain's directory.
     ///   - configuration: The access groups of this process and the passcode KDF cost.
+    /// - Throws: ``KeychainDeviceError`` (``KeychainDeviceError/Code/invalidKeychain`` for a home
+    ///   another user owns or others can write, ``KeychainDeviceError/Code/damaged`` for a database
+    ///   that cannot be read).
     public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
         self.home = home
         self.configuration = configuration
-        let embedded = try EmbeddedEngine(directory: home.url, configuration: configuration)
+        let embedded = try KeychainDeviceError.translating {
+            try EmbeddedEngine(directory: home.url, configuration: configuration)
+        }
         self.embedded = embedded
         switch configuration.engine {
         case .embedded: engine = embedded
@@ -66,7 +71,7 @@ public final class Device: Sendable {
 
     /// Whether a passcode is set.
     public func hasPasscode() throws -> Bool {
-        try engine.lockState().hasPasscode
+        try KeychainDeviceError.translating { try engine.lockState().hasPasscode }
     }
 
     /// Whether the `WhenUnlocked` classes are readable by this process.
@@ -81,7 +86,7 @@ public final class Device: Sendable {
     /// that no copy of the keychain from before the passcode opens anything stored from now on;
     /// `progress` reports the items done and the total, every thousand items.
     public func setPasscode(_ passcode: String, progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil) throws {
-        try engine.setPasscode(passcode, current: nil, progress: progress)
+        try translating { try engine.setPasscode(passcode, current: nil, progress: progress) }
     }
 
     /// Changes the passcode; as when it is set, the passcode-protected items get new class keys.
@@ -90,35 +95,43 @@ public final class Device: Sendable {
         to new: String,
         progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil
     ) throws {
-        try engine.setPasscode(new, current: current, progress: progress)
+        try translating { try engine.setPasscode(new, current: current, progress: progress) }
     }
 
     /// Removes the passcode, destroying every `WhenPasscodeSetThisDeviceOnly` item.
     public func removePasscode(current: String) throws {
-        try engine.removePasscode(current: current)
+        try translating { try engine.removePasscode(current: current) }
     }
 
     /// Unlocks the keychain, as entering the passcode at the Lock Screen does: this process's
     /// view becomes readable and a biometric lockout ends.
     public func unlock(passcode: String) throws {
-        try engine.unlock(passcode: passcode, endsBiometricLockout: true)
+        try translating { try engine.unlock(passcode: passcode, endsBiometricLockout: true) }
     }
 
     /// Unlocks only this process's view (a process starting on an unlocked device); a biometric
     /// lockout stays.
     package func unlockThisProcess(passcode: String) throws {
-        try engine.unlock(passcode: passcode, endsBiometricLockout: false)
+        try translating { try engine.unlock(passcode: passcode, endsBiometricLockout: false) }
     }
 
     /// Locks this process's view of the keychain (`WhenUnlocked` items become unreadable).
     public func lock() throws {
-        try engine.lock()
+        try translating { try engine.lock() }
     }
 
     /// Consecutive wrong passcodes, and when the next attempt is allowed (`nil`: now).
     public func passcodeAttempts() throws -> (failures: Int, nextAttempt: Date?) {
-        let state = try engine.lockState()
+        let state = try KeychainDeviceError.translating { try engine.lockState() }
         return (state.failedAttempts, state.nextAttempt)
+    }
+}
+
+extension Device {
+    /// Runs an engine call, turning its errors into ``KeychainDeviceError``s; a passcode failure
+    /// carries when the next attempt is allowed.
+    func translating<T>(_ body: () throws -> T) throws(KeychainDeviceError) -> T {
+        try KeychainDeviceError.translating(nextAttempt: { try? self.engine.lockState().nextAttempt }, body)
     }
 }
 

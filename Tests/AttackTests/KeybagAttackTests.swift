@@ -276,7 +276,7 @@ import Testing
         #expect {
             _ = try Self.open(home)
         } throws: { error in
-            (error as? KeychainCoreError)?.code == .invalidKeychain && "\(error)".contains("newer version")
+            (error as? KeychainDeviceError)?.code == .invalidKeychain && "\(error)".contains("newer version")
         }
         let output = try Tool(home: home).run(["add-generic-password", "-a", "a", "-s", "s", "-w", "w"])
         #expect(output.status != 0)

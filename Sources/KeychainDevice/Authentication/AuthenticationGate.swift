@@ -232,18 +232,14 @@ package final class AuthenticationGate: Sendable {
 
     /// One biometric match through the sensor; a match releases the biometric locks.
     private func matchBiometry(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
-        let kind: BiometryKind
-        do {
-            kind = try usableBiometry().get()
+        let kind = try gated { () throws -> BiometryKind in
+            let kind = try usableBiometry().get()
             // A set changed behind our back (another process, a crash between two writes): replace its lock now.
             let identity = try sensor.enrolmentIdentity()
             if try keychain.lockRecords()[.biometryCurrentSet]?.domainHash != identity {
                 try keychain.replaceBiometricSetLock(domainHash: identity)
             }
-        } catch let failure as AuthenticationFailure {
-            throw failure
-        } catch {
-            throw Self.failure(error)
+            return kind
         }
         guard interactionAllowed else {
             throw AuthenticationFailure(.notInteractive, "\(kind.displayName) needs the user, and interaction is not allowed")
@@ -269,28 +265,17 @@ package final class AuthenticationGate: Sendable {
             }
             throw AuthenticationFailure(.authenticationFailed, "\(kind.displayName) did not match")
         case .match:
-            do {
+            try gated {
                 try keychain.resetBiometricFailures()
-                let released = try keychain.releaseBiometricLocks()
-                try earn(released, for: reference)
-            } catch let failure as AuthenticationFailure {
-                throw failure
-            } catch {
-                throw Self.failure(error)
+                try earn(try keychain.releaseBiometricLocks(), for: reference)
             }
         }
     }
 
     /// The device passcode through the configured prompt; a correct one releases the passcode lock.
     private func enterPasscode(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
-        do {
-            guard try keychain.hasPasscode() else {
-                throw AuthenticationFailure(.passcodeNotSet, "no passcode is set")
-            }
-        } catch let failure as AuthenticationFailure {
-            throw failure
-        } catch {
-            throw Self.failure(error)
+        guard try gated({ try keychain.hasPasscode() }) else {
+            throw AuthenticationFailure(.passcodeNotSet, "no passcode is set")
         }
         guard interactionAllowed else {
             throw AuthenticationFailure(.notInteractive, "the passcode is needed, and interaction is not allowed")
@@ -303,14 +288,7 @@ package final class AuthenticationGate: Sendable {
         case .cancelled:
             throw AuthenticationFailure(.userCancel, "the user cancelled the passcode")
         case .entered(let passcode):
-            do {
-                let released = try keychain.authenticate(passcode: passcode)
-                try earn(released, for: reference)
-            } catch let failure as AuthenticationFailure {
-                throw failure
-            } catch {
-                throw Self.failure(error)
-            }
+            try gated { try earn(try keychain.authenticate(passcode: passcode), for: reference) }
         }
     }
 
@@ -373,6 +351,17 @@ package final class AuthenticationGate: Sendable {
     private func checkCancelled(_ reference: ContextReference) throws(AuthenticationFailure) {
         if contexts.withLock({ $0[reference]?.cancelledInFlight ?? true }) {
             throw AuthenticationFailure(.appCancel, "the context was invalidated during the evaluation")
+        }
+    }
+
+    /// Runs engine work inside an evaluation: its errors become the evaluation's failure.
+    private func gated<T>(_ body: () throws -> T) throws(AuthenticationFailure) -> T {
+        do {
+            return try body()
+        } catch let failure as AuthenticationFailure {
+            throw failure
+        } catch {
+            throw Self.failure(error)
         }
     }
 

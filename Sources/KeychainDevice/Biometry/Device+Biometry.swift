@@ -31,7 +31,7 @@ public struct BiometryStatus: Sendable, Hashable {
 extension Device {
     /// The biometric sensor, enrolment and lockout state.
     public func biometryStatus() throws -> BiometryStatus {
-        let state = try engine.biometryState()
+        let state = try KeychainDeviceError.translating { try engine.biometryState() }
         return BiometryStatus(
             kind: state.kind,
             enrolled: state.enrolled,

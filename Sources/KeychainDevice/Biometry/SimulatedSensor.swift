@@ -34,19 +34,19 @@ public struct SimulatedSensor: Sendable {
 
     /// The kind of sensor installed, or `nil` for none (`LABiometryType.none`).
     public func kind() throws -> BiometryKind? {
-        try engine.biometryState().kind
+        try KeychainDeviceError.translating { try engine.biometryState().kind }
     }
 
     /// Installs a sensor of `kind` (`nil` removes it). Changing the kind clears the enrolment.
     public func install(_ kind: BiometryKind?) throws {
-        try engine.changeSimulatedSensor(.install(kind))
+        try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.install(kind)) }
     }
 
     // MARK: Enrolment
 
     /// The enrolled fingers, faces or eyes, by name, oldest first.
     public func enrolled() throws -> [String] {
-        try engine.biometryState().enrolled
+        try KeychainDeviceError.translating { try engine.biometryState().enrolled }
     }
 
     /// Enrols a finger, face or eye. Items protected by `biometryCurrentSet` become unreadable.
@@ -54,12 +54,12 @@ public struct SimulatedSensor: Sendable {
     /// - Throws: When no sensor is installed, no passcode is set (enrolling needs one, as on iOS),
     ///   the name is taken, or the kind's limit (five fingers, two appearances) is reached.
     public func enroll(_ name: String) throws {
-        try engine.changeSimulatedSensor(.enroll(name))
+        try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.enroll(name)) }
     }
 
     /// Removes an enrolled finger, face or eye. Items protected by `biometryCurrentSet` become unreadable.
     public func remove(_ name: String) throws {
-        try engine.changeSimulatedSensor(.remove(name))
+        try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.remove(name)) }
     }
 
     /// A hash of the sensor kind and the enrolment set, or `nil` when nothing is enrolled.
@@ -67,24 +67,24 @@ public struct SimulatedSensor: Sendable {
     /// It changes whenever a finger or face is added or removed (re-enrolling the same name too),
     /// like `LAContext.evaluatedPolicyDomainState`.
     public func domainHash() throws -> Data? {
-        try engine.biometryState().enrolmentIdentity
+        try KeychainDeviceError.translating { try engine.biometryState().enrolmentIdentity }
     }
 
     // MARK: Scripted outcomes
 
     /// Appends outcomes for the next matches, consumed in order by any process.
     public func queue(_ outcomes: [SimulatedOutcome]) throws {
-        try engine.changeSimulatedSensor(.queue(outcomes))
+        try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.queue(outcomes)) }
     }
 
     /// The outcomes still queued.
     public func queuedOutcomes() throws -> [SimulatedOutcome] {
-        try engine.biometryState().queuedOutcomes
+        try KeychainDeviceError.translating { try engine.biometryState().queuedOutcomes }
     }
 
     /// Empties the queue.
     public func clearQueue() throws {
-        try engine.changeSimulatedSensor(.clearQueue)
+        try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.clearQueue) }
     }
 }
 
