@@ -13,7 +13,6 @@
 
 public import Foundation
 package import KeychainCore
-import Synchronization
 
 /// A keychain as a device holds it: its home, its passcode and its lock state, the Linux side of "Settings".
 ///
@@ -140,7 +139,7 @@ extension Device {
 extension Device {
     @TaskLocal private static var taskDevice: Device?
 
-    private static let processDefault = Mutex<Device?>(nil)
+    private static let processDefault = LockedState<Device?>(nil)
 
     /// The keychain that `SecItem*` calls in this task use.
     package static func current() throws(KeychainCoreError) -> Device {

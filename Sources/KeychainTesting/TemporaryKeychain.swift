@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+import KeychainCore
 @_exported public import KeychainDevice
-import Synchronization
 
 /// A throw-away keychain in a temporary directory, for tests.
 ///
@@ -140,7 +140,7 @@ public final class TemporaryKeychain: Sendable {
 
 /// Scripted prompt replies shared by every view of one temporary keychain.
 private final class ReplyQueue: Sendable {
-    private let replies = Mutex<[PasscodePrompt.Reply]>([])
+    private let replies = LockedState<[PasscodePrompt.Reply]>([])
 
     func append(_ more: [PasscodePrompt.Reply]) {
         replies.withLock { $0.append(contentsOf: more) }

@@ -60,7 +60,7 @@ import Testing
         var cheap = locks[0]
         cheap.applicationPassword?.kdf = PasscodeKDF(rounds: 2, blockSize: 1, parallelism: 1)
         let binding = ItemCodec.binding(table: "genp", identifier: rows[0].identifier, protection: .alwaysThisDeviceOnly)
-        let envelope = SecretKeyEnvelope.locked(try SealedBox.seal(cheap.serialized, using: classKey, binding: binding("skey")))
+        let envelope = SecretKeyEnvelope.locked(try AtRestCipher.seal(cheap.serialized, using: classKey, binding: binding("skey")))
         try Attacker.sql(home) { db in
             try db.execute(sql: "UPDATE genp SET skey = ? WHERE rowid = ?", arguments: [envelope.serialized, rows[0].rowID])
         }
@@ -124,7 +124,7 @@ import Testing
         guard case .locked(let sealed) = try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) else {
             throw KeychainCoreError(.decode, "not locked")
         }
-        return try ItemLock(serialized: try SealedBox.open(sealed, using: classKey, binding: binding("skey")))
+        return try ItemLock(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
     }
 
     static func read(_ account: String, in keychain: Keychain, credentials: AuthenticationCredentials) -> Result<Data?, KeychainCoreError> {

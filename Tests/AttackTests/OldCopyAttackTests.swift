@@ -83,7 +83,7 @@ import Testing
             for protection in ProtectionClass.allCases {
                 let binding = ItemCodec.binding(table: "genp", identifier: row.identifier, protection: protection)
                 for key in oldKeys {
-                    #expect((try? SealedBox.unwrap(row.wrappedMetadataKey, using: key, binding: binding("mkey"))) == nil)
+                    #expect((try? AtRestCipher.unwrap(row.wrappedMetadataKey, using: key, binding: binding("mkey"))) == nil)
                 }
             }
         }

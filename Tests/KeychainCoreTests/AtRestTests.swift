@@ -185,14 +185,14 @@ import Testing
         let wrapped = try #require(record.wrappedClassKeys[.whenUnlocked])
         // The device key alone (what a thief with device.key has) does not open a passcode-protected class key.
         #expect(throws: KeychainCoreError.self) {
-            _ = try SealedBox.unwrap(wrapped, using: engine.keybag.deviceKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
+            _ = try AtRestCipher.unwrap(wrapped, using: engine.keybag.deviceKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
         }
         let wrongKey = try engine.keybag.passcodeKey(for: "0000", record: record, minimum: .testing)
         #expect(throws: KeychainCoreError.self) {
-            _ = try SealedBox.unwrap(wrapped, using: wrongKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
+            _ = try AtRestCipher.unwrap(wrapped, using: wrongKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
         }
         let rightKey = try engine.keybag.passcodeKey(for: "1234", record: record, minimum: .testing)
-        _ = try SealedBox.unwrap(wrapped, using: rightKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
+        _ = try AtRestCipher.unwrap(wrapped, using: rightKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
     }
 }
 

@@ -54,19 +54,19 @@ extension ItemCodec {
         let envelope: SecretKeyEnvelope
         switch try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) {
         case .classWrapped(let wrapped):
-            let secretKey = try SealedBox.unwrap(wrapped, using: oldKey, binding: binding("skey"))
-            envelope = .classWrapped(try SealedBox.wrap(secretKey, using: newKey, binding: binding("skey")))
+            let secretKey = try AtRestCipher.unwrap(wrapped, using: oldKey, binding: binding("skey"))
+            envelope = .classWrapped(try AtRestCipher.wrap(secretKey, using: newKey, binding: binding("skey")))
         case .locked(let sealed):
-            var lock = try SealedBox.open(sealed, using: oldKey, binding: binding("skey"))
+            var lock = try AtRestCipher.open(sealed, using: oldKey, binding: binding("skey"))
             defer { lock.resetBytes(in: 0..<lock.count) }
-            envelope = .locked(try SealedBox.seal(lock, using: newKey, binding: binding("skey")))
+            envelope = .locked(try AtRestCipher.seal(lock, using: newKey, binding: binding("skey")))
         }
         var rekeyed = row
         rekeyed.protectionTag = tier.protectionTag(protection, table: table, identifier: row.identifier)
         rekeyed.keyColumns = keyColumns
         rekeyed.primaryKeyHash = primaryKeyHash
-        rekeyed.wrappedMetadataKey = try SealedBox.wrap(metadataKey, using: newKey, binding: binding("mkey"))
-        rekeyed.metadata = try SealedBox.seal(
+        rekeyed.wrappedMetadataKey = try AtRestCipher.wrap(metadataKey, using: newKey, binding: binding("mkey"))
+        rekeyed.metadata = try AtRestCipher.seal(
             LengthPadding.pad(plaintext, smallest: LengthPadding.metadataBucket),
             using: metadataKey,
             binding: Self.metadataBinding(

@@ -115,9 +115,9 @@ package struct ItemCodec: Sendable {
                 newParameters: .make(kdf: passcodeKDF),
                 binding: Self.lockBinding(table: table, identifier: identifier, protection: protection)
             )
-            envelope = .locked(try SealedBox.seal(lock.serialized, using: classKey, binding: binding("skey")))
+            envelope = .locked(try AtRestCipher.seal(lock.serialized, using: classKey, binding: binding("skey")))
         } else {
-            envelope = .classWrapped(try SealedBox.wrap(secretKey, using: classKey, binding: binding("skey")))
+            envelope = .classWrapped(try AtRestCipher.wrap(secretKey, using: classKey, binding: binding("skey")))
         }
         let metadataBinding = Self.metadataBinding(
             table: table,
@@ -131,10 +131,10 @@ package struct ItemCodec: Sendable {
             protectionTag: tier.protectionTag(protection, table: table, identifier: identifier),
             primaryKeyHash: primaryKeyHash,
             keyColumns: keyColumns,
-            wrappedMetadataKey: try SealedBox.wrap(metadataKey, using: classKey, binding: binding("mkey")),
-            metadata: try SealedBox.seal(LengthPadding.pad(MetadataCodec.encode(stored), smallest: LengthPadding.metadataBucket), using: metadataKey, binding: metadataBinding),
+            wrappedMetadataKey: try AtRestCipher.wrap(metadataKey, using: classKey, binding: binding("mkey")),
+            metadata: try AtRestCipher.seal(LengthPadding.pad(MetadataCodec.encode(stored), smallest: LengthPadding.metadataBucket), using: metadataKey, binding: metadataBinding),
             secretKeyEnvelope: envelope.serialized,
-            secret: try SealedBox.seal(LengthPadding.pad(secret, smallest: LengthPadding.secretBucket), using: secretKey, binding: binding(Self.paddedSecretColumn))
+            secret: try AtRestCipher.seal(LengthPadding.pad(secret, smallest: LengthPadding.secretBucket), using: secretKey, binding: binding(Self.paddedSecretColumn))
         )
     }
 
@@ -197,10 +197,10 @@ package struct ItemCodec: Sendable {
         }
         let table = schema.itemClass.tableName
         let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)
-        let metadataKey = try SealedBox.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
+        let metadataKey = try AtRestCipher.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
         let hashes = (row.primaryKeyHash, row.keyColumns)
         let padded = Self.metadataBinding(table: table, identifier: row.identifier, protection: protection, hashes: hashes, schema: schema)
-        if let plaintext = try? SealedBox.open(row.metadata, using: metadataKey, binding: padded) {
+        if let plaintext = try? AtRestCipher.open(row.metadata, using: metadataKey, binding: padded) {
             return (metadataKey, try LengthPadding.unpad(plaintext))
         }
         // Rows written before padding (format 2) bound the same hashes under another label; rows
@@ -208,10 +208,10 @@ package struct ItemCodec: Sendable {
         let unpadded = Self.metadataBinding(
             table: table, identifier: row.identifier, protection: protection, hashes: hashes, schema: schema, padded: false
         )
-        if let plaintext = try? SealedBox.open(row.metadata, using: metadataKey, binding: unpadded) {
+        if let plaintext = try? AtRestCipher.open(row.metadata, using: metadataKey, binding: unpadded) {
             return (metadataKey, plaintext)
         }
-        return (metadataKey, try SealedBox.open(row.metadata, using: metadataKey, binding: binding("data")))
+        return (metadataKey, try AtRestCipher.open(row.metadata, using: metadataKey, binding: binding("data")))
     }
 
     /// Decrypts a row's secret.
@@ -236,10 +236,10 @@ package struct ItemCodec: Sendable {
             currentLocks: currentLocks
         )
         let binding = Self.binding(table: item.itemClass.tableName, identifier: row.identifier, protection: item.protection)
-        if let padded = try? SealedBox.open(row.secret, using: secretKey, binding: binding(Self.paddedSecretColumn)) {
+        if let padded = try? AtRestCipher.open(row.secret, using: secretKey, binding: binding(Self.paddedSecretColumn)) {
             return try LengthPadding.unpad(padded)
         }
-        return try SealedBox.open(row.secret, using: secretKey, binding: binding("v_Data"))
+        return try AtRestCipher.open(row.secret, using: secretKey, binding: binding("v_Data"))
     }
 
     /// Unwraps a row's secret key: proves that the caller may use the item, without decrypting the secret.
@@ -261,12 +261,12 @@ package struct ItemCodec: Sendable {
             guard !requiresAuthentication else {
                 throw KeychainCoreError(.decode, "an access-controlled item's key is not locked")
             }
-            return try SealedBox.unwrap(wrapped, using: classKey, binding: binding("skey"))
+            return try AtRestCipher.unwrap(wrapped, using: classKey, binding: binding("skey"))
         case .locked(let sealed):
             guard requiresAuthentication else {
                 throw KeychainCoreError(.decode, "an item's key envelope does not match its access control")
             }
-            let lock = try ItemLock(serialized: try SealedBox.open(sealed, using: classKey, binding: binding("skey")))
+            let lock = try ItemLock(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
             return try lock.open(
                 accessControl: item.accessControl,
                 operation: operation,

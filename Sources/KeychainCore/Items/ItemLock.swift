@@ -130,7 +130,7 @@ package struct ItemLock: Sendable {
                     locks: lockList,
                     usesApplicationPassword: applicationPasswordKey != nil,
                     ephemeralPublicKey: ephemeralPublic,
-                    wrappedKey: try SealedBox.wrap(secretKey, using: slotKey, binding: slotBinding(binding, index: slots.count))
+                    wrappedKey: try AtRestCipher.wrap(secretKey, using: slotKey, binding: slotBinding(binding, index: slots.count))
                 )
             )
         }
@@ -195,7 +195,7 @@ package struct ItemLock: Sendable {
                 locks: slot.locks
             )
             material.resetBytes(in: 0..<material.count)
-            if let key = try? SealedBox.unwrap(slot.wrappedKey, using: slotKey, binding: Self.slotBinding(binding, index: index)) {
+            if let key = try? AtRestCipher.unwrap(slot.wrappedKey, using: slotKey, binding: Self.slotBinding(binding, index: index)) {
                 return key
             }
             if slot.usesApplicationPassword {

@@ -57,7 +57,7 @@ package final class Keybag: Sendable {
         deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
         do {
             lookup = LookupHasher(
-                key: try SealedBox.unwrap(
+                key: try AtRestCipher.unwrap(
                     record.sealedLookupKey,
                     using: deviceKey,
                     binding: KeybagRecord.lookupKeyBinding.bytes
@@ -81,7 +81,7 @@ package final class Keybag: Sendable {
         for protection in ProtectionClass.allCases where protection != .whenPasscodeSetThisDeviceOnly {
             let key = SymmetricKey(size: .bits256)
             keys[protection] = key
-            wrapped[protection] = try SealedBox.wrap(
+            wrapped[protection] = try AtRestCipher.wrap(
                 key,
                 using: deviceKey,
                 binding: KeybagRecord.classKeyBinding(protection).bytes
@@ -92,7 +92,7 @@ package final class Keybag: Sendable {
             passcodeSalt: nil,
             kdf: kdf,
             hasPasscode: false,
-            sealedLookupKey: try SealedBox.wrap(
+            sealedLookupKey: try AtRestCipher.wrap(
                 SymmetricKey(size: .bits256),
                 using: deviceKey,
                 binding: KeybagRecord.lookupKeyBinding.bytes
@@ -119,13 +119,13 @@ package final class Keybag: Sendable {
         guard let classKey else {
             throw KeychainCoreError(.interactionNotAllowed, "the \(protectedLookupWrappingClass.rawValue) class is locked")
         }
-        return try SealedBox.wrap(key, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
+        return try AtRestCipher.wrap(key, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
     }
 
     /// The protected tier that `sealed` holds, opened with the `cku` class key.
     private func protectedTier(sealed: Data, classKey: SymmetricKey) throws(KeychainCoreError) -> LookupTier {
         do {
-            let key = try SealedBox.unwrap(sealed, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
+            let key = try AtRestCipher.unwrap(sealed, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
             return LookupTier(kind: .protected, hasher: LookupHasher(key: key), accessGroups: accessGroups)
         } catch {
             throw KeychainCoreError(.decode, "the keybag's protected look-up key is damaged", cause: error)
@@ -247,7 +247,7 @@ package final class Keybag: Sendable {
                 wrappingKey = deviceKey
             }
             do {
-                keys[protection] = try SealedBox.unwrap(
+                keys[protection] = try AtRestCipher.unwrap(
                     wrapped,
                     using: wrappingKey,
                     binding: KeybagRecord.classKeyBinding(protection).bytes

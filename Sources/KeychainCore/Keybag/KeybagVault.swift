@@ -91,7 +91,7 @@ package final class KeybagVault: Sendable {
         let key = try bagKey(identifier: identifier, isWriting: isWriting)
         var plaintext: [UInt8]
         do {
-            plaintext = Array(try SealedBox.open(sealed, using: key, binding: Self.binding(generation: generation, identifier: identifier).bytes))
+            plaintext = Array(try AtRestCipher.open(sealed, using: key, binding: Self.binding(generation: generation, identifier: identifier).bytes))
         } catch {
             throw KeychainCoreError(
                 .decode,
@@ -136,7 +136,7 @@ package final class KeybagVault: Sendable {
         try secrets.stage(secret)
         var plaintext = record.serialized
         defer { PrivateFile.zero(&plaintext) }
-        let sealed = try SealedBox.seal(
+        let sealed = try AtRestCipher.seal(
             plaintext,
             using: Self.bagKey(deviceSecret: deviceSecret, secret: secret),
             binding: Self.binding(generation: generation, identifier: secret.identifier).bytes

@@ -56,7 +56,7 @@ package struct LockKeyRecord: Sendable {
             lock: lock,
             identifier: identifier,
             publicKey: privateKey.publicKey,
-            wrappedPrivateKey: try SealedBox.seal(
+            wrappedPrivateKey: try AtRestCipher.seal(
                 privateKey.rawRepresentation,
                 using: wrappingKey,
                 binding: binding(lock: lock, identifier: identifier).bytes
@@ -72,7 +72,7 @@ package struct LockKeyRecord: Sendable {
     package func privateKey(using wrappingKey: SymmetricKey) throws(KeychainCoreError) -> Curve25519.KeyAgreement.PrivateKey {
         let raw: Data
         do {
-            raw = try SealedBox.open(
+            raw = try AtRestCipher.open(
                 wrappedPrivateKey,
                 using: wrappingKey,
                 binding: Self.binding(lock: lock, identifier: identifier).bytes
@@ -97,7 +97,7 @@ package struct LockKeyRecord: Sendable {
     package func rewrapped(from oldKey: SymmetricKey, to newKey: SymmetricKey) throws(KeychainCoreError) -> LockKeyRecord {
         let key = try privateKey(using: oldKey)
         var copy = self
-        copy.wrappedPrivateKey = try SealedBox.seal(
+        copy.wrappedPrivateKey = try AtRestCipher.seal(
             key.rawRepresentation,
             using: newKey,
             binding: Self.binding(lock: lock, identifier: identifier).bytes

@@ -245,7 +245,7 @@ extension Keychain {
             return try derived.get()
         }
         let correct = record.wrappedClassKeys[.whenUnlocked].map { wrapped in
-            (try? SealedBox.unwrap(
+            (try? AtRestCipher.unwrap(
                 wrapped,
                 using: key,
                 binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes

@@ -116,7 +116,7 @@ extension Keychain {
         var wrapped: [ProtectionClass: Data] = [:]
         for (protection, key) in keys {
             let wrappingKey = protection.isPasscodeProtected ? passcodeKey ?? keybag.deviceKey : keybag.deviceKey
-            wrapped[protection] = try SealedBox.wrap(
+            wrapped[protection] = try AtRestCipher.wrap(
                 key,
                 using: wrappingKey,
                 binding: KeybagRecord.classKeyBinding(protection).bytes

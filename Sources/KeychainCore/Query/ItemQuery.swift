@@ -64,7 +64,7 @@ package struct ItemQuery: Sendable, Codable {
 
     /// The access group the query names (`kSecAttrAccessGroup`), if any.
     package var accessGroup: String? {
-        if case .string(let group)? = attributes["agrp"] { return group }
+        if case .string(let group)? = attributes[QueryKey.accessGroup] { return group }
         return nil
     }
 }

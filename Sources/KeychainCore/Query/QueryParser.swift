@@ -16,8 +16,9 @@ import Foundation
 /// Reads `SecItem*` dictionaries with Apple's rules: which keys each operation accepts, which value
 /// types they take, and which combinations are refused.
 ///
-/// Keys are Apple's raw constant values (`"class"`, `"acct"`, `"r_Data"`). Every refusal is
-/// `errSecParam` unless Apple documents another status (an unknown class is `errSecNoSuchClass`).
+/// Keys are Apple's raw constant values, spelled once in ``QueryKey`` (and ``ItemSchema`` for
+/// attributes). Every refusal is `errSecParam` unless Apple documents another status (an unknown
+/// class is `errSecNoSuchClass`).
 package enum QueryParser {
     /// Largest secret accepted, a guard against memory exhaustion (Apple only warns above 32 KiB).
     package static let maximumSecretSize = 16 << 20
@@ -39,37 +40,37 @@ package enum QueryParser {
 
         for (key, value) in dictionary {
             switch key {
-            case "class":
+            case QueryKey.itemClass:
                 continue
-            case "r_Data", "r_Attributes", "r_Ref", "r_PersistentRef":
+            case QueryKey.returnData, QueryKey.returnAttributes, QueryKey.returnReference, QueryKey.returnPersistentReference:
                 guard operation == .add || operation == .copyMatching else {
                     throw invalid("\(key) is not allowed in \(operation)")
                 }
                 guard let flag = boolean(value) else { throw invalid("\(key) must be a Boolean") }
                 if flag { query.returnTypes.insert(returnType(key)) }
-            case "m_Limit":
+            case QueryKey.matchLimit:
                 switch operation {
                 case .copyMatching: query.matchLimit = try matchLimit(value)
                 case .add, .update: _ = try matchLimit(value)  // an add makes one item; an update acts on all matches
                 case .delete: throw invalid("kSecMatchLimit is not allowed in SecItemDelete")
                 }
-            case _ where key.hasPrefix("m_"):
+            case _ where key.hasPrefix(QueryKey.matchPrefix):
                 // Apple records other match options for searches (and applies only the ones it knows);
                 // any of them makes an add, an update's query or a delete invalid.
                 guard operation == .copyMatching else { throw invalid("\(key) is not allowed in \(operation)") }
-            case "v_Data":
+            case QueryKey.valueData:
                 let data = try secret(value)
                 if operation == .add { query.valueData = data }
-            case "v_PersistentRef":
+            case QueryKey.valuePersistentReference:
                 guard operation != .add else { throw invalid("kSecValuePersistentRef is not allowed in add") }
                 guard let data = value as? Data else { throw invalid("kSecValuePersistentRef must be data") }
                 guard let reference = PersistentReference(data) else {
                     throw invalid("kSecValuePersistentRef is not a valid persistent reference")
                 }
                 query.persistentReference = reference
-            case "v_Ref":
+            case QueryKey.valueReference:
                 throw invalid("kSecValueRef must be a certificate, key or identity reference")
-            case "u_AuthUI":
+            case QueryKey.authenticationUI:
                 guard let string = value as? String, let ui = AuthenticationUI(rawValue: string) else {
                     throw invalid("kSecUseAuthenticationUI has an unknown value")
                 }
@@ -77,39 +78,39 @@ package enum QueryParser {
                     throw invalid("kSecUseAuthenticationUISkip is only allowed in SecItemCopyMatching")
                 }
                 query.authenticationUI = ui
-            case "u_NoAuthUI":
+            case QueryKey.noAuthenticationUI:
                 guard let flag = boolean(value) else { throw invalid("kSecUseNoAuthenticationUI must be a Boolean") }
                 if flag { query.authenticationUI = .fail }
-            case "u_OpPrompt":
+            case QueryKey.operationPrompt:
                 guard let prompt = value as? String else { throw invalid("kSecUseOperationPrompt must be a string") }
                 query.operationPrompt = prompt
-            case "u_AuthCtx":
+            case QueryKey.authenticationContext:
                 // The mirror replaces an `LAContext` by its reference before the query is parsed.
                 throw invalid("kSecUseAuthenticationContext must be an LAContext")
-            case "u_CredRef":
+            case QueryKey.credentialReference:
                 guard let data = value as? Data, let reference = ContextReference(data) else {
                     throw invalid("kSecUseCredentialReference must be a context reference")
                 }
-                if dictionary["u_AuthCtx"] != nil {
+                if dictionary[QueryKey.authenticationContext] != nil {
                     throw invalid("kSecUseAuthenticationContext and kSecUseCredentialReference together")
                 }
                 query.credentialReference = reference
-            case "nleg":
+            case QueryKey.dataProtectionKeychain:
                 guard boolean(value) != nil else { throw invalid("kSecUseDataProtectionKeychain must be a Boolean") }
-            case "u_ItemList":
+            case QueryKey.itemList:
                 throw invalid("kSecUseItemList is not supported")
-            case "pdmn":
+            case QueryKey.accessible:
                 query.protection = try protection(value)
-            case "accc":
+            case QueryKey.accessControl:
                 query.accessControl = try accessControl(value)
-            case "sync":
-                if let string = value as? String, string == "syna" {
+            case QueryKey.synchronizable:
+                if let string = value as? String, string == QueryKey.synchronizableAny {
                     guard operation != .add else {
                         throw invalid("kSecAttrSynchronizableAny is not allowed in add")
                     }
                     query.matchesAnySynchronizable = true
                 } else if let flag = boolean(value) {
-                    query.attributes["sync"] = .bool(flag)
+                    query.attributes[QueryKey.synchronizable] = .bool(flag)
                 } else {
                     throw invalid("kSecAttrSynchronizable must be a Boolean or kSecAttrSynchronizableAny")
                 }
@@ -128,16 +129,16 @@ package enum QueryParser {
         }
 
         try resolveProtection(&query.protection, accessControl: query.accessControl)
-        if query.attributes["sync"] == nil && !query.matchesAnySynchronizable && query.persistentReference == nil {
-            query.attributes["sync"] = .bool(false)
+        if query.attributes[QueryKey.synchronizable] == nil && !query.matchesAnySynchronizable && query.persistentReference == nil {
+            query.attributes[QueryKey.synchronizable] = .bool(false)
         }
-        if case .bool(true)? = query.attributes["sync"] {
+        if case .bool(true)? = query.attributes[QueryKey.synchronizable] {
             try checkSynchronizable(protection: query.protection, accessControl: query.accessControl)
         }
         if operation == .add {
             // Dates are the engine's to set.
-            query.attributes["cdat"] = nil
-            query.attributes["mdat"] = nil
+            query.attributes[QueryKey.creationDate] = nil
+            query.attributes[QueryKey.modificationDate] = nil
         }
         return query
     }
@@ -153,27 +154,27 @@ package enum QueryParser {
         let schema = ItemSchema.of(itemClass)
         for (key, value) in dictionary {
             switch key {
-            case "class":
+            case QueryKey.itemClass:
                 throw KeychainCoreError(.noSuchAttribute, "kSecClass cannot be updated")
-            case "v_Data":
+            case QueryKey.valueData:
                 update.valueData = try secret(value)
-            case "u_CredRef":
+            case QueryKey.credentialReference:
                 throw KeychainCoreError(.noSuchAttribute, "kSecUseCredentialReference cannot be updated")
-            case "pdmn":
+            case QueryKey.accessible:
                 update.protection = try protection(value)
-            case "accc":
+            case QueryKey.accessControl:
                 update.accessControl = try accessControl(value)
-            case "sync":
+            case QueryKey.synchronizable:
                 guard let flag = boolean(value) else { throw invalid("kSecAttrSynchronizable must be a Boolean") }
-                update.attributes["sync"] = .bool(flag)
-            case "cdat", "mdat":
+                update.attributes[QueryKey.synchronizable] = .bool(flag)
+            case QueryKey.creationDate, QueryKey.modificationDate:
                 throw invalid("\(key) is maintained by the keychain")
             default:
                 update.attributes[key] = try attributeValue(value, key: key, schema: schema)
             }
         }
         try resolveProtection(&update.protection, accessControl: update.accessControl)
-        if case .bool(true)? = update.attributes["sync"] {
+        if case .bool(true)? = update.attributes[QueryKey.synchronizable] {
             try checkSynchronizable(protection: update.protection, accessControl: update.accessControl)
         }
         return update
@@ -185,8 +186,8 @@ package enum QueryParser {
         of dictionary: [String: Any],
         operation: KeychainOperation
     ) throws(KeychainCoreError) -> ItemClass {
-        guard let value = dictionary["class"] else {
-            if operation != .add, let data = dictionary["v_PersistentRef"] as? Data,
+        guard let value = dictionary[QueryKey.itemClass] else {
+            if operation != .add, let data = dictionary[QueryKey.valuePersistentReference] as? Data,
                 let reference = PersistentReference(data)
             {
                 return reference.itemClass
@@ -202,9 +203,9 @@ package enum QueryParser {
 
     private static func returnType(_ key: String) -> ReturnTypes {
         switch key {
-        case "r_Data": .data
-        case "r_Attributes": .attributes
-        case "r_Ref": .reference
+        case QueryKey.returnData: .data
+        case QueryKey.returnAttributes: .attributes
+        case QueryKey.returnReference: .reference
         default: .persistentReference
         }
     }
@@ -212,8 +213,8 @@ package enum QueryParser {
     private static func matchLimit(_ value: Any) throws(KeychainCoreError) -> MatchLimit {
         if let string = value as? String {
             switch string {
-            case "m_LimitOne": return .one
-            case "m_LimitAll": return .all
+            case QueryKey.matchLimitOne: return .one
+            case QueryKey.matchLimitAll: return .all
             default: throw invalid("kSecMatchLimit has an unknown value")
             }
         }

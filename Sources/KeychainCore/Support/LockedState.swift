@@ -13,7 +13,7 @@
 
 import Foundation
 
-/// A value behind a POSIX mutex (`NSLock`).
+/// A value behind a POSIX mutex (`NSLock`): the project's one lock primitive.
 ///
 /// `Synchronization.Mutex` would do, but on Linux it is a futex that the thread sanitizer does not
 /// model: every sanitized run of the concurrency harness reported the keybag's accesses inside

@@ -13,7 +13,6 @@
 
 package import Foundation
 package import KeychainCore
-import Synchronization
 
 /// The authentication gate (Apple's coreauthd and ACM): the table of authentication contexts, the
 /// evaluations that earn their credentials, and what a success releases from the keybag.
@@ -37,7 +36,7 @@ package final class AuthenticationGate: Sendable {
         var cancelledInFlight = false
     }
 
-    private let contexts = Mutex<[ContextReference: Context]>([:])
+    private let contexts = LockedState<[ContextReference: Context]>([:])
 
     /// The most contexts one engine keeps; a process that never releases its contexts is refused more.
     package static let contextLimit = 100_000

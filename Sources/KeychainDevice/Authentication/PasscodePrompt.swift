@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Synchronization
+import KeychainCore
 
 /// How the device asks a person for the passcode or an application password, and whether the
 /// simulated sensor may ask them about a biometric match.
@@ -80,7 +80,7 @@ public struct PasscodePrompt: Sendable {
 
     /// Answers with `entries` in order, then as ``none``.
     public static func scripted(_ entries: [String]) -> PasscodePrompt {
-        let queue = Mutex(entries[...])
+        let queue = LockedState(entries[...])
         return PasscodePrompt { _, _ in
             queue.withLock { remaining in
                 guard let next = remaining.popFirst() else { return .unavailable }

@@ -124,8 +124,8 @@ struct SecItemCall {
         var values = try Self.dictionary(dictionary)
         var provided: (any AuthenticationContextProviding)?
         var handle: ContextHandle?
-        if let context = values["u_AuthCtx"] as? any AuthenticationContextProviding {
-            guard values["u_CredRef"] == nil else {
+        if let context = values[QueryKey.authenticationContext] as? any AuthenticationContextProviding {
+            guard values[QueryKey.credentialReference] == nil else {
                 throw KeychainCoreError(.invalidParameter, "kSecUseAuthenticationContext and kSecUseCredentialReference together")
             }
             do {
@@ -134,8 +134,8 @@ struct SecItemCall {
                 throw error.keychainError
             }
             provided = context
-            values["u_AuthCtx"] = nil
-            values["u_CredRef"] = handle?.reference.data
+            values[QueryKey.authenticationContext] = nil
+            values[QueryKey.credentialReference] = handle?.reference.data
         }
         let query = try QueryParser.parse(values, for: operation)
         return SecItemCall(query: query, provided: provided, handle: handle)

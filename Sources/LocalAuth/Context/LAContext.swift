@@ -18,7 +18,6 @@ public import Foundation
 import KeychainCore
 package import KeychainDevice
 public import KeychainServices
-import Synchronization
 
 /// A mechanism for evaluating authentication policies and access controls.
 ///
@@ -48,7 +47,7 @@ open class LAContext: NSObject, @unchecked Sendable {
         var isCredentialSet = false
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = LockedState(Storage())
 
     // MARK: Initialization
 

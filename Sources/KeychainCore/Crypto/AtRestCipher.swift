@@ -19,7 +19,7 @@ package import Foundation
 /// The sealed form is `nonce (12 bytes) ‖ ciphertext ‖ tag (16 bytes)`. The associated data binds
 /// a ciphertext to its place (table, item identity, purpose), so a blob moved to another row or
 /// column fails to open instead of being misread.
-package enum SealedBox {
+package enum AtRestCipher {
     /// Bytes that a sealed box adds to its plaintext.
     package static let overhead = 12 + 16
 
