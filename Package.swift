@@ -18,17 +18,15 @@ import PackageDescription
 // then build their own API instead of re-exporting Security and LocalAuthentication.
 let development = false
 
-// On Apple platforms the mirror modules re-export the system frameworks (swift-crypto's guard).
-// Everywhere else, and in development mode, they build the API themselves.
-#if canImport(Darwin)
-let buildsOwnAPI = development
-#else
-let buildsOwnAPI = true
-#endif
+// The platforms without Apple's frameworks, where the mirror modules build the API themselves
+// (swift-crypto's pattern: a condition on the platform built for, not on the host).
+let ownAPIPlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
 
 var mirrorSettings: [SwiftSetting] = [.define("KEYCHAIN_IN_SWIFTPM")]
-if buildsOwnAPI {
+if development {
     mirrorSettings.append(.define("KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API"))
+} else {
+    mirrorSettings.append(.define("KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API", .when(platforms: ownAPIPlatforms)))
 }
 
 let package = Package(
@@ -37,7 +35,7 @@ let package = Package(
     products: [
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
         .library(name: "LocalAuth", targets: ["LocalAuth"]),
-        .library(name: "KeychainDevice", targets: ["KeychainDevice"]),
+        .library(name: "KeychainDevice", targets: ["KeychainDevice", "KeychainServer"]),
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "keychain-stress", targets: ["KeychainStress"]),
@@ -51,34 +49,42 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
-        // System calls Swift cannot make itself (prctl is variadic): core dumps, locked memory.
+        // System calls Swift cannot make itself (prctl is variadic): core dumps.
         .target(name: "CKeychainSystem"),
-        // The engine: schema, store, keybag, item crypto. No API promise.
+        // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
+        // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
         .target(
             name: "KeychainCore",
+            dependencies: [.product(name: "SwiftASN1", package: "swift-asn1")]
+        ),
+        // The Linux side of "Settings": where the keychain lives, passcode, lock state; the engine
+        // protocol, its wire format and the loopback engine. It does not import the engine.
+        .target(
+            name: "KeychainDevice",
+            dependencies: ["KeychainCore"]
+        ),
+        // Registers the engine with KeychainDevice when the program loads.
+        .target(name: "CKeychainServerLoader"),
+        // The engine: schema, store, keybag, item crypto, the authentication gate and the sensors.
+        // Every product links it; only tests, the tool and the harnesses import it.
+        .target(
+            name: "KeychainServer",
             dependencies: [
+                "KeychainCore",
+                "KeychainDevice",
+                "CKeychainServerLoader",
                 "CKeychainSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        // The Linux side of "Settings": where the keychain lives, passcode, lock state.
-        .target(
-            name: "KeychainDevice",
-            dependencies: [
-                "KeychainCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Mirror of Security's keychain API.
         .target(
             name: "KeychainServices",
-            dependencies: ["KeychainCore", "KeychainDevice"],
+            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServer"],
             swiftSettings: mirrorSettings
         ),
         // Mirror of LocalAuthentication.
@@ -98,6 +104,7 @@ let package = Package(
                 "KeychainServices",
                 "KeychainDevice",
                 "KeychainCore",
+                "KeychainServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,6 +115,7 @@ let package = Package(
                 "KeychainServices",
                 "KeychainDevice",
                 "KeychainCore",
+                "KeychainServer",
                 "KeychainTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -126,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "KeychainCoreTests",
             dependencies: [
-                "KeychainCore", "KeychainDevice", "KeychainTesting", "KeychainServices",
+                "KeychainCore", "KeychainDevice", "KeychainServer", "KeychainTesting", "KeychainServices",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -139,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "AttackTests",
             dependencies: [
-                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServices", "LocalAuth", "KeychainTesting",
+                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServer", "KeychainServices", "LocalAuth", "KeychainTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -151,8 +159,15 @@ let package = Package(
     ]
 )
 
-// Linux-only drop-in products: unmodified `import Security` code builds against the mirror.
-if buildsOwnAPI && !development {
+// Drop-in products where Apple's frameworks do not exist: unmodified `import Security` code builds
+// against the mirror. Products cannot depend on the platform built for, so this one condition is
+// on the host: on an Apple host a module named Security would hide the system's.
+#if !canImport(Darwin)
+let offersDropIn = !development
+#else
+let offersDropIn = false
+#endif
+if offersDropIn {
     package.products.append(.library(name: "Security", targets: ["Security"]))
     package.products.append(.library(name: "LocalAuthentication", targets: ["LocalAuthentication"]))
     package.targets.append(.target(name: "Security", dependencies: ["KeychainServices"]))

@@ -15,8 +15,6 @@
 
 #include "CKeychainSystem.h"
 
-#include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -43,20 +41,4 @@ int c_keychain_disable_core_files(void) {
     return setrlimit(RLIMIT_CORE, &none) == 0 ? 0 : -1;
 }
 
-int c_keychain_protect_region(void *address, size_t length) {
-    int result = 0;
-    if (mlock(address, length) == 0) result |= 1;
-#if defined(MADV_DONTDUMP)
-    if (madvise(address, length, MADV_DONTDUMP) == 0) result |= 2;
-#endif
-    return result;
-}
 
-void c_keychain_zero(void *address, size_t length) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))
-    explicit_bzero(address, length);
-#else
-    volatile unsigned char *bytes = (volatile unsigned char *)address;
-    while (length--) *bytes++ = 0;
-#endif
-}

@@ -32,8 +32,6 @@ public final class Device: Sendable {
     public let home: KeychainHome
     /// The engine that holds the keychain: in this process, or behind a boundary.
     package let engine: any KeychainEngine
-    /// The engine in this process, when there is one: for harnesses and tests that inspect the files.
-    package let embedded: EmbeddedEngine?
     /// How this process asks for the passcode, and its other settings.
     public let configuration: DeviceConfiguration
 
@@ -50,20 +48,13 @@ public final class Device: Sendable {
     public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
         self.home = home
         self.configuration = configuration
-        let embedded = try KeychainDeviceError.translating {
-            try EmbeddedEngine(directory: home.url, configuration: configuration)
+        let linked = try KeychainDeviceError.translating {
+            try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
         }
-        self.embedded = embedded
         switch configuration.engine {
-        case .embedded: engine = embedded
-        case .loopback: engine = LoopbackEngine(serving: embedded)
+        case .embedded: engine = linked
+        case .loopback: engine = LoopbackEngine(serving: linked)
         }
-    }
-
-    /// The keychain of the engine in this process.
-    package var keychain: Keychain {
-        guard let embedded else { preconditionFailure("this device's engine is not in this process") }
-        return embedded.keychain
     }
 
     // MARK: Passcode and lock

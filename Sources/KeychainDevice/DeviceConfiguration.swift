@@ -81,12 +81,5 @@ public struct DeviceConfiguration: Sendable {
         /// Cheap parameters for tests (N = 2^10); never for a real keychain. Keychains made with
         /// them open only in processes configured with `.testing` too (`KEYCHAIN_PASSCODE_COST=testing`).
         case testing
-
-        var kdf: PasscodeKDF {
-            switch self {
-            case .standard: .standard
-            case .testing: .testing
-            }
-        }
     }
 }

@@ -64,8 +64,9 @@ public struct KeychainHome: Hashable, Sendable {
     /// Commands that only report or search (`security status`, `find-…`) check this first, so
     /// that looking never creates a keychain.
     public var containsKeychain: Bool {
-        var status = stat()
-        return lstat(url.appendingPathComponent("keychain.db").path, &status) == 0
+        let status = UnsafeMutablePointer<stat>.allocate(capacity: 1)
+        defer { status.deallocate() }
+        return lstat(url.appendingPathComponent("keychain.db").path, status) == 0
     }
 
     /// The home directory the user database gives this user.

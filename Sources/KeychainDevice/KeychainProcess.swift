@@ -39,11 +39,11 @@ public enum KeychainProcess {
     ///   setting; core files are disabled anyway).
     @discardableResult
     public static func harden() -> Bool {
-        ProcessProtection.harden()
+        (try? ServerRegistry.server().hardenProcess()) ?? false
     }
 
     /// Whether the process is non-dumpable.
     public static var isHardened: Bool {
-        ProcessProtection.isHardened
+        (try? ServerRegistry.server().isProcessHardened) ?? false
     }
 }

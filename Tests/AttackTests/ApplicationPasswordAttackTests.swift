@@ -20,6 +20,7 @@ import LocalAuth
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// Finding 2: application-password wrappings trusted the keybag's stored scrypt parameters, shared

@@ -19,6 +19,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// Findings 6, 7 and 8: the keybag's locks and look-up tiers altered by someone who holds today's

@@ -15,6 +15,7 @@ import Foundation
 import GRDB
 
 @testable import KeychainCore
+@testable import KeychainServer
 
 /// What an attacker who holds today's files (`device.key`, `keybag.key`, the database) can do to
 /// the sealed keybag: open it, change it, and seal it again as the next generation.

@@ -19,6 +19,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// Finding 1: old copies of the keybag (a backup from before the passcode, a planted home, the

@@ -14,6 +14,7 @@
 import CAttackSupport
 import Foundation
 import KeychainCore
+import KeychainServer
 import Testing
 
 #if canImport(Glibc)

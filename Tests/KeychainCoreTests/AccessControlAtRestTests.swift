@@ -19,6 +19,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// The key-wrapping layer on its own: someone holding the database and the device secret, calling

@@ -17,6 +17,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// What is on disk: no plaintext, tampering refused, damage reported, never silently replaced.

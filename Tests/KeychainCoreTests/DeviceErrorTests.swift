@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainServer
 import KeychainTesting
 import Testing
 

@@ -14,6 +14,7 @@
 import Crypto
 import Foundation
 import KeychainCore
+import KeychainServer
 import Testing
 
 /// The look-up hashes are on disk: any change to how they are computed orphans every stored item.

@@ -16,6 +16,7 @@ import GRDB
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 
 /// Keychains written before the look-up tiers hashed every class with the device look-up key;
 /// they move to separate tiers, in one transaction, once every class key is available.

@@ -18,6 +18,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// Someone copied the keychain home (database, write-ahead log, device secret) but does not

@@ -17,6 +17,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// Values at and past the size limits, and a disk that fills up during writes: a clear status,

@@ -18,6 +18,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 
 /// Look-ups by primary attributes are index seeks, never scans of every row.
 @Suite struct ScaleTests {

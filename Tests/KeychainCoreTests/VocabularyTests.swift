@@ -16,6 +16,7 @@ import KeychainServices
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 
 /// The engine spells Apple's strings once; each must equal the mirror's constant, which carries
 /// Apple's value.

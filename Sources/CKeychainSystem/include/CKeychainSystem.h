@@ -27,11 +27,4 @@ int c_keychain_is_dumpable(void);
 /// Sets the core-file size limit to zero (soft and hard). Returns 0 on success.
 int c_keychain_disable_core_files(void);
 
-/// Keeps `length` bytes at `address` out of core dumps (`madvise(MADV_DONTDUMP)`) and locks them in
-/// memory (`mlock`), as far as the system allows. Returns a bit set: 1 locked, 2 excluded from dumps.
-int c_keychain_protect_region(void *address, size_t length);
-
-/// Overwrites `length` bytes at `address` with zeros in a way the compiler may not remove.
-void c_keychain_zero(void *address, size_t length);
-
 #endif

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CKeychainSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -46,7 +45,8 @@ package final class SecretBuffer {
         if let address, address != MAP_FAILED {
             base = address
             mapped = true
-            isLocked = c_keychain_protect_region(address, size) & 1 != 0
+            isLocked = mlock(address, size) == 0
+            Self.excludeFromCoreDumps(address, size)
         } else {
             base = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: page)
             mapped = false
@@ -56,7 +56,7 @@ package final class SecretBuffer {
     }
 
     deinit {
-        c_keychain_zero(base, capacity)
+        Self.zero(base, capacity)
         if mapped {
             munlock(base, capacity)
             munmap(base, capacity)
@@ -89,6 +89,24 @@ package final class SecretBuffer {
     /// Calls `body` with the bytes written so far.
     package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+}
+
+extension SecretBuffer {
+    /// Keeps the region out of core dumps where the system can (`MADV_DONTDUMP`).
+    private static func excludeFromCoreDumps(_ address: UnsafeMutableRawPointer, _ size: Int) {
+        #if os(Linux)
+        _ = madvise(address, size, MADV_DONTDUMP)
+        #endif
+    }
+
+    /// Zeroes the region in a way the compiler may not remove.
+    private static func zero(_ address: UnsafeMutableRawPointer, _ size: Int) {
+        #if canImport(Darwin)
+        _ = memset_s(address, size, 0, size)
+        #else
+        explicit_bzero(address, size)
+        #endif
     }
 }
 

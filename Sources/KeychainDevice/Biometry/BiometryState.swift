@@ -23,14 +23,24 @@ package struct BiometryState: Sendable, Hashable, Codable {
     package var enrolmentIdentity: Data?
     /// Consecutive failed matches.
     package var failedMatches: Int
+    /// Whether the failures reached the limit: biometry is locked out until the passcode is entered.
+    package var isLockedOut: Bool
     /// Outcomes queued on the simulated sensor.
     package var queuedOutcomes: [SimulatedOutcome]
 
-    package init(kind: BiometryKind?, enrolled: [String], enrolmentIdentity: Data?, failedMatches: Int, queuedOutcomes: [SimulatedOutcome]) {
+    package init(
+        kind: BiometryKind?,
+        enrolled: [String],
+        enrolmentIdentity: Data?,
+        failedMatches: Int,
+        isLockedOut: Bool,
+        queuedOutcomes: [SimulatedOutcome]
+    ) {
         self.kind = kind
         self.enrolled = enrolled
         self.enrolmentIdentity = enrolmentIdentity
         self.failedMatches = failedMatches
+        self.isLockedOut = isLockedOut
         self.queuedOutcomes = queuedOutcomes
     }
 }

@@ -36,7 +36,7 @@ extension Device {
             kind: state.kind,
             enrolled: state.enrolled,
             failedMatches: state.failedMatches,
-            isLockedOut: state.failedMatches >= Keychain.biometricFailureLimit,
+            isLockedOut: state.isLockedOut,
             queuedOutcomes: state.queuedOutcomes
         )
     }

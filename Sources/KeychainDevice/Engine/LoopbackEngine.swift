@@ -22,10 +22,13 @@ package import KeychainCore
 /// survive the round trip is a bug in the protocol.
 package final class LoopbackEngine: KeychainEngine {
     private let server: EngineServer
+    /// The engine on the far side.
+    package let served: any KeychainEngine
 
     /// An engine that sends every request through the wire format to `engine`.
     package init(serving engine: any KeychainEngine) {
         server = EngineServer(engine: engine)
+        served = engine
     }
 
     // MARK: Transport

@@ -15,6 +15,7 @@ import ArgumentParser
 import Foundation
 import KeychainCore
 import KeychainDevice
+import KeychainServer
 import KeychainServices
 import KeychainTesting
 

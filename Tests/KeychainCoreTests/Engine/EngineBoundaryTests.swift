@@ -18,6 +18,7 @@ import Synchronization
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// The engine's boundary, attacked from the client's side: bytes that are not a request, a foreign

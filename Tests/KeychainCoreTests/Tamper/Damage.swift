@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainServer
 
 /// The ways a stored blob is damaged: flipped bits, truncation, extension.
 enum Damage: CaseIterable, CustomStringConvertible {

@@ -18,6 +18,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// Damage to the files themselves: the device secret, the database, the write-ahead log. Opening

@@ -18,6 +18,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 
 /// Every stored column of an item row, damaged every way: the item is refused (skipped, as Apple
 /// skips an item it cannot decrypt), every other item stays readable with its own secret, and a

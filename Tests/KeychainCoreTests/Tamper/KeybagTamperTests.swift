@@ -18,6 +18,7 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// The keybag, the lock keys and the device secret, damaged: opening or unlocking fails with a

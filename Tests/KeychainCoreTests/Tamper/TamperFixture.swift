@@ -17,6 +17,7 @@ import KeychainServices
 import KeychainTesting
 
 @testable import KeychainCore
+@testable import KeychainServer
 @testable import KeychainDevice
 
 /// A keychain with three generic passwords and three internet passwords in different protection

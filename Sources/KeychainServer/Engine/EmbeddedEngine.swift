@@ -1,0 +1,163 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Foundation
+package import KeychainCore
+package import KeychainDevice
+
+/// The engine in this process: the keychain's database and keybag, the authentication gate with
+/// its contexts, and the biometric sensor.
+///
+/// Today every process that opens a keychain runs one; the daemon will run the only one and
+/// serve it to clients through ``EngineServer``.
+package final class EmbeddedEngine: KeychainEngine {
+    // MARK: Properties
+
+    /// Items, keybag and lock state (Apple's SecItemServer and keybag).
+    package let keychain: Keychain
+    /// Contexts and evaluations (Apple's coreauthd and ACM).
+    let gate: AuthenticationGate
+    /// The simulated sensor, which the gate asks for matches.
+    let simulatedSensor: SimulatedBiometricSensor
+
+    // MARK: Initialization
+
+    /// Opens the keychain in `directory` (creating it if needed).
+    package init(directory: URL, configuration: DeviceConfiguration) throws(KeychainCoreError) {
+        keychain = try Keychain(
+            directory: directory,
+            accessGroups: AccessGroups(configuration.accessGroups),
+            passcodeKDF: configuration.passcodeCost.kdf,
+            clock: configuration.clock
+        )
+        simulatedSensor = SimulatedBiometricSensor(keychain: keychain, asksAtTerminal: configuration.passcodePrompt.asksAtTerminal)
+        gate = AuthenticationGate(keychain: keychain, sensor: simulatedSensor, prompt: configuration.passcodePrompt)
+    }
+
+    // MARK: Items
+
+    package func add(_ query: ItemQuery) throws(KeychainCoreError) -> ItemResult {
+        try keychain.add(query, credentials: gate.credentials(of: query.credentialReference))
+    }
+
+    package func search(_ query: ItemQuery) throws(KeychainCoreError) -> [ItemResult] {
+        try keychain.search(query, credentials: gate.credentials(of: query.credentialReference))
+    }
+
+    package func update(_ query: ItemQuery, with changes: ItemUpdate) throws(KeychainCoreError) {
+        try keychain.update(query, with: changes, credentials: gate.credentials(of: query.credentialReference))
+    }
+
+    package func delete(_ query: ItemQuery) throws(KeychainCoreError) {
+        try keychain.delete(query)
+    }
+
+    // MARK: Lock state
+
+    package func lockState() throws(KeychainCoreError) -> LockState {
+        let backoff = try keychain.passcodeBackoff()
+        return LockState(
+            hasPasscode: try keychain.hasPasscode(),
+            isUnlocked: keychain.isUnlocked,
+            hasBeenUnlocked: keychain.hasBeenUnlocked,
+            failedAttempts: backoff.failures,
+            nextAttempt: backoff.nextAttemptAllowed(at: keychain.clock())
+        )
+    }
+
+    package func unlock(passcode: String, endsBiometricLockout: Bool) throws(KeychainCoreError) {
+        try keychain.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout)
+    }
+
+    package func lock() throws(KeychainCoreError) {
+        try keychain.lock()
+    }
+
+    package func setPasscode(_ passcode: String, current: String?, progress: RekeyProgress?) throws(KeychainCoreError) {
+        try keychain.setPasscode(passcode, current: current, progress: progress)
+    }
+
+    package func removePasscode(current: String) throws(KeychainCoreError) {
+        try keychain.removePasscode(current: current)
+    }
+
+    // MARK: Authentication contexts
+
+    package func makeContext() throws(KeychainCoreError) -> ContextReference {
+        try gate.makeContext()
+    }
+
+    package func releaseContext(_ context: ContextReference) {
+        gate.releaseContext(context)
+    }
+
+    package func invalidateContext(_ context: ContextReference) {
+        gate.invalidate(context)
+    }
+
+    package func setApplicationPassword(_ password: Data?, for context: ContextReference) throws(AuthenticationFailure) {
+        try gate.setApplicationPassword(password, for: context)
+    }
+
+    package func preflight(_ policy: AuthenticationPolicy, for context: ContextReference) -> AuthenticationFailure? {
+        gate.failure(preventing: policy, for: context)
+    }
+
+    package func evaluate(
+        _ policy: AuthenticationPolicy,
+        for context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool
+    ) throws(AuthenticationFailure) {
+        try gate.evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed)
+    }
+
+    package func evaluate(
+        _ accessControl: AccessControl,
+        operation: AccessOperation,
+        missing: [Set<AccessPolicy.Lock>]?,
+        for context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool
+    ) throws(AuthenticationFailure) {
+        try gate.evaluate(
+            accessControl,
+            operation: operation,
+            missing: missing,
+            for: context,
+            reason: reason,
+            interactionAllowed: interactionAllowed
+        )
+    }
+
+    // MARK: Biometric sensor
+
+    package func biometryState() throws(KeychainCoreError) -> BiometryState {
+        let failures = try keychain.biometricFailures()
+        return BiometryState(
+            kind: try simulatedSensor.kind(),
+            enrolled: try simulatedSensor.enrolled(),
+            enrolmentIdentity: try simulatedSensor.enrolmentIdentity(),
+            failedMatches: failures,
+            isLockedOut: failures >= Keychain.biometricFailureLimit,
+            queuedOutcomes: try simulatedSensor.queuedOutcomes()
+        )
+    }
+
+    /// Applies the change; when the enrolled set changed, replaces the `biometryCurrentSet` lock
+    /// so that the items sealed to the old set become unreadable for good.
+    package func changeSimulatedSensor(_ change: SimulatedSensorChange) throws(KeychainCoreError) {
+        guard try simulatedSensor.apply(change), try keychain.hasPasscode() else { return }
+        try keychain.replaceBiometricSetLock(domainHash: try simulatedSensor.enrolmentIdentity())
+    }
+}

@@ -1,0 +1,45 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Foundation
+package import KeychainCore
+
+/// An item as the engine sees it once its metadata is decrypted.
+package struct StoredItem: Sendable {
+    /// The row id (internal to the database, never handed out).
+    package var rowID: Int64
+    package var itemClass: ItemClass
+    /// The random identifier that the persistent reference carries.
+    package var identifier: Data
+    package var protection: ProtectionClass
+    package var accessControl: AccessControl
+    /// Every attribute, by Apple code, including `agrp`, `sync`, `cdat` and `mdat`.
+    package var attributes: [String: AttributeValue]
+
+    package var persistentReference: PersistentReference {
+        PersistentReference(itemClass: itemClass, identifier: identifier)
+    }
+}
+
+extension ItemResult {
+    /// What a search hands back for `item`, with its secret when it was asked for.
+    package init(_ item: StoredItem, data: Data?) {
+        self.init(
+            itemClass: item.itemClass,
+            attributes: item.attributes,
+            accessControl: item.accessControl,
+            data: data,
+            persistentReference: item.persistentReference
+        )
+    }
+}

@@ -1,0 +1,196 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+package import KeychainCore
+import Logging
+
+extension Keychain {
+    // MARK: Adding
+
+    /// `SecItemAdd`: stores a new item and returns it as the query's `kSecReturn…` keys ask.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/duplicateItem`` if an item with the same primary key
+    ///   exists, ``KeychainCoreError/Code/notAvailable`` for a `WhenPasscodeSetThisDeviceOnly` item
+    ///   without a passcode, ``KeychainCoreError/Code/interactionNotAllowed`` while its class is locked.
+    ///   An item with access-control constraints is sealed to the keybag's locks, which needs no
+    ///   authentication, except for the application password that `credentials` must carry
+    ///   (``KeychainCoreError/Code/authenticationNeeded`` otherwise). Constraints this device cannot
+    ///   satisfy (no passcode, no enrolled biometry) are ``KeychainCoreError/Code/authenticationFailed``.
+    @discardableResult
+    package func add(
+        _ query: ItemQuery,
+        credentials: AuthenticationCredentials = AuthenticationCredentials()
+    ) throws(KeychainCoreError) -> ItemResult {
+        let itemClass = query.itemClass
+        guard itemClass != .identity else {
+            throw KeychainCoreError(.invalidParameter, "identities are added as a certificate and a key reference")
+        }
+        let accessControl = AccessControl(
+            protection: query.protection ?? itemClass.defaultProtection,
+            flags: query.accessControl?.flags ?? 0
+        )
+
+        var attributes = query.attributes
+        if let group = query.accessGroup {
+            guard accessGroups.permits(group) else {
+                throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
+            }
+        } else {
+            guard let group = accessGroups.groupForNewItems else {
+                throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
+            }
+            attributes["agrp"] = .string(group)
+        }
+        let secret = query.valueData ?? Data()
+        if itemClass == .certificate {
+            let derived = try CertificateAttributes.attributes(ofDER: secret)
+            attributes.merge(derived) { given, _ in given }
+        }
+        let schema = ItemSchema.of(itemClass)
+        for descriptor in schema.primaryKey where attributes[descriptor.code] == nil {
+            attributes[descriptor.code] = .defaultValue(for: descriptor.kind)
+        }
+        let now = clock()
+        attributes["cdat"] = .date(now)
+        attributes["mdat"] = .date(now)
+
+        let identifier = Self.makeIdentifier()
+        let sealedAttributes = attributes
+        // Adding erases nothing, unless an undecryptable item with the same key is replaced.
+        var replaced = false
+        defer { if replaced { store.noteErasure() } }
+        return try store.write(erasing: false) { db throws(KeychainCoreError) in
+            let tiers = try refreshLookupTiers(in: db)
+            if !tiers.areSeparate {
+                // One tier for every class: a keychain from before the tiers, or one whose protected
+                // look-up key was removed. Never write protected rows hashed with the device key then.
+                try requireKnownClasses(in: itemClass, tiers: tiers, db: db)
+            }
+            if accessControl.protection == .whenPasscodeSetThisDeviceOnly {
+                guard try refreshKeybag(in: db).record.hasPasscode == true else {
+                    throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
+                }
+            }
+            let sealed = Result { () throws(KeychainCoreError) in
+                try codec.seal(
+                    itemClass: itemClass,
+                    identifier: identifier,
+                    accessControl: accessControl,
+                    attributes: sealedAttributes,
+                    secret: secret,
+                    locks: accessControl.hasConstraints ? try locks(in: db) : [:],
+                    credentials: credentials,
+                    operation: .createItem,
+                    tiers: tiers
+                )
+            }
+            if case .failure(let error) = sealed, error.code == .lockDamaged {
+                // An item with this primary key sealed to the lock before it was damaged is still
+                // there (refused on reading, never deleted): the add is a duplicate of it.
+                let tier = try codec.tier(for: accessControl.protection, in: tiers)
+                let hashes = [codec.primaryKeyHash(of: sealedAttributes, schema: schema, tier: tier)]
+                    + [try otherTierPrimaryKeyHash(of: sealedAttributes, protection: accessControl.protection, schema: schema, tiers: tiers, in: db)]
+                    .compactMap { $0 }
+                for hash in hashes where try primaryKeyExists(hash, itemClass: itemClass, in: db) {
+                    throw KeychainCoreError(.duplicateItem, "an item with the same primary key exists")
+                }
+            }
+            let row = try sealed.get()
+            // Apple's primary key leaves the class out: the other tier's hash of it must be free too.
+            if let other = try otherTierPrimaryKeyHash(
+                of: sealedAttributes,
+                protection: accessControl.protection,
+                schema: schema,
+                tiers: tiers,
+                in: db
+            ), try primaryKeyExists(other, itemClass: itemClass, in: db) {
+                guard try removeUndecryptableDuplicate(primaryKeyHash: other, itemClass: itemClass, in: db) else {
+                    throw KeychainCoreError(.duplicateItem, "an item with the same primary key exists")
+                }
+                replaced = true
+            }
+            let inserted = Result { () throws(KeychainCoreError) in
+                try row.insert(into: db, schema: schema)
+            }
+            if case .failure(let error) = inserted {
+                // An undecryptable item with the same key "was never here" (Apple drops such items):
+                // remove it and store the new one; a readable one is a real duplicate.
+                guard error.code == .duplicateItem,
+                    try removeUndecryptableDuplicate(primaryKeyHash: row.primaryKeyHash, itemClass: itemClass, in: db)
+                else { throw error }
+                replaced = true
+                try row.insert(into: db, schema: schema)
+            }
+            let rowID = db.lastInsertedRowID
+            let item = StoredItem(
+                rowID: rowID,
+                itemClass: itemClass,
+                identifier: identifier,
+                protection: accessControl.protection,
+                accessControl: accessControl,
+                attributes: sealedAttributes
+            )
+            return ItemResult(item, data: query.returnTypes.contains(.data) ? secret : nil)
+        }
+    }
+
+    /// A new random item identifier.
+    static func makeIdentifier() -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<PersistentReference.identifierLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// Deletes the row whose primary-key hash is `primaryKeyHash` if it cannot be decrypted; whether it did.
+    func removeUndecryptableDuplicate(
+        primaryKeyHash: Data,
+        itemClass: ItemClass,
+        in db: Database
+    ) throws(KeychainCoreError) -> Bool {
+        let schema = ItemSchema.of(itemClass)
+        let table = itemClass.tableName
+        do {
+            let sql = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE pkey = ?"
+            guard let raw = try Row.fetchOne(db, sql: sql, arguments: [primaryKeyHash]),
+                let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
+            else { return false }
+            // An item that merely needs authentication is a real duplicate; so is one whose lock in
+            // the keybag is damaged: the item itself may be intact, and deleting it would lose it.
+            let readable = Result { () throws(KeychainCoreError) in
+                _ = try codec.openSecret(
+                    existing,
+                    item: try codec.openMetadata(existing, itemClass: itemClass),
+                    currentLocks: { () throws(KeychainCoreError) in try locks(in: db) }
+                )
+            }
+            switch readable {
+            case .success:
+                return false
+            case .failure(let error)
+            where error.code == .authenticationNeeded || error.code == .authenticationFailed || error.code == .lockDamaged:
+                return false
+            case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
+                try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
+                logger.warning("replaced an undecryptable item", metadata: ["keychain.item.class": "\(table)"])
+                return true
+            case .failure(let error):
+                throw error
+            }
+        } catch let error as KeychainCoreError {
+            throw error
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot inspect a duplicate item")
+        }
+    }
+}

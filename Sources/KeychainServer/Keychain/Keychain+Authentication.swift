@@ -1,0 +1,149 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+package import Foundation
+import GRDB
+package import KeychainCore
+
+extension Keychain {
+    // MARK: Locks
+
+    /// Apple's model: biometry locks after this many consecutive failed matches, until the passcode.
+    package static let biometricFailureLimit = 5
+
+    /// The keybag's locks as they are now (other processes may have changed them), checked.
+    package func lockRecords() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+        try store.read { db throws(KeychainCoreError) in try locks(in: db) }
+    }
+
+    // MARK: The authentication gate
+
+    /// The passcode gate: checks `passcode` with Apple's back-off and releases the passcode lock.
+    ///
+    /// A correct passcode also unlocks this process's keybag and ends a biometric lockout.
+    /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` for a wrong passcode (counted),
+    ///   ``KeychainCoreError/Code/passcodeBackoff`` while the delay runs,
+    ///   ``KeychainCoreError/Code/notAvailable`` when no passcode is set.
+    package func authenticate(passcode: String) throws(KeychainCoreError) -> AuthenticationCredentials {
+        let stored = try currentStored()
+        guard stored.record.hasPasscode else {
+            throw KeychainCoreError(.notAvailable, "no passcode is set")
+        }
+        let passcodeKey = try verify(passcode, record: stored.record, endsBiometricLockout: true)
+        try load(passcodeKey: passcodeKey, checkedAgainst: stored)
+        rekeyIfNeeded(passcodeKey: passcodeKey)
+        var credentials = AuthenticationCredentials()
+        if let lock = try lockRecords()[.passcode], lock.isIntact {
+            credentials.lockKeys[lock.identifier] = try lock.privateKey(using: passcodeKey)
+        }
+        return credentials
+    }
+
+    /// The biometric gate: after the sensor reported a match, releases the biometric locks.
+    ///
+    /// The locks are wrapped by a class key that exists only after the first unlock.
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock.
+    package func releaseBiometricLocks() throws(KeychainCoreError) -> AuthenticationCredentials {
+        guard let wrappingKey = keybag.classKey(Self.biometryWrappingClass) else {
+            throw KeychainCoreError(.interactionNotAllowed, "biometry needs the passcode once after the keychain is opened")
+        }
+        var credentials = AuthenticationCredentials()
+        for (lock, record) in try lockRecords() where (lock == .biometryAny || lock == .biometryCurrentSet) && record.isIntact {
+            credentials.lockKeys[record.identifier] = try record.privateKey(using: wrappingKey)
+        }
+        return credentials
+    }
+
+    /// Replaces the lock of the current biometric set: every item sealed to the old set becomes
+    /// unreadable for good. `nil` (nothing enrolled) destroys the lock without a successor.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock,
+    ///   ``KeychainCoreError/Code/notAvailable`` without a passcode.
+    package func replaceBiometricSetLock(domainHash: Data?) throws(KeychainCoreError) {
+        guard try currentRecord().hasPasscode else {
+            throw KeychainCoreError(.notAvailable, "biometry needs a passcode")
+        }
+        guard let domainHash else {
+            try writeKeybag { (_, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+                var updated = latest.record
+                updated.locks[.biometryCurrentSet] = nil
+                return (updated, ())
+            }
+            return
+        }
+        guard let wrappingKey = keybag.classKey(Self.biometryWrappingClass) else {
+            throw KeychainCoreError(.interactionNotAllowed, "enrolling biometry needs the passcode first")
+        }
+        let authentication = LockKeyRecord.authenticationKey(classKey: wrappingKey)
+        let lock = try LockKeyRecord.make(.biometryCurrentSet, wrappingKey: wrappingKey, domainHash: domainHash)
+        try writeKeybag { (_, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+            guard keybag.classKey(Self.biometryWrappingClass) == wrappingKey else {
+                throw KeychainCoreError(.interactionNotAllowed, "the class keys were replaced by another process; enter the passcode")
+            }
+            var updated = latest.record
+            if updated.locks[.biometryAny] == nil {
+                updated.locks[.biometryAny] = try LockKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).authenticated(authentication)
+            }
+            updated.locks[.biometryCurrentSet] = lock.authenticated(authentication)
+            return (updated, ())
+        }
+    }
+
+    // MARK: Biometric failures
+
+    /// Consecutive failed biometric matches, across processes.
+    package func biometricFailures() throws(KeychainCoreError) -> Int {
+        try store.read { db throws(KeychainCoreError) in
+            do {
+                return try Int.fetchOne(db, sql: "SELECT failures FROM biometry_attempts") ?? 0
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot read the biometric attempts")
+            }
+        }
+    }
+
+    /// Whether biometry is locked out until the passcode is entered.
+    package func isBiometryLockedOut() throws(KeychainCoreError) -> Bool {
+        try biometricFailures() >= Self.biometricFailureLimit
+    }
+
+    /// Counts a failed match; returns the new count.
+    @discardableResult
+    package func recordBiometricFailure() throws(KeychainCoreError) -> Int {
+        try store.write(erasing: false) { db throws(KeychainCoreError) in
+            do {
+                try db.execute(
+                    sql: """
+                        INSERT INTO biometry_attempts (id, failures) VALUES (1, 1)
+                        ON CONFLICT(id) DO UPDATE SET failures = failures + 1
+                        """
+                )
+                return try Int.fetchOne(db, sql: "SELECT failures FROM biometry_attempts") ?? 1
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot record a biometric attempt")
+            }
+        }
+    }
+
+    /// Clears the failure count after a successful match.
+    package func resetBiometricFailures() throws(KeychainCoreError) {
+        try store.write(erasing: false) { db throws(KeychainCoreError) in
+            do {
+                try db.execute(sql: "DELETE FROM biometry_attempts")
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot reset the biometric attempts")
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import GRDB
+import KeychainCore
+import Logging
+
+extension Keychain {
+    // MARK: Primary keys across tiers
+
+    /// The hash that `attributes`' primary key has in the tier that does not hash `protection`,
+    /// where an item with the same primary key would also be a duplicate (Apple's primary keys
+    /// leave the class out); `nil` when one tier hashes every class.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock when the
+    ///   table holds passcode-protected rows: they cannot be ruled out, and a duplicate is refused
+    ///   rather than risked.
+    func otherTierPrimaryKeyHash(
+        of attributes: [String: AttributeValue],
+        protection: ProtectionClass,
+        schema: ItemSchema,
+        tiers: LookupTiers,
+        in db: Database
+    ) throws(KeychainCoreError) -> Data? {
+        guard tiers.areSeparate else { return nil }
+        let other: LookupTier
+        if protection.isPasscodeProtected {
+            other = tiers.device
+        } else if let protected = tiers.protected {
+            other = protected
+        } else {
+            if try hasLockedRows(schema.itemClass, tiers: tiers, in: db) {
+                throw KeychainCoreError(
+                    .interactionNotAllowed,
+                    "the passcode-protected items cannot be checked for a duplicate before the first unlock"
+                )
+            }
+            return nil
+        }
+        return codec.primaryKeyHash(of: attributes, schema: schema, tier: other)
+    }
+
+    /// Whether the row with primary-key hash `hash` exists (other than `rowID`).
+    func primaryKeyExists(_ hash: Data, itemClass: ItemClass, excluding rowID: Int64? = nil, in db: Database) throws(KeychainCoreError) -> Bool {
+        do {
+            let statement = try db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM \(itemClass.tableName) WHERE pkey = ? AND rowid IS NOT ?)"
+            )
+            return try Bool.fetchOne(statement, arguments: [hash, rowID]) ?? false
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot check for a duplicate item")
+        }
+    }
+
+    /// Whether `itemClass`'s table has rows that only the locked protected tier can tell apart.
+    private func hasLockedRows(_ itemClass: ItemClass, tiers: LookupTiers, in db: Database) throws(KeychainCoreError) -> Bool {
+        let table = itemClass.tableName
+        let deviceTags = tiers.deviceTags(table: table)
+        do {
+            return try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE pdmn NOT IN (\(deviceTags.map { _ in "?" }.joined(separator: ", "))))",
+                arguments: StatementArguments(deviceTags)
+            ) ?? false
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot inspect the keychain")
+        }
+    }
+
+    // MARK: Following the keybag
+
+    /// The tiers an operation uses from start to end: those of the keybag as `db` sees it.
+    func refreshLookupTiers(in db: Database) throws(KeychainCoreError) -> LookupTiers {
+        _ = try refreshKeybag(in: db)
+        return keybag.lookupTiers
+    }
+}

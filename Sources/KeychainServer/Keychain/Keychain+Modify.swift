@@ -1,0 +1,146 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+package import KeychainCore
+
+extension Keychain {
+    // MARK: Updating
+
+    /// `SecItemUpdate`: applies `changes` to every item matching `query`, all or nothing.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/itemNotFound`` when nothing matches,
+    ///   ``KeychainCoreError/Code/duplicateItem`` when a changed item would collide with another.
+    ///   A protected item is opened with `credentials` first (Apple decrypts before updating), so
+    ///   updating it needs authentication: ``KeychainCoreError/Code/authenticationNeeded``.
+    package func update(
+        _ query: ItemQuery,
+        with changes: ItemUpdate,
+        credentials: AuthenticationCredentials = AuthenticationCredentials()
+    ) throws(KeychainCoreError) {
+        guard query.itemClass != .identity else {
+            throw KeychainCoreError(.itemNotFound, "no identity items exist")
+        }
+        if let group = changes.attributes["agrp"], case .string(let name) = group, !accessGroups.permits(name) {
+            throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(name)")
+        }
+        let itemClass = query.itemClass
+        let schema = ItemSchema.of(itemClass)
+        let now = clock()
+        try store.write { db throws(KeychainCoreError) in
+            let tiers = try refreshLookupTiers(in: db)
+            if !tiers.areSeparate {
+                // One tier for every class: a keychain from before the tiers, or one whose protected
+                // look-up key was removed. Never write protected rows hashed with the device key then.
+                try requireKnownClasses(in: itemClass, tiers: tiers, db: db)
+            }
+            var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
+            func currentLocks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+                if let cachedLocks { return cachedLocks }
+                let fetched = try locks(in: db)
+                cachedLocks = fetched
+                return fetched
+            }
+            var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
+            try forEachMatch(of: query, in: db, limit: nil, tiers: tiers) { (row, item) throws(KeychainCoreError) in
+                // Always opened: proves the caller may use the item, even when the secret is replaced.
+                let secret = try codec.openSecret(
+                    row,
+                    item: item,
+                    credentials: credentials,
+                    operation: .useItem,
+                    currentLocks: currentLocks
+                )
+                targets.append((row, item, secret))
+                return true
+            }
+            guard !targets.isEmpty else {
+                throw KeychainCoreError(.itemNotFound, "no item matched the query")
+            }
+            let newProtection = changes.protection
+            if newProtection == .whenPasscodeSetThisDeviceOnly, try refreshKeybag(in: db).record.hasPasscode != true {
+                throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
+            }
+            for (row, item, current) in targets {
+                let secret = changes.valueData ?? current
+                var attributes = item.attributes
+                attributes.merge(changes.attributes) { _, new in new }
+                attributes["mdat"] = .date(now)
+                let accessControl = AccessControl(
+                    protection: newProtection ?? item.protection,
+                    flags: changes.accessControl?.flags ?? item.accessControl.flags
+                )
+                var updated = try codec.seal(
+                    itemClass: itemClass,
+                    identifier: item.identifier,
+                    accessControl: accessControl,
+                    attributes: attributes,
+                    secret: secret,
+                    locks: accessControl.hasConstraints ? try currentLocks() : [:],
+                    credentials: credentials,
+                    operation: .createItem,
+                    tiers: tiers
+                )
+                updated.rowID = item.rowID
+                // A new primary key or class must also be free in the other tier (UNIQUE covers this one).
+                if updated.primaryKeyHash != row.primaryKeyHash,
+                    let other = try otherTierPrimaryKeyHash(
+                        of: attributes,
+                        protection: accessControl.protection,
+                        schema: schema,
+                        tiers: tiers,
+                        in: db
+                    ),
+                    try primaryKeyExists(other, itemClass: itemClass, excluding: item.rowID, in: db)
+                {
+                    throw KeychainCoreError(.duplicateItem, "the updated item would duplicate another")
+                }
+                try updated.update(in: db, schema: schema)
+            }
+        }
+    }
+
+    // MARK: Deleting
+
+    /// `SecItemDelete`: removes every item matching `query`.
+    ///
+    /// Rows that match the query's look-up columns but can no longer be decrypted are removed
+    /// too, as Apple drops undecryptable items; they do not count as found.
+    package func delete(_ query: ItemQuery) throws(KeychainCoreError) {
+        guard query.itemClass != .identity else {
+            throw KeychainCoreError(.itemNotFound, "no identity items exist")
+        }
+        let deleted = try store.write { db throws(KeychainCoreError) in
+            var rowIDs: [Int64] = []
+            var undecryptable: [Int64] = []
+            try forEachMatch(of: query, in: db, limit: nil, skipped: { row, _ in row.rowID.map { undecryptable.append($0) } }) {
+                (_, item) throws(KeychainCoreError) in
+                rowIDs.append(item.rowID)
+                return true
+            }
+            do {
+                let statement = try db.cachedStatement(sql: RowSQL.of(query.itemClass).deleteByRowID)
+                for rowID in rowIDs + undecryptable {
+                    try statement.execute(arguments: [rowID])
+                }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot delete items")
+            }
+            return rowIDs.count
+        }
+        guard deleted > 0 else {
+            throw KeychainCoreError(.itemNotFound, "no item matched the query")
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import GRDB
+package import KeychainCore
+
+extension Keychain {
+    // MARK: State
+
+    /// The fewest characters a passcode may have (Apple's shortest passcode has four digits).
+    package static let minimumPasscodeLength = 4
+    /// The most bytes a passcode may have.
+    package static let maximumPasscodeLength = 1024
+
+    /// Whether a passcode is set (read from the database, so it reflects other processes).
+    package func hasPasscode() throws(KeychainCoreError) -> Bool {
+        try currentRecord().hasPasscode
+    }
+
+    /// Whether the `WhenUnlocked` classes are available to this process.
+    package var isUnlocked: Bool { keybag.isUnlocked }
+
+    /// Whether this process has unlocked since it started (the `AfterFirstUnlock` classes are available).
+    package var hasBeenUnlocked: Bool { keybag.hasBeenUnlocked }
+
+    /// The wrong-passcode count and when the next attempt is allowed.
+    package func passcodeBackoff() throws(KeychainCoreError) -> PasscodeBackoff {
+        try store.read { db throws(KeychainCoreError) in try Self.fetchBackoff(db) }
+    }
+
+    // MARK: Lock and unlock
+
+    /// Unlocks the keychain for this process with the passcode.
+    ///
+    /// Without a passcode the keychain is always unlocked and this does nothing. An unlock that
+    /// `endsBiometricLockout` stands for the Lock Screen (`security unlock`); a process merely
+    /// opening its own view of an unlocked device (the tool's automatic prompt) does not.
+    /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` for a wrong passcode (counted),
+    ///   ``KeychainCoreError/Code/passcodeBackoff`` while the back-off delay runs.
+    package func unlock(passcode: String, endsBiometricLockout: Bool = true) throws(KeychainCoreError) {
+        let stored = try currentStored()
+        guard stored.record.hasPasscode else {
+            _ = try keybag.load(stored, passcodeKey: nil)
+            return
+        }
+        let key = try verify(passcode, record: stored.record, endsBiometricLockout: endsBiometricLockout)
+        try load(passcodeKey: key, checkedAgainst: stored)
+        rekeyIfNeeded(passcodeKey: key)
+    }
+
+    /// Loads the class keys with a verified passcode key, from the keybag as stored now (another
+    /// process may have written it since the passcode was checked).
+    func load(passcodeKey: SymmetricKey, checkedAgainst checked: StoredKeybag) throws(KeychainCoreError) {
+        // Another thread may follow a newer keybag between the read and the load: read again.
+        for _ in 0..<3 {
+            let latest = try currentStored()
+            guard latest.record.passcodeSalt == checked.record.passcodeSalt else {
+                throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
+            }
+            if try keybag.load(latest, passcodeKey: passcodeKey) { return }
+        }
+        throw KeychainCoreError(.io, "the keybag kept changing while it was unlocked; try again")
+    }
+
+    /// Locks the keychain for this process: `WhenUnlocked` classes become unreadable until the next unlock.
+    ///
+    /// Without a passcode there is nothing to lock with, as on a device without one.
+    package func lock() throws(KeychainCoreError) {
+        if try hasPasscode() {
+            keybag.lock()
+        }
+    }
+
+    // MARK: Changing the passcode
+
+    /// Sets a passcode where there is none, or changes it (the current passcode is then required).
+    ///
+    /// Every passcode-protected class key is replaced, and every item of those classes sealed
+    /// again under the new keys, in one transaction (`progress` reports the rows): a copy of the
+    /// keybag from before — a backup, a snapshot — opens nothing written from now on, even with
+    /// the old passcode. A first passcode creates the `WhenPasscodeSetThisDeviceOnly` class key.
+    /// - Throws: ``KeychainCoreError/Code/invalidParameter`` for a passcode shorter than four
+    ///   characters or longer than 1,024 bytes.
+    package func setPasscode(_ newPasscode: String, current: String?, progress: RekeyProgress? = nil) throws(KeychainCoreError) {
+        try Self.validate(newPasscode)
+        let stored = try currentStored()
+        let (oldPasscodeKey, currentKeys) = try classKeys(of: stored.record, currentPasscode: current)
+        var newKeys = currentKeys
+        for protection in ProtectionClass.allCases where protection.isPasscodeProtected {
+            newKeys[protection] = SymmetricKey(size: .bits256)
+        }
+        var passcodeRecord = stored.record
+        passcodeRecord.passcodeSalt = Self.randomSalt()
+        passcodeRecord.kdf = passcodeKDF
+        passcodeRecord.hasPasscode = true
+        let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: passcodeRecord, minimum: minimumKDF)
+        try writeKeybag(loading: passcodeKey) { (db, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+            try Self.requireUnchanged(latest, since: stored)
+            var updated = latest.record
+            updated.passcodeSalt = passcodeRecord.passcodeSalt
+            updated.kdf = passcodeRecord.kdf
+            updated.hasPasscode = true
+            try rekey(
+                &updated,
+                from: currentKeys,
+                to: newKeys,
+                passcodeKey: passcodeKey,
+                oldPasscodeKey: oldPasscodeKey,
+                in: db,
+                progress: progress
+            )
+            return (updated, ())
+        }
+    }
+
+    /// The class whose key wraps the biometric locks and keys their authentication: available
+    /// after the first unlock, never without the passcode, so a copied keychain does not give them
+    /// up (and, as on iOS, biometry needs the passcode once after every restart).
+    static let biometryWrappingClass = ProtectionClass.afterFirstUnlockThisDeviceOnly
+
+    /// Removes the passcode. `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS.
+    package func removePasscode(current: String) throws(KeychainCoreError) {
+        let stored = try currentStored()
+        guard stored.record.hasPasscode else {
+            throw KeychainCoreError(.notAvailable, "no passcode is set")
+        }
+        let currentKeys = try classKeys(of: stored.record, currentPasscode: current).keys
+        var keys = currentKeys
+        keys[.whenPasscodeSetThisDeviceOnly] = nil
+        try writeKeybag { (db, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+            try Self.requireUnchanged(latest, since: stored)
+            var updated = latest.record
+            updated.passcodeSalt = nil
+            updated.hasPasscode = false
+            updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
+            // Passcode and biometry constraints die with the passcode, as on iOS.
+            updated.locks = [:]
+            let tiers = try keybag.lookupTiers(of: latest.record, classKeys: currentKeys)
+            for itemClass in ItemClass.storedClasses {
+                try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)
+            }
+            return (updated, ())
+        }
+    }
+
+    // MARK: Private
+
+    /// Refuses a passcode Apple would not accept as one.
+    static func validate(_ passcode: String) throws(KeychainCoreError) {
+        guard passcode.count >= minimumPasscodeLength else {
+            throw KeychainCoreError(.invalidParameter, "the passcode must have at least \(minimumPasscodeLength) characters")
+        }
+        guard passcode.utf8.count <= maximumPasscodeLength else {
+            throw KeychainCoreError(.invalidParameter, "the passcode must have at most \(maximumPasscodeLength) bytes")
+        }
+    }
+
+    /// Refuses to write over a keybag whose passcode or class keys another process changed since
+    /// `original` was read (the change was checked against `original`).
+    private static func requireUnchanged(_ latest: StoredKeybag, since original: StoredKeybag) throws(KeychainCoreError) {
+        guard latest.record.passcodeSalt == original.record.passcodeSalt,
+            latest.record.hasPasscode == original.record.hasPasscode,
+            latest.record.classKeyEpoch == original.record.classKeyEpoch
+        else {
+            throw KeychainCoreError(.authenticationFailed, "the passcode was changed by another process; try again")
+        }
+    }
+
+    /// Every class key of `record`, verifying the current passcode if one is set.
+    private func classKeys(
+        of record: KeybagRecord,
+        currentPasscode: String?
+    ) throws(KeychainCoreError) -> (passcodeKey: SymmetricKey?, keys: [ProtectionClass: SymmetricKey]) {
+        var passcodeKey: SymmetricKey?
+        if record.hasPasscode {
+            guard let currentPasscode else {
+                throw KeychainCoreError(.authenticationFailed, "the current passcode is required")
+            }
+            passcodeKey = try verify(currentPasscode, record: record)
+        }
+        return (passcodeKey, try keybag.classKeys(in: record, passcodeKey: passcodeKey))
+    }
+
+    /// Deletes every row of `protection` in `itemClass`'s table: by tag where the tier has one tag
+    /// per class, row by row where the tag covers the row.
+    private func deleteRows(
+        of protection: ProtectionClass,
+        in itemClass: ItemClass,
+        tiers: LookupTiers,
+        db: Database
+    ) throws(KeychainCoreError) {
+        let table = itemClass.tableName
+        guard let tier = tiers.tier(for: protection) else {
+            throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
+        }
+        do {
+            if let tag = tier.sharedTag(protection, table: table) {
+                try db.execute(sql: "DELETE FROM \(table) WHERE pdmn = ?", arguments: [tag])
+                return
+            }
+            var doomed: [Int64] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uuid, pdmn FROM \(table)")
+            while let row = try rows.next() {
+                guard let rowID = row[0] as Int64?, let identifier = row[1] as Data?, let tag = row[2] as Data?,
+                    tier.protection(forTag: tag, table: table, identifier: identifier) == protection
+                else { continue }
+                doomed.append(rowID)
+            }
+            for rowID in doomed {
+                try db.execute(sql: RowSQL.of(itemClass).deleteByRowID, arguments: [rowID])
+            }
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot delete the \(protection.rawValue) items")
+        }
+    }
+
+    /// Checks a passcode against the keybag, with Apple's back-off; returns the passcode key.
+    ///
+    /// The attempt is reserved (see ``reservePasscodeAttempt()``) before the KDF runs, so that
+    /// guesses made in parallel each count; a correct passcode then clears the count. With
+    /// `endsBiometricLockout`, a correct passcode also ends a biometric lockout, as entering the
+    /// passcode does on iOS.
+    func verify(
+        _ passcode: String,
+        record: KeybagRecord,
+        endsBiometricLockout: Bool = false
+    ) throws(KeychainCoreError) -> SymmetricKey {
+        let attempt = try reservePasscodeAttempt()
+        let derived = Result { () throws(KeychainCoreError) in
+            try keybag.passcodeKey(for: passcode, record: record, minimum: minimumKDF)
+        }
+        guard case .success(let key) = derived else {
+            try settlePasscodeAttempt(attempt, outcome: nil)
+            return try derived.get()
+        }
+        let correct = record.wrappedClassKeys[.whenUnlocked].map { wrapped in
+            (try? AtRestCipher.unwrap(
+                wrapped,
+                using: key,
+                binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
+            )) != nil
+        } ?? false
+        try settlePasscodeAttempt(attempt, outcome: correct, endsBiometricLockout: endsBiometricLockout)
+        guard correct else {
+            throw KeychainCoreError(.authenticationFailed, "the passcode is not correct")
+        }
+        return key
+    }
+
+    private static func randomSalt() -> Data {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+    }
+}

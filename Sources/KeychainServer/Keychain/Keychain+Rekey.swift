@@ -1,0 +1,267 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import GRDB
+import KeychainCore
+import Logging
+
+extension Keychain {
+    // MARK: Replacing the class keys
+
+    /// Replaces what opens the passcode-protected items, in the caller's write transaction: the
+    /// class keys `old` by `new` (the same keys when only the look-up tiers move), the protected
+    /// look-up key by a fresh one, every protected row sealed again (``ItemCodec/rekeyed(_:itemClass:from:to:)``),
+    /// and the locks re-wrapped and authenticated under the new `cku` key.
+    ///
+    /// This is what makes a copy of the keybag from before the passcode (or before a passcode
+    /// change) useless for anything written since: its class keys and look-up key open nothing
+    /// stored now. `passcodeKey` wraps the new class keys and the passcode lock (`nil` without a
+    /// passcode); `oldPasscodeKey` unwraps the passcode lock if there is one.
+    func rekey(
+        _ record: inout KeybagRecord,
+        from old: [ProtectionClass: SymmetricKey],
+        to new: [ProtectionClass: SymmetricKey],
+        passcodeKey: SymmetricKey?,
+        oldPasscodeKey: SymmetricKey?,
+        in db: Database,
+        progress: RekeyProgress?
+    ) throws(KeychainCoreError) {
+        guard let newLockClassKey = new[Self.biometryWrappingClass] else {
+            throw KeychainCoreError(.internalInconsistency, "re-keying needs the \(Self.biometryWrappingClass.rawValue) class key")
+        }
+        let oldTiers = try keybag.lookupTiers(of: record, classKeys: old)
+        record.sealedProtectedLookupKey = try Keybag.sealProtectedLookupKey(SymmetricKey(size: .bits256), classKey: newLockClassKey)
+        let newTiers = try keybag.lookupTiers(of: record, classKeys: new)
+        let from = RowKeys(classKeys: old, tiers: oldTiers)
+        let to = RowKeys(classKeys: new, tiers: newTiers)
+        var total = 0
+        for itemClass in ItemClass.storedClasses {
+            total += try rowCount(of: itemClass, in: db)
+        }
+        var completed = 0
+        for itemClass in ItemClass.storedClasses {
+            try rekeyRows(of: itemClass, from: from, to: to, in: db) {
+                completed += 1
+                if completed % 1000 == 0 || completed == total { progress?(completed, total) }
+            }
+        }
+        record.locks = try rekeyedLocks(
+            record.locks,
+            oldLockClassKey: old[Self.biometryWrappingClass],
+            newLockClassKey: newLockClassKey,
+            oldPasscodeKey: oldPasscodeKey,
+            passcodeKey: passcodeKey
+        )
+        record.wrappedClassKeys = try wrap(new, passcodeKey: passcodeKey)
+        if old.contains(where: { protection, key in protection.isPasscodeProtected && new[protection] != key }) {
+            record.classKeyEpoch = KeybagRecord.newEpoch()
+        }
+        record.needsClassKeyRotation = false
+    }
+
+    /// The locks re-wrapped for new keys and authenticated under the new `cku` key; with a
+    /// passcode, the passcode lock and the `biometryAny` lock exist afterwards. A lock that fails
+    /// its check stays as it is, marked damaged: its items are refused, never deleted.
+    private func rekeyedLocks(
+        _ locks: [AccessPolicy.Lock: LockKeyRecord],
+        oldLockClassKey: SymmetricKey?,
+        newLockClassKey: SymmetricKey,
+        oldPasscodeKey: SymmetricKey?,
+        passcodeKey: SymmetricKey?
+    ) throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+        let oldAuthentication = oldLockClassKey.map { LockKeyRecord.authenticationKey(classKey: $0) }
+        let newAuthentication = LockKeyRecord.authenticationKey(classKey: newLockClassKey)
+        var result: [AccessPolicy.Lock: LockKeyRecord] = [:]
+        for (kind, lock) in locks {
+            let oldWrapping = kind == .passcode ? oldPasscodeKey : oldLockClassKey
+            let newWrapping = kind == .passcode ? passcodeKey : newLockClassKey
+            let checked = lock.mac == nil && !lock.isDamaged ? lock : lock.verified(oldAuthentication)
+            guard checked.isIntact, let oldWrapping, let newWrapping,
+                let rewrapped = try? checked.rewrapped(from: oldWrapping, to: newWrapping)
+            else {
+                var damaged = lock
+                damaged.isDamaged = true
+                damaged.mac = nil
+                result[kind] = damaged
+                continue
+            }
+            result[kind] = rewrapped.authenticated(newAuthentication)
+        }
+        if let passcodeKey, result[.passcode] == nil {
+            result[.passcode] = try LockKeyRecord.make(.passcode, wrappingKey: passcodeKey).authenticated(newAuthentication)
+        }
+        if passcodeKey != nil, result[.biometryAny] == nil {
+            result[.biometryAny] = try LockKeyRecord.make(.biometryAny, wrappingKey: newLockClassKey).authenticated(newAuthentication)
+        }
+        return result
+    }
+
+    /// Wraps class keys: the passcode-protected ones by `passcodeKey` when there is one, the rest
+    /// by the device key.
+    func wrap(_ keys: [ProtectionClass: SymmetricKey], passcodeKey: SymmetricKey?) throws(KeychainCoreError) -> [ProtectionClass: Data] {
+        var wrapped: [ProtectionClass: Data] = [:]
+        for (protection, key) in keys {
+            let wrappingKey = protection.isPasscodeProtected ? passcodeKey ?? keybag.deviceKey : keybag.deviceKey
+            wrapped[protection] = try AtRestCipher.wrap(
+                key,
+                using: wrappingKey,
+                binding: KeybagRecord.classKeyBinding(protection).bytes
+            )
+        }
+        return wrapped
+    }
+
+    // MARK: Rows
+
+    private func rowCount(of itemClass: ItemClass, in db: Database) throws(KeychainCoreError) -> Int {
+        do {
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(itemClass.tableName)") ?? 0
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot count the items")
+        }
+    }
+
+    private func rekeyRows(
+        of itemClass: ItemClass,
+        from old: RowKeys,
+        to new: RowKeys,
+        in db: Database,
+        didRow: () -> Void
+    ) throws(KeychainCoreError) {
+        let schema = ItemSchema.of(itemClass)
+        let table = itemClass.tableName
+        // Row by row, by rowid: a large keychain is never held in memory at once.
+        let rowIDs: [Int64]
+        do {
+            rowIDs = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) ORDER BY rowid")
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot read the items to re-key")
+        }
+        if !old.tiers.areSeparate {
+            try requireKnownClasses(in: itemClass, tiers: old.tiers, db: db)
+        }
+        let select = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE rowid = ?"
+        var damaged = 0
+        for rowID in rowIDs {
+            defer { didRow() }
+            let fetched: ItemRow?
+            do {
+                fetched = try Row.fetchOne(db.cachedStatement(sql: select), arguments: [rowID]).flatMap { ItemRow(row: $0, schema: schema) }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot read an item to re-key")
+            }
+            guard let row = fetched else { continue }
+            let moved = Result { () throws(KeychainCoreError) in
+                try codec.rekeyed(row, itemClass: itemClass, from: old, to: new)
+            }
+            switch moved {
+            case .success(let rekeyed?):
+                try rekeyed.update(in: db, schema: schema)
+            case .success(nil):
+                continue
+            case .failure(let error) where error.code == .decode:
+                // Undecryptable before and after; its old hashes would let an old copy of the keybag
+                // confirm its attributes, so they are replaced by random bytes (its ciphertexts stay).
+                try scrambleLookupColumns(of: row, schema: schema, in: db)
+                damaged += 1
+            case .failure(let error):
+                throw error
+            }
+        }
+        if damaged > 0 {
+            logger.warning(
+                "replaced the look-up hashes of undecryptable items by random bytes",
+                metadata: ["keychain.item.class": "\(itemClass.rawValue)", "keychain.item.count": "\(damaged)"]
+            )
+        }
+    }
+
+    /// Refuses to move a keychain to separate tiers when a row's class tag is one the single tier
+    /// does not know: such a keychain had a protected look-up key that its keybag no longer names
+    /// (tampering), and moving would strand those rows for good.
+    func requireKnownClasses(in itemClass: ItemClass, tiers: LookupTiers, db: Database) throws(KeychainCoreError) {
+        let table = itemClass.tableName
+        let tags = ProtectionClass.allCases.compactMap { tiers.device.sharedTag($0, table: table) }
+        let unknown: Bool
+        do {
+            unknown = try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE pdmn NOT IN (\(tags.map { _ in "?" }.joined(separator: ", "))))",
+                arguments: StatementArguments(tags)
+            ) ?? false
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot inspect the keychain")
+        }
+        if unknown {
+            throw KeychainCoreError(
+                .decode,
+                "\(table) holds rows of no known class: the keybag's look-up tiers were tampered with; the keychain refuses to write"
+            )
+        }
+    }
+
+    /// Replaces a row's class tag and look-up hashes by random bytes.
+    private func scrambleLookupColumns(of row: ItemRow, schema: ItemSchema, in db: Database) throws(KeychainCoreError) {
+        func random() -> Data { SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) } }
+        var scrambled = row
+        scrambled.protectionTag = random()
+        scrambled.primaryKeyHash = random()
+        for code in row.keyColumns.keys {
+            scrambled.keyColumns[code] = random()
+        }
+        try scrambled.update(in: db, schema: schema)
+    }
+
+    // MARK: When needed
+
+    /// Re-keys a keychain that needs it, once every class key is available: one converted from
+    /// the unsealed keybag with a passcode (its class keys may predate the passcode), or one from
+    /// before the look-up tiers (its protected rows are hashed with the device key). A failure is
+    /// logged; the keychain keeps working and tries again at the next unlock.
+    func rekeyIfNeeded(passcodeKey: SymmetricKey?) {
+        let record = keybag.record
+        guard record.needsClassKeyRotation || record.sealedProtectedLookupKey == nil else { return }
+        guard !record.hasPasscode || passcodeKey != nil else { return }
+        let result = Result { () throws(KeychainCoreError) in
+            try writeKeybag(loading: passcodeKey) { (db, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
+                var updated = latest.record
+                guard updated.needsClassKeyRotation || updated.sealedProtectedLookupKey == nil else { return (updated, ()) }
+                let old = try keybag.classKeys(in: updated, passcodeKey: passcodeKey)
+                guard updated.wrappedClassKeys.keys.allSatisfy({ old[$0] != nil }) else {
+                    throw KeychainCoreError(.interactionNotAllowed, "re-keying needs every class key")
+                }
+                var new = old
+                if updated.needsClassKeyRotation {
+                    for protection in old.keys where protection.isPasscodeProtected {
+                        new[protection] = SymmetricKey(size: .bits256)
+                    }
+                }
+                try rekey(
+                    &updated,
+                    from: old,
+                    to: new,
+                    passcodeKey: updated.hasPasscode ? passcodeKey : nil,
+                    oldPasscodeKey: updated.hasPasscode ? passcodeKey : nil,
+                    in: db,
+                    progress: nil
+                )
+                return (updated, ())
+            }
+        }
+        if case .failure(let error) = result {
+            logger.error("cannot re-key the keychain", metadata: ["keychain.error": "\(error.message)"])
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+package import KeychainCore
+import Logging
+
+extension Keychain {
+    // MARK: Searching
+
+    /// `SecItemCopyMatching`: the items that match, decrypted as far as the query asks.
+    ///
+    /// An item whose access control has constraints is opened with `credentials` even when only
+    /// its attributes are asked for, as Apple's securityd does; under `kSecUseAuthenticationUISkip`
+    /// such an item is left out instead. Items whose access control can never be satisfied again
+    /// (a changed biometric set, a removed passcode) are removed and not returned.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/itemNotFound`` when nothing matches,
+    ///   ``KeychainCoreError/Code/interactionNotAllowed`` when a matching item's class is locked,
+    ///   ``KeychainCoreError/Code/authenticationNeeded`` when a matching item needs credentials
+    ///   the caller does not have yet.
+    package func search(
+        _ query: ItemQuery,
+        credentials: AuthenticationCredentials = AuthenticationCredentials()
+    ) throws(KeychainCoreError) -> [ItemResult] {
+        guard query.itemClass != .identity else {
+            // Identities pair a certificate with its private key reference; none exist without SecKey.
+            throw KeychainCoreError(.itemNotFound, "no identity items exist")
+        }
+        if case .count(0) = query.matchLimit {
+            throw KeychainCoreError(.itemNotFound, "kSecMatchLimit is 0")
+        }
+        let wantsData = query.returnTypes.contains(.data)
+        var invalidated: [ItemRow] = []
+        let results = try store.read { db throws(KeychainCoreError) in
+            var results: [ItemResult] = []
+            // Rows are opened with the class keys this process holds; if another thread follows a
+            // newer keybag (new class keys) meanwhile, the read runs again on a newer snapshot.
+            let tiers = try refreshLookupTiers(in: db)
+            let generation = keybag.generation
+            defer { if keybag.generation != generation { invalidated.removeAll() } }
+            try forEachMatch(
+                of: query,
+                in: db,
+                limit: query.matchLimit.maximum,
+                tiers: tiers,
+                skipped: { row, code in if code == .itemInvalidated { invalidated.append(row) } }
+            ) { row, item throws(KeychainCoreError) in
+                let isProtected = item.accessControl.hasConstraints
+                guard wantsData || isProtected else {
+                    results.append(ItemResult(item, data: nil))
+                    return true
+                }
+                let opened = Result { () throws(KeychainCoreError) in
+                    try codec.openSecret(
+                        row,
+                        item: item,
+                        credentials: credentials,
+                        operation: .useItem,
+                        currentLocks: { () throws(KeychainCoreError) in try locks(in: db) }
+                    )
+                }
+                switch opened {
+                case .success(let data):
+                    results.append(ItemResult(item, data: wantsData ? data : nil))
+                    return true
+                case .failure(let error) where error.code == .authenticationNeeded && query.authenticationUI == .skip:
+                    return false
+                case .failure(let error):
+                    throw error
+                }
+            }
+            if keybag.generation != generation {
+                throw KeychainCoreError(.staleSnapshot, "the class keys changed during the search")
+            }
+            return results
+        }
+        if !invalidated.isEmpty {
+            try removeInvalidated(invalidated, itemClass: query.itemClass)
+        }
+        guard !results.isEmpty else {
+            throw KeychainCoreError(.itemNotFound, "no item matched the query")
+        }
+        return results
+    }
+
+    /// Deletes rows whose access control can never be satisfied again, as Apple drops such items.
+    func removeInvalidated(_ rows: [ItemRow], itemClass: ItemClass) throws(KeychainCoreError) {
+        try store.write { db throws(KeychainCoreError) in
+            do {
+                for row in rows {
+                    try db.execute(
+                        sql: "DELETE FROM \(itemClass.tableName) WHERE rowid = ? AND uuid = ?",
+                        arguments: [row.rowID, row.identifier]
+                    )
+                }
+            } catch {
+                throw SQLiteItemStore.translate(error, "cannot remove invalidated items")
+            }
+        }
+        logger.notice(
+            "removed items whose access control can no longer be satisfied",
+            metadata: ["keychain.item.class": "\(itemClass.rawValue)", "keychain.item.count": "\(rows.count)"]
+        )
+    }
+
+    // MARK: Matching
+
+    /// Calls `body` for each decryptable item matching `query`, in insertion order, until `limit`
+    /// items were counted (`body` returns whether the item counts).
+    ///
+    /// Look-up columns narrow the rows with an index; each candidate is then decrypted and checked
+    /// against every attribute of the query. A row that fails to decrypt (or whose `body` fails
+    /// with ``KeychainCoreError/Code/decode`` or ``KeychainCoreError/Code/itemInvalidated``) is
+    /// skipped, as Apple skips an item "that was never here"; if `skipped` is given, such rows are
+    /// reported to it with the reason. Before the first unlock, passcode-protected rows cannot be
+    /// told apart: if the limit is not reached without them, the search reports the lock.
+    func forEachMatch(
+        of query: ItemQuery,
+        in db: Database,
+        limit: Int?,
+        tiers known: LookupTiers? = nil,
+        skipped: ((ItemRow, KeychainCoreError.Code) -> Void)? = nil,
+        _ body: (ItemRow, StoredItem) throws(KeychainCoreError) -> Bool
+    ) throws(KeychainCoreError) {
+        let schema = ItemSchema.of(query.itemClass)
+        let tiers: LookupTiers
+        if let known { tiers = known } else { tiers = try refreshLookupTiers(in: db) }
+        let (sql, arguments) = try selection(for: query, schema: schema, tiers: tiers)
+        let table = query.itemClass.tableName
+        var found = 0
+        var lockedCandidates = false
+        do {
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let raw = try cursor.next() {
+                guard let row = ItemRow(row: raw, schema: schema) else { continue }
+                if tiers.protectedTierIsLocked,
+                    tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) == nil
+                {
+                    // A passcode-protected row before the first unlock: it may match or not.
+                    lockedCandidates = true
+                    continue
+                }
+                let opened = Result { () throws(KeychainCoreError) in
+                    try codec.openMetadata(row, itemClass: query.itemClass, tiers: tiers)
+                }
+                let item: StoredItem
+                switch opened {
+                case .success(let value):
+                    item = value
+                case .failure(let error) where error.code == .decode:
+                    logger.warning(
+                        "skipping an item that cannot be decrypted",
+                        metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"]
+                    )
+                    skipped?(row, error.code)
+                    continue
+                case .failure(let error):
+                    throw error
+                }
+                guard matches(item, query, schema: schema) else { continue }
+                let handled = Result { () throws(KeychainCoreError) in try body(row, item) }
+                switch handled {
+                case .success(let counts):
+                    guard counts else { continue }
+                case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
+                    skipped?(row, error.code)
+                    continue
+                case .failure(let error):
+                    throw error
+                }
+                found += 1
+                if let limit, found >= limit { return }
+            }
+        } catch let error as KeychainCoreError {
+            throw error
+        } catch {
+            throw SQLiteItemStore.translate(error, "cannot search the keychain")
+        }
+        if lockedCandidates {
+            // Fewer items than asked for, and the rest may be among the locked ones.
+            throw KeychainCoreError(.interactionNotAllowed, "the passcode-protected classes are locked until the first unlock")
+        }
+    }
+
+    /// The SQL that selects the candidate rows of a query.
+    ///
+    /// Each look-up tier (see ``LookupTier``) narrows its own rows with its own hashes; the
+    /// alternatives are joined with `OR`. Before the first unlock the protected tier cannot be
+    /// hashed, so every protected row is a candidate, and opening it reports the lock, as a
+    /// matching locked item does.
+    private func selection(
+        for query: ItemQuery,
+        schema: ItemSchema,
+        tiers: LookupTiers
+    ) throws(KeychainCoreError) -> (String, StatementArguments) {
+        let table = query.itemClass.tableName
+        var clauses: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+
+        if let reference = query.persistentReference {
+            clauses.append("uuid = ?")
+            arguments.append(reference.identifier)
+        }
+        var groupsToMatch: [String]?
+        if let group = query.accessGroup {
+            guard accessGroups.permits(group) else {
+                throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
+            }
+        } else if !accessGroups.grantsAll {
+            guard !accessGroups.groups.isEmpty, schema.attribute("agrp") != nil else {
+                throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
+            }
+            groupsToMatch = accessGroups.groups
+        }
+        var alternatives: [String] = []
+        for tier in tiers.available {
+            if let protection = query.protection, !tier.covers(protection) { continue }
+            var tierClauses: [String] = []
+            if let groups = groupsToMatch, let descriptor = schema.attribute("agrp") {
+                tierClauses.append("agrp IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
+                arguments += tier.accessGroupHashes(groups, descriptor: descriptor, table: table)
+            }
+            for descriptor in schema.primaryKey {
+                guard let value = query.attributes[descriptor.code] else { continue }
+                tierClauses.append("\(descriptor.code) = ?")
+                arguments.append(tier.columnHash(value, descriptor: descriptor, table: table))
+            }
+            if let protection = query.protection, let tag = tier.sharedTag(protection, table: table) {
+                tierClauses.append("pdmn = ?")
+                arguments.append(tag)
+            }
+            alternatives.append(tierClauses.isEmpty ? "1" : tierClauses.joined(separator: " AND "))
+        }
+        if tiers.protectedTierIsLocked, query.protection?.isPasscodeProtected ?? true {
+            let deviceTags = tiers.deviceTags(table: table)
+            alternatives.append("pdmn NOT IN (\(Array(repeating: "?", count: deviceTags.count).joined(separator: ", ")))")
+            arguments += deviceTags
+        }
+        if alternatives.count == 1 {
+            if alternatives[0] != "1" { clauses.append(alternatives[0]) }
+        } else {
+            clauses.append("(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")")
+        }
+        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        return (
+            "SELECT \(RowSQL.of(query.itemClass).columns) FROM \(table)\(whereClause) ORDER BY rowid",
+            StatementArguments(arguments)
+        )
+    }
+
+    /// Whether a decrypted item has every attribute value of the query.
+    private func matches(_ item: StoredItem, _ query: ItemQuery, schema: ItemSchema) -> Bool {
+        if let protection = query.protection, protection != item.protection { return false }
+        if !accessGroups.grantsAll {
+            guard case .string(let group)? = item.attributes["agrp"], accessGroups.permits(group) else { return false }
+        }
+        for (code, wanted) in query.attributes {
+            guard let descriptor = schema.attribute(code) else { return false }
+            let stored = item.attributes[code] ?? (descriptor.isPrimaryKey ? .defaultValue(for: descriptor.kind) : nil)
+            guard let stored, stored.canonicalBytes(for: descriptor.kind) == wanted.canonicalBytes(for: descriptor.kind)
+            else { return false }
+        }
+        return true
+    }
+}
