@@ -20,8 +20,8 @@ import LocalAuth
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// Finding 2: application-password wrappings trusted the keybag's stored scrypt parameters, shared
 /// one salt per keychain, and were stranded when the passcode's parameters changed.

@@ -19,8 +19,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// Findings 6, 7 and 8: the keybag's locks and look-up tiers altered by someone who holds today's
 /// files (and so can open and reseal the keybag box, but has no passcode); damaged locks; leaks

@@ -19,8 +19,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// Finding 1: old copies of the keybag (a backup from before the passcode, a planted home, the
 /// write-ahead log of a database held open while the passcode was set) must open nothing added or

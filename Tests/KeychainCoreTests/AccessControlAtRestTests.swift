@@ -19,8 +19,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// The key-wrapping layer on its own: someone holding the database and the device secret, calling
 /// the engine's internals directly (no authentication gate in the way), still cannot decrypt an

@@ -17,8 +17,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// What is on disk: no plaintext, tampering refused, damage reported, never silently replaced.
 @Suite struct AtRestTests {

@@ -18,8 +18,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// Someone copied the keychain home (database, write-ahead log, device secret) but does not
 /// know the passcode, and uses the engine's own code on the copy.

@@ -17,8 +17,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// Values at and past the size limits, and a disk that fills up during writes: a clear status,
 /// no partial item, nothing already stored lost.

@@ -42,10 +42,12 @@ package final class Keychain: Sendable {
     /// The clock used for item dates and passcode back-off.
     package let clock: @Sendable () -> Date
 
-    package let store: SQLiteItemStore
-    package let vault: KeybagVault
-    package let keybag: Keybag
-    package let codec: ItemCodec
+    // The parts, internal to the engine: tests reach them with `@testable import`, harnesses
+    // through the narrow calls in Keychain+Testing.swift.
+    let store: SQLiteItemStore
+    let vault: KeybagVault
+    let keybag: Keybag
+    let codec: ItemCodec
     let logger: Logger
 
     // MARK: Initialization

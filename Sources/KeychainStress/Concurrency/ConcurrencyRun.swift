@@ -104,7 +104,7 @@ struct ConcurrencyRun: ParsableCommand {
             let shared = Self.sharedAttributes()
             for outcome in all { failures += outcome.verify() + outcome.verifyShared(shared) }
         }
-        failures += try verifier.keychain.store.integrityProblems().map { "SQLite integrity check: \($0)" }
+        failures += try verifier.keychain.integrityProblems().map { "SQLite integrity check: \($0)" }
         let totalOperations = all.map(\.operations).reduce(0, +)
         let summary = "concurrency: \(processes + 1 + scripts * scriptOperations) processes, \(all.count) writers, "
             + "\(totalOperations) operations in \(String(format: "%.1f", elapsed)) s; \(failures.count) failures; seed \(seed)"

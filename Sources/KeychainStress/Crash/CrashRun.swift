@@ -105,7 +105,7 @@ struct CrashRun: ParsableCommand {
     ) throws -> KeychainModel {
         let allowed = [expected] + (inFlight.map { [$0.apply(to: expected)] } ?? [])
         return try withDevice(home) { device in
-            let problems = try device.keychain.store.integrityProblems()
+            let problems = try device.keychain.integrityProblems()
             guard problems.isEmpty else { throw StressError("round \(round): SQLite integrity check: \(problems)") }
             var passcodeIndex: Int?
             for candidate in Set(allowed.map(\.passcodeIndex)).sorted(by: >) {

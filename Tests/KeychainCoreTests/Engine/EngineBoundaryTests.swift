@@ -18,8 +18,8 @@ import Synchronization
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// The engine's boundary, attacked from the client's side: bytes that are not a request, a foreign
 /// version, and credential references the client was never given or already gave back.

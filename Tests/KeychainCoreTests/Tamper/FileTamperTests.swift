@@ -18,8 +18,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// Damage to the files themselves: the device secret, the database, the write-ahead log. Opening
 /// fails with a clear error or reads what is intact; nothing is misread, and a damaged database

@@ -18,8 +18,8 @@ import KeychainTesting
 import Testing
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// The keybag, the lock keys and the device secret, damaged: opening or unlocking fails with a
 /// clear error or the affected items are refused; no item is misread; putting the original bytes

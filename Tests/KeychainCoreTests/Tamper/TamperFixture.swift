@@ -17,8 +17,8 @@ import KeychainServices
 import KeychainTesting
 
 @testable import KeychainCore
-@testable import KeychainServer
 @testable import KeychainDevice
+@testable import KeychainServer
 
 /// A keychain with three generic passwords and three internet passwords in different protection
 /// classes, and the means to damage its rows directly in SQLite.
