@@ -54,7 +54,7 @@ enum EchoGuard {
                 previous[number] = earlier
             }
         }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        apply(&silent)
         return true
     }
 
@@ -65,7 +65,12 @@ enum EchoGuard {
             _ = signal(number, earlier ?? SIG_DFL)
         }
         previous = [:]
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        apply(&saved)
+    }
+
+    /// Sets the terminal, after the pending output, again while a signal interrupts the call.
+    private static func apply(_ settings: inout termios) {
+        while tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) != 0, errno == EINTR {}
     }
 
     private static func isIgnore(_ handler: sighandler_t?) -> Bool {

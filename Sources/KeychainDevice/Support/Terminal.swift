@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeychainCore
+package import KeychainCore
 #if canImport(CoreFoundation)
 // `termios` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
 import CoreFoundation
@@ -30,30 +30,6 @@ import Darwin
 /// Reads secrets the way macOS's `security` does: from the terminal without echo, or, when
 /// standard input is not a terminal, one line of standard input per prompt (so scripts can pipe them).
 package enum Terminal {
-    /// Writes to standard error, each line ``escaped(_:)`` (messages quote names others chose).
-    package static func printError(_ message: String) {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-    }
-
-    /// `text` safe to print on a terminal: control characters (escape sequences, carriage
-    /// returns, bidirectional overrides) and backslashes are written as escapes, so a name chosen
-    /// by someone else can neither move the cursor nor disguise itself.
-    package static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
-                out += scalar.value < 0x80
-                    ? "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
-                    : "\\u{" + String(scalar.value, radix: 16) + "}"
-            default:
-                out += scalar == "\\" ? "\\\\" : String(scalar)
-            }
-        }
-        return out
-    }
-
     /// Whether standard input is a terminal.
     package static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
 
@@ -69,7 +45,7 @@ package enum Terminal {
     }
 
     /// ``readSecret(prompt:)``, keeping the line in the locked buffer (no `String` copy yet).
-    static func readSecretBytes(prompt: String) -> SecretBuffer? {
+    package static func readSecretBytes(prompt: String) -> SecretBuffer? {
         // Echo goes off before the prompt shows, so nothing typed after it is ever echoed.
         guard isInteractive, EchoGuard.silence() else {
             FileHandle.standardError.write(Data(prompt.utf8))
@@ -90,7 +66,8 @@ package enum Terminal {
         readLineBytes().map(string)
     }
 
-    private static func string(_ buffer: SecretBuffer) -> String {
+    /// The bytes as a `String` (a copy outside the locked buffer).
+    package static func string(_ buffer: SecretBuffer) -> String {
         buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -122,27 +99,5 @@ package enum Terminal {
         guard isInteractive else { return nil }
         FileHandle.standardError.write(Data(question.utf8))
         return readLineUnbuffered()
-    }
-
-    /// Asks twice, as macOS does for a new password, up to three times; `nil` if it never matched.
-    ///
-    /// While the second answer is awaited, the first is only in locked memory; the `String`
-    /// returned is made once both match.
-    package static func readNewSecret(prompt: String, retypePrompt: String) -> String? {
-        for _ in 0..<3 {
-            guard let first = readSecretBytes(prompt: prompt) else { return nil }
-            guard let second = readSecretBytes(prompt: retypePrompt) else { return nil }
-            let same = first.withUnsafeBytes { one in second.withUnsafeBytes { other in one.elementsEqual(other) } }
-            if same { return string(second) }
-            printError("passwords don't match")
-        }
-        return nil
-    }
-}
-
-extension String {
-    /// The string with zeros in front, to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -67,7 +67,7 @@ package enum DeviceSecret {
     /// Links a staged secret into place (never over an existing one) and removes the staged name.
     package static func install(_ stagedPath: String, in directory: URL) throws(KeychainCoreError) {
         let path = directory.appendingPathComponent(fileName).path
-        if link(stagedPath, path) != 0 {
+        if PrivateFile.retryingInterrupted({ link(stagedPath, path) }) != 0 {
             // EEXIST: installed already. ENOENT: another process opening the new keychain installed
             // it and removed the staged name first.
             guard errno == EEXIST || (errno == ENOENT && exists(in: directory)) else {

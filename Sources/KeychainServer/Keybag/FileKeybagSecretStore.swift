@@ -77,7 +77,7 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
             return  // already current
         }
         let hex = KeybagSecret.hex(identifier)
-        if rename(stagedPath(hex), currentPath) != 0 {
+        if PrivateFile.retryingInterrupted({ rename(stagedPath(hex), currentPath) }) != 0 {
             guard errno == ENOENT else {
                 throw KeychainCoreError(.io, "cannot install the keybag secret \(currentPath): \(PrivateFile.describeErrno())")
             }
@@ -130,7 +130,7 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
     private static func erase(_ descriptor: Int32) {
         guard let size = PrivateFile.size(of: descriptor), size > 0, PrivateFile.linkCount(of: descriptor) == 0 else { return }
         let zeros = [UInt8](repeating: 0, count: size)
-        _ = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        fsync(descriptor)
+        _ = zeros.withUnsafeBytes { bytes in PrivateFile.retryingInterrupted { Int32(clamping: pwrite(descriptor, bytes.baseAddress, bytes.count, 0)) } }
+        _ = PrivateFile.retryingInterrupted { fsync(descriptor) }
     }
 }

@@ -63,7 +63,7 @@ package enum PrivateDirectory {
                 }
             }
         }
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = PrivateFile.retryingInterrupted { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw KeychainCoreError(.io, "cannot open the keychain home \(path): \(PrivateFile.describeErrno())")
         }

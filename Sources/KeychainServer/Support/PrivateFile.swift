@@ -54,7 +54,7 @@ package enum PrivateFile {
 
     /// Creates a new file, mode 0600, failing if anything (a file or a link) has the name.
     package static func create(_ path: String) throws(KeychainCoreError) -> Int32 {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = retryingInterrupted { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else {
             throw KeychainCoreError(.io, "cannot create \(path): \(describeErrno())")
         }
@@ -68,7 +68,7 @@ package enum PrivateFile {
         if let existing = try openChecked(path, flags: O_RDONLY) {
             descriptor = existing
         } else {
-            let created = open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            let created = retryingInterrupted { open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
             if created < 0, errno == EEXIST, let raced = try openChecked(path, flags: O_RDONLY) {
                 descriptor = raced
             } else if created < 0 {
@@ -142,16 +142,16 @@ package enum PrivateFile {
             guard written > 0 else { throw KeychainCoreError(.io, "cannot write \(path): \(describeErrno())") }
             offset += written
         }
-        guard fsync(descriptor) == 0 else {
+        guard retryingInterrupted({ fsync(descriptor) }) == 0 else {
             throw KeychainCoreError(.io, "cannot flush \(path): \(describeErrno())")
         }
     }
 
     /// Flushes a directory, so that a rename or link in it survives a crash.
     package static func syncDirectory(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = retryingInterrupted { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return }
-        fsync(descriptor)
+        _ = retryingInterrupted { fsync(descriptor) }
         close(descriptor)
     }
 
@@ -163,10 +163,20 @@ package enum PrivateFile {
         }
     }
 
+    /// Runs a system call again while a signal interrupts it (`EINTR`); never for `close`, which
+    /// must not be repeated on Linux.
+    package static func retryingInterrupted(_ call: () -> Int32) -> Int32 {
+        var result: Int32
+        repeat {
+            result = call()
+        } while result < 0 && errno == EINTR
+        return result
+    }
+
     // MARK: Checking
 
     private static func openChecked(_ path: String, flags: Int32) throws(KeychainCoreError) -> Int32? {
-        let descriptor = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        let descriptor = retryingInterrupted { open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             if errno == ELOOP {
@@ -214,7 +224,7 @@ package enum PrivateFile {
         }
         let ownerOnly = expectDirectory ? mode_t(0o700) : mode_t(0o600)
         if mode & 0o077 != 0 {
-            _ = fchmod(descriptor, mode & ownerOnly)
+            _ = retryingInterrupted { fchmod(descriptor, mode & ownerOnly) }
         }
     }
 
