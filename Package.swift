@@ -61,7 +61,7 @@ let package = Package(
         // protocol, its wire format and the loopback engine. It does not import the engine.
         .target(
             name: "KeychainDevice",
-            dependencies: ["KeychainCore"]
+            dependencies: ["KeychainCore", .product(name: "Logging", package: "swift-log")]
         ),
         // Registers the engine with KeychainDevice when the program loads.
         .target(name: "CKeychainServerLoader"),

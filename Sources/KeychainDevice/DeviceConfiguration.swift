@@ -13,6 +13,7 @@
 
 public import Foundation
 import KeychainCore
+public import Logging
 
 /// How a process uses its keychain: its access groups and the cost of the passcode KDF.
 public struct DeviceConfiguration: Sendable {
@@ -26,18 +27,23 @@ public struct DeviceConfiguration: Sendable {
     public var passcodePrompt: PasscodePrompt
     /// Where the engine runs; by default as `KEYCHAIN_ENGINE` says.
     public var engine: EngineKind
+    /// Where the engine reports what it repaired or could not do (never secrets, names or
+    /// attribute values); by default the process's swift-log backend, label `swift-keychain`.
+    public var logger: Logger
 
     public init(
         accessGroups: [String] = ["default"],
         passcodeCost: PasscodeCost = .standard,
         passcodePrompt: PasscodePrompt = .terminal,
         engine: EngineKind = .fromEnvironment(),
+        logger: Logger = Logger(label: "swift-keychain"),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.accessGroups = accessGroups
         self.passcodeCost = passcodeCost
         self.passcodePrompt = passcodePrompt
         self.engine = engine
+        self.logger = logger
         self.clock = clock
     }
 

@@ -38,7 +38,8 @@ package final class EmbeddedEngine: KeychainEngine {
             directory: directory,
             accessGroups: AccessGroups(configuration.accessGroups),
             passcodeKDF: configuration.passcodeCost.kdf,
-            clock: configuration.clock
+            clock: configuration.clock,
+            logger: configuration.logger
         )
         simulatedSensor = SimulatedBiometricSensor(keychain: keychain, asksAtTerminal: configuration.passcodePrompt.asksAtTerminal)
         gate = AuthenticationGate(keychain: keychain, sensor: simulatedSensor, prompt: configuration.passcodePrompt)
