@@ -47,6 +47,47 @@ import X509
         }
     }
 
+    /// `der` with its version field's INTEGER content replaced (lengths re-encoded).
+    static func replacingVersion(of der: Data, with content: [UInt8]) throws -> Data {
+        let certificate = try DER.parse(Array(der))
+        guard case .constructed(let parts) = certificate.content, case .constructed(let fields) = Array(parts)[0].content else {
+            throw ASN1Error.invalidASN1Object(reason: "not a certificate")
+        }
+        var serializer = DER.Serializer()
+        serializer.appendConstructedNode(identifier: .sequence) { outer in
+            outer.appendConstructedNode(identifier: .sequence) { tbs in
+                for (index, field) in fields.enumerated() {
+                    guard index == 0 else {
+                        tbs.serialize(field)
+                        continue
+                    }
+                    tbs.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) { version in
+                        version.appendPrimitiveNode(identifier: .integer) { $0.append(contentsOf: content) }
+                    }
+                }
+            }
+            for part in Array(parts).dropFirst() {
+                outer.serialize(part)
+            }
+        }
+        return Data(serializer.serializedBytes)
+    }
+
+    @Test func hostileVersionFieldsAreRefusedWithoutACrash() throws {
+        let (der, _) = try CertificateItemTests.makeCertificate(commonName: "Versions", serial: [0x09])
+        // The rebuilding itself keeps a v3 certificate intact.
+        #expect(try Self.replacingVersion(of: der, with: [0x02]) == der)
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            for content: [UInt8] in [[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0x03], [0xFF], [0x00, 0x02], []] {
+                let hostile = try Self.replacingVersion(of: der, with: content)
+                #expect(SecCertificateCreateWithData(nil, hostile as CFData) == nil)
+                let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: hostile]
+                #expect(SecItemAdd(add as CFDictionary, nil) == errSecParam)
+            }
+        }
+    }
+
     @Test func printableStringsInNamesAreNormalizedInTheIssuerAttribute() throws {
         let key = P256.Signing.PrivateKey()
         func name(organization: String) throws -> DistinguishedName {

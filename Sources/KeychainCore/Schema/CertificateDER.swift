@@ -20,7 +20,7 @@ package import SwiftASN1
 /// Apple's `SecCertificateCreateWithData` refuses bytes that are not a certificate, and so does
 /// `SecItemAdd` for a certificate item; both use this one reader.
 package struct CertificateDER: Sendable {
-    /// The X.509 version field: 0 for v1 (absent), 2 for v3.
+    /// The X.509 version field: 0 for v1 (absent), 1 for v2, 2 for v3.
     package var version: Int64
     /// The serial number's content bytes.
     package var serialNumber: ArraySlice<UInt8>
@@ -44,9 +44,9 @@ package struct CertificateDER: Sendable {
         version = 0
         if let explicit = fields.first, explicit.identifier == Self.versionTag {
             guard let inner = explicit.children(tagged: Self.versionTag), inner.count == 1,
-                let value = inner[0].primitive(tagged: .integer), (1...8).contains(value.count)
-            else { return nil }
-            version = value.reduce(0) { ($0 << 8) | Int64($1) }
+                let value = inner[0].primitive(tagged: .integer), value.count == 1, (0...2).contains(value[value.startIndex])
+            else { return nil }  // RFC 5280: v1(0), v2(1), v3(2), in DER one content byte
+            version = Int64(value[value.startIndex])
             index = 1
         }
         guard fields.count >= index + 6,
