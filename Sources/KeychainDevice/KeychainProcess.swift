@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import KeychainCore
-
 /// The process that holds keychain secrets, and how it keeps them to itself.
 ///
 /// Call ``harden()`` early in a program that unlocks the keychain or handles passcodes (the
