@@ -172,7 +172,7 @@ import Testing
     @Test func passcodeKDFParametersAreStoredWithTheKeybag() throws {
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
-        let record = try? keychain.device.keychain.currentRecord()
+        let record = try? keychain.device.keychain.keybagService.currentRecord()
         #expect(record?.hasPasscode == true)
         #expect(record?.kdf == .testing)
         #expect(PasscodeKDF.standard.rounds >= 1 << 16)
@@ -182,7 +182,7 @@ import Testing
         let keychain = try TemporaryKeychain()
         try keychain.device.setPasscode("1234")
         let engine = keychain.device.keychain
-        let record = try engine.currentRecord()
+        let record = try engine.keybagService.currentRecord()
         let wrapped = try #require(record.wrappedClassKeys[.whenUnlocked])
         // The device key alone (what a thief with device.key has) does not open a passcode-protected class key.
         #expect(throws: KeychainCoreError.self) {

@@ -31,8 +31,8 @@ import Testing
     static func legacyKeychain(passcode: String?) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-legacy-\(UUID().uuidString)")
         let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
-        if let passcode { try keychain.setPasscode(passcode, current: nil) }
-        var legacy = try keychain.currentRecord()
+        if let passcode { try keychain.keybagService.setPasscode(passcode, current: nil) }
+        var legacy = try keychain.keybagService.currentRecord()
         legacy.sealedProtectedLookupKey = nil
         let deviceSecret = try DeviceSecret.load(in: directory)
         let stored = StoredKeybag(generation: 1, secretIdentifier: Data(), record: legacy)
@@ -88,7 +88,7 @@ import Testing
     /// device-tier row kept its tag.
     static func expectMoved(_ keychain: Keychain) throws {
         #expect(keychain.keybag.lookupTiers.areSeparate)
-        #expect(try keychain.currentRecord().sealedProtectedLookupKey != nil)
+        #expect(try keychain.keybagService.currentRecord().sealedProtectedLookupKey != nil)
         for (account, _) in items {
             #expect(try read(account, in: keychain).get() == Data(account.utf8))
         }
@@ -125,12 +125,12 @@ import Testing
         #expect(try Self.read("always", in: keychain).get() == Data("always".utf8))
         // Another process that has not unlocked yet picks up the move when it next searches.
         let bystander = try Self.open(directory)
-        try keychain.unlock(passcode: "2468")
+        try keychain.keybagService.unlock(passcode: "2468")
         try Self.expectMoved(keychain)
         #expect(try Self.read("always", in: bystander).get() == Data("always".utf8))
         #expect(bystander.keybag.lookupTiers.areSeparate && bystander.keybag.lookupTiers.protected == nil)
         #expect(Self.failure("when-unlocked", in: bystander) == .interactionNotAllowed)
-        try bystander.unlock(passcode: "2468")
+        try bystander.keybagService.unlock(passcode: "2468")
         try Self.expectMoved(bystander)
     }
 
@@ -169,7 +169,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let keychain = try Self.open(directory)
-        var stale = try keychain.currentRecord()
+        var stale = try keychain.keybagService.currentRecord()
         stale.sealedProtectedLookupKey = nil
         let generation = keychain.keybag.generation
         // An older generation is ignored; the same one without the key does not undo the tiers either.
@@ -182,7 +182,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let keychain = try Self.open(directory)
-        try keychain.setPasscode("1357", current: nil)
+        try keychain.keybagService.setPasscode("1357", current: nil)
         for (account, protection) in Self.items + [("passcode-only", .whenPasscodeSetThisDeviceOnly)] {
             let query = try QueryParser.parse(
                 ["class": "genp", "acct": account, "pdmn": protection.rawValue, "v_Data": Data(account.utf8)],
@@ -190,7 +190,7 @@ import Testing
             )
             try keychain.add(query)
         }
-        try keychain.removePasscode(current: "1357")
+        try keychain.keybagService.removePasscode(current: "1357")
         #expect(Self.failure("passcode-only", in: keychain) == .itemNotFound)
         for (account, _) in Self.items {
             #expect(try Self.read(account, in: keychain).get() == Data(account.utf8))

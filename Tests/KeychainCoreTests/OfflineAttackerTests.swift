@@ -51,7 +51,7 @@ import Testing
         let (_, copy) = try Self.stolenCopy()
         defer { try? FileManager.default.removeItem(at: copy) }
         let thief = try Keychain(directory: copy, accessGroups: AccessGroups(["*"]), passcodeKDF: .testing)
-        #expect(!thief.isUnlocked && !thief.hasBeenUnlocked)
+        #expect(!thief.keybagService.isUnlocked && !thief.keybagService.hasBeenUnlocked)
         // Every search over the passcode-protected items is refused as locked.
         for itemClass in [ItemClass.genericPassword, .internetPassword] {
             let query = try QueryParser.parse(
@@ -145,7 +145,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let device = try Device(home: KeychainHome(url: directory), configuration: DeviceConfiguration(passcodeCost: .standard, passcodePrompt: .none))
         try device.setPasscode("482916")
-        let record = try device.keychain.currentRecord()
+        let record = try device.keychain.keybagService.currentRecord()
         #expect(record.kdf == .standard)
         #expect(record.kdf.rounds >= 1 << 16 && record.kdf.blockSize >= 8)
         // Lowering the stored cost does not make guessing cheaper: the key it derives is another key.

@@ -25,7 +25,10 @@ package import KeychainDevice
 package final class AuthenticationGate: Sendable {
     // MARK: Properties
 
-    let keychain: Keychain
+    /// The keybag, whose constraint keys a successful evaluation releases.
+    let keybagService: KeybagService
+    /// The wrong-passcode and failed-match counts (Apple keeps them in the ACM).
+    let attempts: AttemptCounters
     let sensor: any BiometricSensor
     let prompt: PasscodePrompt
 
@@ -44,8 +47,9 @@ package final class AuthenticationGate: Sendable {
 
     // MARK: Initialization
 
-    package init(keychain: Keychain, sensor: any BiometricSensor, prompt: PasscodePrompt) {
-        self.keychain = keychain
+    package init(keybagService: KeybagService, sensor: any BiometricSensor, prompt: PasscodePrompt) {
+        self.keybagService = keybagService
+        attempts = keybagService.attempts
         self.sensor = sensor
         self.prompt = prompt
     }
@@ -112,7 +116,7 @@ package final class AuthenticationGate: Sendable {
                 if case .failure(let failure) = try usableBiometry() { return failure }
                 return nil
             case .deviceOwner:
-                return try keychain.hasPasscode() ? nil : AuthenticationFailure(.passcodeNotSet, "no passcode is set")
+                return try keybagService.hasPasscode() ? nil : AuthenticationFailure(.passcodeNotSet, "no passcode is set")
             case .companion, .wristDetection:
                 return AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
@@ -126,13 +130,13 @@ package final class AuthenticationGate: Sendable {
         guard let kind = try sensor.kind() else {
             return .failure(AuthenticationFailure(.biometryNotAvailable, "this device has no biometric sensor"))
         }
-        guard try keychain.hasPasscode() else {
+        guard try keybagService.hasPasscode() else {
             return .failure(AuthenticationFailure(.passcodeNotSet, "biometry needs a passcode"))
         }
         guard try sensor.enrolmentIdentity() != nil else {
             return .failure(AuthenticationFailure(.biometryNotEnrolled, "no \(kind.displayName) is enrolled"))
         }
-        guard try !keychain.isBiometryLockedOut() else {
+        guard try !attempts.isBiometryLockedOut() else {
             return .failure(
                 AuthenticationFailure(.biometryLockout, "\(kind.displayName) is locked after too many failed attempts; enter the passcode")
             )
@@ -236,8 +240,8 @@ package final class AuthenticationGate: Sendable {
             let kind = try usableBiometry().get()
             // A set changed behind our back (another process, a crash between two writes): replace its lock now.
             let identity = try sensor.enrolmentIdentity()
-            if try keychain.lockRecords()[.biometryCurrentSet]?.domainHash != identity {
-                try keychain.replaceBiometricSetLock(domainHash: identity)
+            if try keybagService.lockRecords()[.biometryCurrentSet]?.domainHash != identity {
+                try keybagService.replaceBiometricSetLock(domainHash: identity)
             }
             return kind
         }
@@ -259,22 +263,22 @@ package final class AuthenticationGate: Sendable {
         case .fallback:
             throw AuthenticationFailure(.userFallback, "the user chose to enter a password")
         case .nonMatch:
-            let failures = (try? keychain.recordBiometricFailure()) ?? 0
-            if failures >= Keychain.biometricFailureLimit {
+            let failures = (try? attempts.recordBiometricFailure()) ?? 0
+            if failures >= AttemptCounters.biometricFailureLimit {
                 throw AuthenticationFailure(.biometryLockout, "\(kind.displayName) is now locked; enter the passcode")
             }
             throw AuthenticationFailure(.authenticationFailed, "\(kind.displayName) did not match")
         case .match:
             try gated {
-                try keychain.resetBiometricFailures()
-                try earn(try keychain.releaseBiometricLocks(), for: reference)
+                try attempts.resetBiometricFailures()
+                try earn(try keybagService.releaseBiometricLocks(), for: reference)
             }
         }
     }
 
     /// The device passcode through the configured prompt; a correct one releases the passcode lock.
     private func enterPasscode(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
-        guard try gated({ try keychain.hasPasscode() }) else {
+        guard try gated({ try keybagService.hasPasscode() }) else {
             throw AuthenticationFailure(.passcodeNotSet, "no passcode is set")
         }
         guard interactionAllowed else {
@@ -288,7 +292,7 @@ package final class AuthenticationGate: Sendable {
         case .cancelled:
             throw AuthenticationFailure(.userCancel, "the user cancelled the passcode")
         case .entered(let passcode):
-            try gated { try earn(try keychain.authenticate(passcode: passcode), for: reference) }
+            try gated { try earn(try keybagService.authenticate(passcode: passcode), for: reference) }
         }
     }
 

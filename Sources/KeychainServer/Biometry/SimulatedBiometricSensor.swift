@@ -161,7 +161,7 @@ package struct SimulatedBiometricSensor: BiometricSensor {
         guard let kind = current.kind else {
             throw KeychainCoreError(.notAvailable, "no biometric sensor is installed")
         }
-        guard try keychain.hasPasscode() else {
+        guard try keychain.keybagService.hasPasscode() else {
             throw KeychainCoreError(.notAvailable, "set a passcode before enrolling biometry")
         }
         guard !name.isEmpty, !current.enrolment.contains(where: { $0.name == name }) else {
@@ -170,7 +170,7 @@ package struct SimulatedBiometricSensor: BiometricSensor {
         guard current.enrolment.count < kind.enrolmentLimit else {
             throw KeychainCoreError(.notAvailable, "\(kind.displayName) enrols at most \(kind.enrolmentLimit)")
         }
-        guard keychain.hasBeenUnlocked else {
+        guard keychain.keybagService.hasBeenUnlocked else {
             throw KeychainCoreError(.interactionNotAllowed, "enrolling biometry needs the passcode first")
         }
         try keychain.store.write { db throws(KeychainCoreError) in

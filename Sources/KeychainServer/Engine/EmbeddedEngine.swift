@@ -23,7 +23,7 @@ package import KeychainDevice
 package final class EmbeddedEngine: KeychainEngine {
     // MARK: Properties
 
-    /// Items, keybag and lock state (Apple's SecItemServer and keybag).
+    /// Items (Apple's SecItemServer), with the keybag and lock state and the attempt counters.
     package let keychain: Keychain
     /// Contexts and evaluations (Apple's coreauthd and ACM).
     let gate: AuthenticationGate
@@ -42,7 +42,7 @@ package final class EmbeddedEngine: KeychainEngine {
             logger: configuration.logger
         )
         simulatedSensor = SimulatedBiometricSensor(keychain: keychain, asksAtTerminal: configuration.passcodePrompt.asksAtTerminal)
-        gate = AuthenticationGate(keychain: keychain, sensor: simulatedSensor, prompt: configuration.passcodePrompt)
+        gate = AuthenticationGate(keybagService: keychain.keybagService, sensor: simulatedSensor, prompt: configuration.passcodePrompt)
     }
 
     // MARK: Items
@@ -66,30 +66,30 @@ package final class EmbeddedEngine: KeychainEngine {
     // MARK: Lock state
 
     package func lockState() throws(KeychainCoreError) -> LockState {
-        let backoff = try keychain.passcodeBackoff()
+        let backoff = try keychain.attempts.passcodeBackoff()
         return LockState(
-            hasPasscode: try keychain.hasPasscode(),
-            isUnlocked: keychain.isUnlocked,
-            hasBeenUnlocked: keychain.hasBeenUnlocked,
+            hasPasscode: try keychain.keybagService.hasPasscode(),
+            isUnlocked: keychain.keybagService.isUnlocked,
+            hasBeenUnlocked: keychain.keybagService.hasBeenUnlocked,
             failedAttempts: backoff.failures,
             nextAttempt: backoff.nextAttemptAllowed(at: keychain.clock())
         )
     }
 
     package func unlock(passcode: String, endsBiometricLockout: Bool) throws(KeychainCoreError) {
-        try keychain.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout)
+        try keychain.keybagService.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout)
     }
 
     package func lock() throws(KeychainCoreError) {
-        try keychain.lock()
+        try keychain.keybagService.lock()
     }
 
     package func setPasscode(_ passcode: String, current: String?, progress: RekeyProgress?) throws(KeychainCoreError) {
-        try keychain.setPasscode(passcode, current: current, progress: progress)
+        try keychain.keybagService.setPasscode(passcode, current: current, progress: progress)
     }
 
     package func removePasscode(current: String) throws(KeychainCoreError) {
-        try keychain.removePasscode(current: current)
+        try keychain.keybagService.removePasscode(current: current)
     }
 
     // MARK: Authentication contexts
@@ -144,13 +144,13 @@ package final class EmbeddedEngine: KeychainEngine {
     // MARK: Biometric sensor
 
     package func biometryState() throws(KeychainCoreError) -> BiometryState {
-        let failures = try keychain.biometricFailures()
+        let failures = try keychain.attempts.biometricFailures()
         return BiometryState(
             kind: try simulatedSensor.kind(),
             enrolled: try simulatedSensor.enrolled(),
             enrolmentIdentity: try simulatedSensor.enrolmentIdentity(),
             failedMatches: failures,
-            isLockedOut: failures >= Keychain.biometricFailureLimit,
+            isLockedOut: failures >= AttemptCounters.biometricFailureLimit,
             queuedOutcomes: try simulatedSensor.queuedOutcomes()
         )
     }
@@ -158,7 +158,7 @@ package final class EmbeddedEngine: KeychainEngine {
     /// Applies the change; when the enrolled set changed, replaces the `biometryCurrentSet` lock
     /// so that the items sealed to the old set become unreadable for good.
     package func changeSimulatedSensor(_ change: SimulatedSensorChange) throws(KeychainCoreError) {
-        guard try simulatedSensor.apply(change), try keychain.hasPasscode() else { return }
-        try keychain.replaceBiometricSetLock(domainHash: try simulatedSensor.enrolmentIdentity())
+        guard try simulatedSensor.apply(change), try keychain.keybagService.hasPasscode() else { return }
+        try keychain.keybagService.replaceBiometricSetLock(domainHash: try simulatedSensor.enrolmentIdentity())
     }
 }

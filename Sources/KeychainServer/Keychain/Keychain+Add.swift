@@ -76,10 +76,10 @@ extension Keychain {
             if !tiers.areSeparate {
                 // One tier for every class: a keychain from before the tiers, or one whose protected
                 // look-up key was removed. Never write protected rows hashed with the device key then.
-                try requireKnownClasses(in: itemClass, tiers: tiers, db: db)
+                try keybagService.requireKnownClasses(in: itemClass, tiers: tiers, db: db)
             }
             if accessControl.protection == .whenPasscodeSetThisDeviceOnly {
-                guard try refreshKeybag(in: db).record.hasPasscode == true else {
+                guard try keybagService.refreshKeybag(in: db).record.hasPasscode == true else {
                     throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
                 }
             }
@@ -90,7 +90,7 @@ extension Keychain {
                     accessControl: accessControl,
                     attributes: sealedAttributes,
                     secret: secret,
-                    locks: accessControl.hasConstraints ? try locks(in: db) : [:],
+                    locks: accessControl.hasConstraints ? try keybagService.locks(in: db) : [:],
                     credentials: credentials,
                     operation: .createItem,
                     tiers: tiers
@@ -103,7 +103,7 @@ extension Keychain {
                 let hashes = [codec.primaryKeyHash(of: sealedAttributes, schema: schema, tier: tier)]
                     + [try otherTierPrimaryKeyHash(of: sealedAttributes, protection: accessControl.protection, schema: schema, tiers: tiers, in: db)]
                     .compactMap { $0 }
-                for hash in hashes where try primaryKeyExists(hash, itemClass: itemClass, in: db) {
+                for hash in hashes where try ItemTable(itemClass).containsPrimaryKey(hash, in: db) {
                     throw KeychainCoreError(.duplicateItem, "an item with the same primary key exists")
                 }
             }
@@ -115,7 +115,7 @@ extension Keychain {
                 schema: schema,
                 tiers: tiers,
                 in: db
-            ), try primaryKeyExists(other, itemClass: itemClass, in: db) {
+            ), try ItemTable(itemClass).containsPrimaryKey(other, in: db) {
                 guard try removeUndecryptableDuplicate(primaryKeyHash: other, itemClass: itemClass, in: db) else {
                     throw KeychainCoreError(.duplicateItem, "an item with the same primary key exists")
                 }
@@ -158,39 +158,28 @@ extension Keychain {
         itemClass: ItemClass,
         in db: Database
     ) throws(KeychainCoreError) -> Bool {
-        let schema = ItemSchema.of(itemClass)
-        let table = itemClass.tableName
-        do {
-            let sql = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE pkey = ?"
-            guard let raw = try Row.fetchOne(db, sql: sql, arguments: [primaryKeyHash]),
-                let existing = ItemRow(row: raw, schema: schema), let rowID = existing.rowID
-            else { return false }
-            // An item that merely needs authentication is a real duplicate; so is one whose lock in
-            // the keybag is damaged: the item itself may be intact, and deleting it would lose it.
-            let readable = Result { () throws(KeychainCoreError) in
-                _ = try codec.openSecret(
-                    existing,
-                    item: try codec.openMetadata(existing, itemClass: itemClass),
-                    currentLocks: { () throws(KeychainCoreError) in try locks(in: db) }
-                )
-            }
-            switch readable {
-            case .success:
-                return false
-            case .failure(let error)
-            where error.code == .authenticationNeeded || error.code == .authenticationFailed || error.code == .lockDamaged:
-                return false
-            case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
-                try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowID])
-                logger.warning("replaced an undecryptable item", metadata: ["keychain.item.class": "\(table)"])
-                return true
-            case .failure(let error):
-                throw error
-            }
-        } catch let error as KeychainCoreError {
+        let table = ItemTable(itemClass)
+        guard let existing = try table.row(primaryKeyHash: primaryKeyHash, in: db), let rowID = existing.rowID else { return false }
+        // An item that merely needs authentication is a real duplicate; so is one whose lock in
+        // the keybag is damaged: the item itself may be intact, and deleting it would lose it.
+        let readable = Result { () throws(KeychainCoreError) in
+            _ = try codec.openSecret(
+                existing,
+                item: try codec.openMetadata(existing, itemClass: itemClass),
+                currentLocks: { () throws(KeychainCoreError) in try keybagService.locks(in: db) }
+            )
+        }
+        switch readable {
+        case .success:
+            return false
+        case .failure(let error) where error.code == .authenticationNeeded || error.code == .authenticationFailed || error.code == .lockDamaged:
+            return false
+        case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
+            try table.deleteRows([rowID], in: db)
+            logger.warning("replaced an undecryptable item", metadata: ["keychain.item.class": "\(table.name)"])
+            return true
+        case .failure(let error):
             throw error
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot inspect a duplicate item")
         }
     }
 }

@@ -52,38 +52,16 @@ extension Keychain {
         return codec.primaryKeyHash(of: attributes, schema: schema, tier: other)
     }
 
-    /// Whether the row with primary-key hash `hash` exists (other than `rowID`).
-    func primaryKeyExists(_ hash: Data, itemClass: ItemClass, excluding rowID: Int64? = nil, in db: Database) throws(KeychainCoreError) -> Bool {
-        do {
-            let statement = try db.cachedStatement(
-                sql: "SELECT EXISTS (SELECT 1 FROM \(itemClass.tableName) WHERE pkey = ? AND rowid IS NOT ?)"
-            )
-            return try Bool.fetchOne(statement, arguments: [hash, rowID]) ?? false
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot check for a duplicate item")
-        }
-    }
-
     /// Whether `itemClass`'s table has rows that only the locked protected tier can tell apart.
     private func hasLockedRows(_ itemClass: ItemClass, tiers: LookupTiers, in db: Database) throws(KeychainCoreError) -> Bool {
-        let table = itemClass.tableName
-        let deviceTags = tiers.deviceTags(table: table)
-        do {
-            return try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE pdmn NOT IN (\(deviceTags.map { _ in "?" }.joined(separator: ", "))))",
-                arguments: StatementArguments(deviceTags)
-            ) ?? false
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot inspect the keychain")
-        }
+        try ItemTable(itemClass).containsRows(taggedOutside: tiers.deviceTags(table: itemClass.tableName), in: db)
     }
 
     // MARK: Following the keybag
 
     /// The tiers an operation uses from start to end: those of the keybag as `db` sees it.
     func refreshLookupTiers(in db: Database) throws(KeychainCoreError) -> LookupTiers {
-        _ = try refreshKeybag(in: db)
+        _ = try keybagService.refreshKeybag(in: db)
         return keybag.lookupTiers
     }
 }

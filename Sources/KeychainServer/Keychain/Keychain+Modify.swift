@@ -43,12 +43,12 @@ extension Keychain {
             if !tiers.areSeparate {
                 // One tier for every class: a keychain from before the tiers, or one whose protected
                 // look-up key was removed. Never write protected rows hashed with the device key then.
-                try requireKnownClasses(in: itemClass, tiers: tiers, db: db)
+                try keybagService.requireKnownClasses(in: itemClass, tiers: tiers, db: db)
             }
             var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
             func currentLocks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
                 if let cachedLocks { return cachedLocks }
-                let fetched = try locks(in: db)
+                let fetched = try keybagService.locks(in: db)
                 cachedLocks = fetched
                 return fetched
             }
@@ -69,7 +69,7 @@ extension Keychain {
                 throw KeychainCoreError(.itemNotFound, "no item matched the query")
             }
             let newProtection = changes.protection
-            if newProtection == .whenPasscodeSetThisDeviceOnly, try refreshKeybag(in: db).record.hasPasscode != true {
+            if newProtection == .whenPasscodeSetThisDeviceOnly, try keybagService.refreshKeybag(in: db).record.hasPasscode != true {
                 throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
             }
             for (row, item, current) in targets {
@@ -102,7 +102,7 @@ extension Keychain {
                         tiers: tiers,
                         in: db
                     ),
-                    try primaryKeyExists(other, itemClass: itemClass, excluding: item.rowID, in: db)
+                    try ItemTable(itemClass).containsPrimaryKey(other, excluding: item.rowID, in: db)
                 {
                     throw KeychainCoreError(.duplicateItem, "the updated item would duplicate another")
                 }
@@ -129,14 +129,7 @@ extension Keychain {
                 rowIDs.append(item.rowID)
                 return true
             }
-            do {
-                let statement = try db.cachedStatement(sql: RowSQL.of(query.itemClass).deleteByRowID)
-                for rowID in rowIDs + undecryptable {
-                    try statement.execute(arguments: [rowID])
-                }
-            } catch {
-                throw SQLiteItemStore.translate(error, "cannot delete items")
-            }
+            try ItemTable(query.itemClass).deleteRows(rowIDs + undecryptable, in: db)
             return rowIDs.count
         }
         guard deleted > 0 else {

@@ -68,7 +68,7 @@ extension Keychain {
                         item: item,
                         credentials: credentials,
                         operation: .useItem,
-                        currentLocks: { () throws(KeychainCoreError) in try locks(in: db) }
+                        currentLocks: { () throws(KeychainCoreError) in try keybagService.locks(in: db) }
                     )
                 }
                 switch opened {
@@ -97,16 +97,11 @@ extension Keychain {
 
     /// Deletes rows whose access control can never be satisfied again, as Apple drops such items.
     func removeInvalidated(_ rows: [ItemRow], itemClass: ItemClass) throws(KeychainCoreError) {
+        let table = ItemTable(itemClass)
         try store.write { db throws(KeychainCoreError) in
-            do {
-                for row in rows {
-                    try db.execute(
-                        sql: "DELETE FROM \(itemClass.tableName) WHERE rowid = ? AND uuid = ?",
-                        arguments: [row.rowID, row.identifier]
-                    )
-                }
-            } catch {
-                throw SQLiteItemStore.translate(error, "cannot remove invalidated items")
+            for row in rows {
+                guard let rowID = row.rowID else { continue }
+                try table.deleteRow(rowID, identifier: row.identifier, in: db)
             }
         }
         logger.notice(
@@ -137,56 +132,47 @@ extension Keychain {
         let schema = ItemSchema.of(query.itemClass)
         let tiers: LookupTiers
         if let known { tiers = known } else { tiers = try refreshLookupTiers(in: db) }
-        let (sql, arguments) = try selection(for: query, schema: schema, tiers: tiers)
+        let filter = try selection(for: query, schema: schema, tiers: tiers)
         let table = query.itemClass.tableName
         var found = 0
         var lockedCandidates = false
-        do {
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-            while let raw = try cursor.next() {
-                guard let row = ItemRow(row: raw, schema: schema) else { continue }
-                if tiers.protectedTierIsLocked,
-                    tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) == nil
-                {
-                    // A passcode-protected row before the first unlock: it may match or not.
-                    lockedCandidates = true
-                    continue
-                }
-                let opened = Result { () throws(KeychainCoreError) in
-                    try codec.openMetadata(row, itemClass: query.itemClass, tiers: tiers)
-                }
-                let item: StoredItem
-                switch opened {
-                case .success(let value):
-                    item = value
-                case .failure(let error) where error.code == .decode:
-                    logger.warning(
-                        "skipping an item that cannot be decrypted",
-                        metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"]
-                    )
-                    skipped?(row, error.code)
-                    continue
-                case .failure(let error):
-                    throw error
-                }
-                guard matches(item, query, schema: schema) else { continue }
-                let handled = Result { () throws(KeychainCoreError) in try body(row, item) }
-                switch handled {
-                case .success(let counts):
-                    guard counts else { continue }
-                case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
-                    skipped?(row, error.code)
-                    continue
-                case .failure(let error):
-                    throw error
-                }
-                found += 1
-                if let limit, found >= limit { return }
+        try ItemTable(query.itemClass).forEachRow(matching: filter, in: db) { row throws(KeychainCoreError) -> Bool in
+            if tiers.protectedTierIsLocked, tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) == nil {
+                // A passcode-protected row before the first unlock: it may match or not.
+                lockedCandidates = true
+                return true
             }
-        } catch let error as KeychainCoreError {
-            throw error
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot search the keychain")
+            let opened = Result { () throws(KeychainCoreError) in
+                try codec.openMetadata(row, itemClass: query.itemClass, tiers: tiers)
+            }
+            let item: StoredItem
+            switch opened {
+            case .success(let value):
+                item = value
+            case .failure(let error) where error.code == .decode:
+                logger.warning("skipping an item that cannot be decrypted", metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"])
+                skipped?(row, error.code)
+                return true
+            case .failure(let error):
+                throw error
+            }
+            guard matches(item, query, schema: schema) else { return true }
+            let handled = Result { () throws(KeychainCoreError) in try body(row, item) }
+            switch handled {
+            case .success(let counts):
+                guard counts else { return true }
+            case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
+                skipped?(row, error.code)
+                return true
+            case .failure(let error):
+                throw error
+            }
+            found += 1
+            if let limit, found >= limit {
+                lockedCandidates = false  // the limit was reached: locked rows change nothing
+                return false
+            }
+            return true
         }
         if lockedCandidates {
             // Fewer items than asked for, and the rest may be among the locked ones.
@@ -194,25 +180,15 @@ extension Keychain {
         }
     }
 
-    /// The SQL that selects the candidate rows of a query.
+    /// The rows that may match a query.
     ///
     /// Each look-up tier (see ``LookupTier``) narrows its own rows with its own hashes; the
     /// alternatives are joined with `OR`. Before the first unlock the protected tier cannot be
     /// hashed, so every protected row is a candidate, and opening it reports the lock, as a
     /// matching locked item does.
-    private func selection(
-        for query: ItemQuery,
-        schema: ItemSchema,
-        tiers: LookupTiers
-    ) throws(KeychainCoreError) -> (String, StatementArguments) {
+    private func selection(for query: ItemQuery, schema: ItemSchema, tiers: LookupTiers) throws(KeychainCoreError) -> RowFilter {
         let table = query.itemClass.tableName
-        var clauses: [String] = []
-        var arguments: [(any DatabaseValueConvertible)?] = []
-
-        if let reference = query.persistentReference {
-            clauses.append("uuid = ?")
-            arguments.append(reference.identifier)
-        }
+        var filter = RowFilter(identifier: query.persistentReference?.identifier)
         var groupsToMatch: [String]?
         if let group = query.accessGroup {
             guard accessGroups.permits(group) else {
@@ -224,40 +200,25 @@ extension Keychain {
             }
             groupsToMatch = accessGroups.groups
         }
-        var alternatives: [String] = []
         for tier in tiers.available {
             if let protection = query.protection, !tier.covers(protection) { continue }
-            var tierClauses: [String] = []
+            var conditions: [RowFilter.Condition] = []
             if let groups = groupsToMatch, let descriptor = schema.attribute("agrp") {
-                tierClauses.append("agrp IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
-                arguments += tier.accessGroupHashes(groups, descriptor: descriptor, table: table)
+                conditions.append(.isIn(column: "agrp", tier.accessGroupHashes(groups, descriptor: descriptor, table: table)))
             }
             for descriptor in schema.primaryKey {
                 guard let value = query.attributes[descriptor.code] else { continue }
-                tierClauses.append("\(descriptor.code) = ?")
-                arguments.append(tier.columnHash(value, descriptor: descriptor, table: table))
+                conditions.append(.equals(column: descriptor.code, tier.columnHash(value, descriptor: descriptor, table: table)))
             }
             if let protection = query.protection, let tag = tier.sharedTag(protection, table: table) {
-                tierClauses.append("pdmn = ?")
-                arguments.append(tag)
+                conditions.append(.equals(column: "pdmn", tag))
             }
-            alternatives.append(tierClauses.isEmpty ? "1" : tierClauses.joined(separator: " AND "))
+            filter.alternatives.append(conditions)
         }
         if tiers.protectedTierIsLocked, query.protection?.isPasscodeProtected ?? true {
-            let deviceTags = tiers.deviceTags(table: table)
-            alternatives.append("pdmn NOT IN (\(Array(repeating: "?", count: deviceTags.count).joined(separator: ", ")))")
-            arguments += deviceTags
+            filter.alternatives.append([.notIn(column: "pdmn", tiers.deviceTags(table: table))])
         }
-        if alternatives.count == 1 {
-            if alternatives[0] != "1" { clauses.append(alternatives[0]) }
-        } else {
-            clauses.append("(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")")
-        }
-        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-        return (
-            "SELECT \(RowSQL.of(query.itemClass).columns) FROM \(table)\(whereClause) ORDER BY rowid",
-            StatementArguments(arguments)
-        )
+        return filter
     }
 
     /// Whether a decrypted item has every attribute value of the query.

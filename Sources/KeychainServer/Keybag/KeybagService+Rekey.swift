@@ -17,7 +17,7 @@ import GRDB
 import KeychainCore
 import Logging
 
-extension Keychain {
+extension KeybagService {
     // MARK: Replacing the class keys
 
     /// Replaces what opens the passcode-protected items, in the caller's write transaction: the
@@ -48,7 +48,7 @@ extension Keychain {
         let to = RowKeys(classKeys: new, tiers: newTiers)
         var total = 0
         for itemClass in ItemClass.storedClasses {
-            total += try rowCount(of: itemClass, in: db)
+            total += try ItemTable(itemClass).count(in: db)
         }
         var completed = 0
         for itemClass in ItemClass.storedClasses {
@@ -125,14 +125,6 @@ extension Keychain {
 
     // MARK: Rows
 
-    private func rowCount(of itemClass: ItemClass, in db: Database) throws(KeychainCoreError) -> Int {
-        do {
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(itemClass.tableName)") ?? 0
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot count the items")
-        }
-    }
-
     private func rekeyRows(
         of itemClass: ItemClass,
         from old: RowKeys,
@@ -141,28 +133,16 @@ extension Keychain {
         didRow: () -> Void
     ) throws(KeychainCoreError) {
         let schema = ItemSchema.of(itemClass)
-        let table = itemClass.tableName
+        let table = ItemTable(itemClass)
         // Row by row, by rowid: a large keychain is never held in memory at once.
-        let rowIDs: [Int64]
-        do {
-            rowIDs = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) ORDER BY rowid")
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot read the items to re-key")
-        }
+        let rowIDs = try table.rowIDs(in: db)
         if !old.tiers.areSeparate {
             try requireKnownClasses(in: itemClass, tiers: old.tiers, db: db)
         }
-        let select = "SELECT \(RowSQL.of(itemClass).columns) FROM \(table) WHERE rowid = ?"
         var damaged = 0
         for rowID in rowIDs {
             defer { didRow() }
-            let fetched: ItemRow?
-            do {
-                fetched = try Row.fetchOne(db.cachedStatement(sql: select), arguments: [rowID]).flatMap { ItemRow(row: $0, schema: schema) }
-            } catch {
-                throw SQLiteItemStore.translate(error, "cannot read an item to re-key")
-            }
-            guard let row = fetched else { continue }
+            guard let row = try table.row(rowID, in: db) else { continue }
             let moved = Result { () throws(KeychainCoreError) in
                 try codec.rekeyed(row, itemClass: itemClass, from: old, to: new)
             }
@@ -194,16 +174,7 @@ extension Keychain {
     func requireKnownClasses(in itemClass: ItemClass, tiers: LookupTiers, db: Database) throws(KeychainCoreError) {
         let table = itemClass.tableName
         let tags = ProtectionClass.allCases.compactMap { tiers.device.sharedTag($0, table: table) }
-        let unknown: Bool
-        do {
-            unknown = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE pdmn NOT IN (\(tags.map { _ in "?" }.joined(separator: ", "))))",
-                arguments: StatementArguments(tags)
-            ) ?? false
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot inspect the keychain")
-        }
+        let unknown = try ItemTable(itemClass).containsRows(taggedOutside: tags, in: db)
         if unknown {
             throw KeychainCoreError(
                 .decode,

@@ -16,7 +16,7 @@ import Foundation
 import GRDB
 package import KeychainCore
 
-extension Keychain {
+extension KeybagService {
     // MARK: State
 
     /// The fewest characters a passcode may have (Apple's shortest passcode has four digits).
@@ -34,11 +34,6 @@ extension Keychain {
 
     /// Whether this process has unlocked since it started (the `AfterFirstUnlock` classes are available).
     package var hasBeenUnlocked: Bool { keybag.hasBeenUnlocked }
-
-    /// The wrong-passcode count and when the next attempt is allowed.
-    package func passcodeBackoff() throws(KeychainCoreError) -> PasscodeBackoff {
-        try store.read { db throws(KeychainCoreError) in try Self.fetchBackoff(db) }
-    }
 
     // MARK: Lock and unlock
 
@@ -201,34 +196,24 @@ extension Keychain {
         tiers: LookupTiers,
         db: Database
     ) throws(KeychainCoreError) {
-        let table = itemClass.tableName
+        let table = ItemTable(itemClass)
         guard let tier = tiers.tier(for: protection) else {
             throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
         }
-        do {
-            if let tag = tier.sharedTag(protection, table: table) {
-                try db.execute(sql: "DELETE FROM \(table) WHERE pdmn = ?", arguments: [tag])
-                return
-            }
-            var doomed: [Int64] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uuid, pdmn FROM \(table)")
-            while let row = try rows.next() {
-                guard let rowID = row[0] as Int64?, let identifier = row[1] as Data?, let tag = row[2] as Data?,
-                    tier.protection(forTag: tag, table: table, identifier: identifier) == protection
-                else { continue }
-                doomed.append(rowID)
-            }
-            for rowID in doomed {
-                try db.execute(sql: RowSQL.of(itemClass).deleteByRowID, arguments: [rowID])
-            }
-        } catch {
-            throw SQLiteItemStore.translate(error, "cannot delete the \(protection.rawValue) items")
+        if let tag = tier.sharedTag(protection, table: table.name) {
+            try table.deleteRows(tagged: tag, in: db)
+            return
         }
+        var doomed: [Int64] = []
+        try table.forEachTag(in: db) { rowID, identifier, tag in
+            if tier.protection(forTag: tag, table: table.name, identifier: identifier) == protection { doomed.append(rowID) }
+        }
+        try table.deleteRows(doomed, in: db)
     }
 
     /// Checks a passcode against the keybag, with Apple's back-off; returns the passcode key.
     ///
-    /// The attempt is reserved (see ``reservePasscodeAttempt()``) before the KDF runs, so that
+    /// The attempt is reserved (see ``AttemptCounters/reservePasscodeAttempt()``) before the KDF runs, so that
     /// guesses made in parallel each count; a correct passcode then clears the count. With
     /// `endsBiometricLockout`, a correct passcode also ends a biometric lockout, as entering the
     /// passcode does on iOS.
@@ -237,12 +222,12 @@ extension Keychain {
         record: KeybagRecord,
         endsBiometricLockout: Bool = false
     ) throws(KeychainCoreError) -> SymmetricKey {
-        let attempt = try reservePasscodeAttempt()
+        let attempt = try attempts.reservePasscodeAttempt()
         let derived = Result { () throws(KeychainCoreError) in
             try keybag.passcodeKey(for: passcode, record: record, minimum: minimumKDF)
         }
         guard case .success(let key) = derived else {
-            try settlePasscodeAttempt(attempt, outcome: nil)
+            try attempts.settlePasscodeAttempt(attempt, outcome: nil)
             return try derived.get()
         }
         let correct = record.wrappedClassKeys[.whenUnlocked].map { wrapped in
@@ -252,7 +237,7 @@ extension Keychain {
                 binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
             )) != nil
         } ?? false
-        try settlePasscodeAttempt(attempt, outcome: correct, endsBiometricLockout: endsBiometricLockout)
+        try attempts.settlePasscodeAttempt(attempt, outcome: correct, endsBiometricLockout: endsBiometricLockout)
         guard correct else {
             throw KeychainCoreError(.authenticationFailed, "the passcode is not correct")
         }

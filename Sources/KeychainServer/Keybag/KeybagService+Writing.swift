@@ -17,7 +17,7 @@ import GRDB
 package import KeychainCore
 import Logging
 
-extension Keychain {
+extension KeybagService {
     // MARK: Following the stored keybag
 
     /// The stored keybag as `db`'s transaction sees it; this process follows it (new locks, a new

@@ -16,18 +16,15 @@ package import Foundation
 import GRDB
 package import KeychainCore
 
-extension Keychain {
+extension KeybagService {
     // MARK: Locks
-
-    /// Apple's model: biometry locks after this many consecutive failed matches, until the passcode.
-    package static let biometricFailureLimit = 5
 
     /// The keybag's locks as they are now (other processes may have changed them), checked.
     package func lockRecords() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
         try store.read { db throws(KeychainCoreError) in try locks(in: db) }
     }
 
-    // MARK: The authentication gate
+    // MARK: Releasing the locks
 
     /// The passcode gate: checks `passcode` with Apple's back-off and releases the passcode lock.
     ///
@@ -97,53 +94,6 @@ extension Keychain {
             }
             updated.locks[.biometryCurrentSet] = lock.authenticated(authentication)
             return (updated, ())
-        }
-    }
-
-    // MARK: Biometric failures
-
-    /// Consecutive failed biometric matches, across processes.
-    package func biometricFailures() throws(KeychainCoreError) -> Int {
-        try store.read { db throws(KeychainCoreError) in
-            do {
-                return try Int.fetchOne(db, sql: "SELECT failures FROM biometry_attempts") ?? 0
-            } catch {
-                throw SQLiteItemStore.translate(error, "cannot read the biometric attempts")
-            }
-        }
-    }
-
-    /// Whether biometry is locked out until the passcode is entered.
-    package func isBiometryLockedOut() throws(KeychainCoreError) -> Bool {
-        try biometricFailures() >= Self.biometricFailureLimit
-    }
-
-    /// Counts a failed match; returns the new count.
-    @discardableResult
-    package func recordBiometricFailure() throws(KeychainCoreError) -> Int {
-        try store.write(erasing: false) { db throws(KeychainCoreError) in
-            do {
-                try db.execute(
-                    sql: """
-                        INSERT INTO biometry_attempts (id, failures) VALUES (1, 1)
-                        ON CONFLICT(id) DO UPDATE SET failures = failures + 1
-                        """
-                )
-                return try Int.fetchOne(db, sql: "SELECT failures FROM biometry_attempts") ?? 1
-            } catch {
-                throw SQLiteItemStore.translate(error, "cannot record a biometric attempt")
-            }
-        }
-    }
-
-    /// Clears the failure count after a successful match.
-    package func resetBiometricFailures() throws(KeychainCoreError) {
-        try store.write(erasing: false) { db throws(KeychainCoreError) in
-            do {
-                try db.execute(sql: "DELETE FROM biometry_attempts")
-            } catch {
-                throw SQLiteItemStore.translate(error, "cannot reset the biometric attempts")
-            }
         }
     }
 }

@@ -1,0 +1,212 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+import KeychainCore
+
+/// The SQL of one item table (`genp`, `inet`, `cert`, `keys`): the queries the item operations,
+/// the duplicate checks and re-keying run, inside the caller's transaction.
+///
+/// Every value it compares is a keyed hash or a random identifier; the callers compute them.
+struct ItemTable {
+    // MARK: Properties
+
+    /// The class whose items the table holds.
+    let itemClass: ItemClass
+    /// The table's name, the class code.
+    let name: String
+
+    private var sql: RowSQL { RowSQL.of(itemClass) }
+    private var schema: ItemSchema { ItemSchema.of(itemClass) }
+
+    // MARK: Initialization
+
+    init(_ itemClass: ItemClass) {
+        self.itemClass = itemClass
+        name = itemClass.tableName
+    }
+
+    // MARK: Counting and checking
+
+    /// How many rows the table holds.
+    func count(in db: Database) throws(KeychainCoreError) -> Int {
+        try run("cannot count the items") { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(name)") ?? 0 }
+    }
+
+    /// Whether a row other than `rowID` has the primary-key hash `hash`.
+    func containsPrimaryKey(_ hash: Data, excluding rowID: Int64? = nil, in db: Database) throws(KeychainCoreError) -> Bool {
+        try run("cannot check for a duplicate item") {
+            let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(name) WHERE pkey = ? AND rowid IS NOT ?)")
+            return try Bool.fetchOne(statement, arguments: [hash, rowID]) ?? false
+        }
+    }
+
+    /// Whether a row has a class tag other than `tags`.
+    func containsRows(taggedOutside tags: [Data], in db: Database) throws(KeychainCoreError) -> Bool {
+        try run("cannot inspect the keychain") {
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM \(name) WHERE pdmn NOT IN (\(Self.placeholders(tags.count))))",
+                arguments: StatementArguments(tags)
+            ) ?? false
+        }
+    }
+
+    // MARK: Reading rows
+
+    /// Every row's `rowid`, in insertion order.
+    func rowIDs(in db: Database) throws(KeychainCoreError) -> [Int64] {
+        try run("cannot read the items") { try Int64.fetchAll(db, sql: "SELECT rowid FROM \(name) ORDER BY rowid") }
+    }
+
+    /// The row `rowID`, if it exists and reads.
+    func row(_ rowID: Int64, in db: Database) throws(KeychainCoreError) -> ItemRow? {
+        try run("cannot read an item") {
+            let statement = try db.cachedStatement(sql: "SELECT \(sql.columns) FROM \(name) WHERE rowid = ?")
+            return try Row.fetchOne(statement, arguments: [rowID]).flatMap { ItemRow(row: $0, schema: schema) }
+        }
+    }
+
+    /// The row with the primary-key hash `hash`, if it exists and reads.
+    func row(primaryKeyHash hash: Data, in db: Database) throws(KeychainCoreError) -> ItemRow? {
+        try run("cannot check for a duplicate item") {
+            try Row.fetchOne(db, sql: "SELECT \(sql.columns) FROM \(name) WHERE pkey = ?", arguments: [hash])
+                .flatMap { ItemRow(row: $0, schema: schema) }
+        }
+    }
+
+    /// Calls `body` with each row's `rowid`, identifier and class tag, in insertion order.
+    func forEachTag(in db: Database, _ body: (Int64, Data, Data) throws(KeychainCoreError) -> Void) throws(KeychainCoreError) {
+        try run("cannot read the items") {
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uuid, pdmn FROM \(name) ORDER BY rowid")
+            while let row = try rows.next() {
+                guard let rowID = row[0] as Int64?, let identifier = row[1] as Data?, let tag = row[2] as Data? else { continue }
+                try body(rowID, identifier, tag)
+            }
+        }
+    }
+
+    /// Calls `body` with each row that `filter` selects, in insertion order, while it returns `true`.
+    ///
+    /// A row that does not read (a column missing or of the wrong type) is skipped.
+    func forEachRow(
+        matching filter: RowFilter,
+        in db: Database,
+        _ body: (ItemRow) throws(KeychainCoreError) -> Bool
+    ) throws(KeychainCoreError) {
+        let (condition, arguments) = Self.render(filter)
+        try run("cannot search the keychain") {
+            let statement = try db.cachedStatement(sql: "SELECT \(sql.columns) FROM \(name)\(condition) ORDER BY rowid")
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let raw = try cursor.next() {
+                guard let row = ItemRow(row: raw, schema: schema) else { continue }
+                guard try body(row) else { return }
+            }
+        }
+    }
+
+    // MARK: Deleting rows
+
+    /// Deletes the rows `rowIDs`.
+    func deleteRows(_ rowIDs: [Int64], in db: Database) throws(KeychainCoreError) {
+        try run("cannot delete items") {
+            let statement = try db.cachedStatement(sql: sql.deleteByRowID)
+            for rowID in rowIDs {
+                try statement.execute(arguments: [rowID])
+            }
+        }
+    }
+
+    /// Deletes the row `rowID` if it is still the item `identifier`.
+    func deleteRow(_ rowID: Int64, identifier: Data, in db: Database) throws(KeychainCoreError) {
+        try run("cannot delete an item") {
+            try db.execute(sql: "DELETE FROM \(name) WHERE rowid = ? AND uuid = ?", arguments: [rowID, identifier])
+        }
+    }
+
+    /// Deletes every row with the class tag `tag`.
+    func deleteRows(tagged tag: Data, in db: Database) throws(KeychainCoreError) {
+        try run("cannot delete items") { try db.execute(sql: "DELETE FROM \(name) WHERE pdmn = ?", arguments: [tag]) }
+    }
+
+    // MARK: Private
+
+    /// Runs `body`, translating a database error into ``KeychainCoreError`` with `message`.
+    private func run<T>(_ message: String, _ body: () throws -> T) throws(KeychainCoreError) -> T {
+        do {
+            return try body()
+        } catch let error as KeychainCoreError {
+            throw error
+        } catch {
+            throw SQLiteItemStore.translate(error, message)
+        }
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// The `WHERE` clause (with its leading space, or empty) and arguments of `filter`.
+    private static func render(_ filter: RowFilter) -> (String, StatementArguments) {
+        var clauses: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let identifier = filter.identifier {
+            clauses.append("uuid = ?")
+            arguments.append(identifier)
+        }
+        var alternatives: [String] = []
+        for conditions in filter.alternatives {
+            var parts: [String] = []
+            for condition in conditions {
+                switch condition {
+                case .equals(let column, let value):
+                    parts.append("\(column) = ?")
+                    arguments.append(value)
+                case .isIn(let column, let values):
+                    parts.append("\(column) IN (\(placeholders(values.count)))")
+                    arguments += values
+                case .notIn(let column, let values):
+                    parts.append("\(column) NOT IN (\(placeholders(values.count)))")
+                    arguments += values
+                }
+            }
+            alternatives.append(parts.isEmpty ? "1" : parts.joined(separator: " AND "))
+        }
+        switch alternatives.count {
+        case 0:
+            clauses.append("0")
+        case 1:
+            if alternatives[0] != "1" { clauses.append(alternatives[0]) }
+        default:
+            clauses.append("(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")")
+        }
+        return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), StatementArguments(arguments))
+    }
+}
+
+/// Which rows of an item table a search reads: those of `identifier` (if given) that satisfy
+/// every condition of at least one alternative.
+struct RowFilter {
+    /// One comparison of a column with keyed hashes.
+    enum Condition {
+        case equals(column: String, Data)
+        case isIn(column: String, [Data])
+        case notIn(column: String, [Data])
+    }
+
+    /// The item identifier (`uuid`) the rows must have.
+    var identifier: Data?
+    /// The alternatives, joined by `OR`; an empty alternative selects every row, none selects none.
+    var alternatives: [[Condition]] = []
+}
