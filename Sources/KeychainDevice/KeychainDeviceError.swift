@@ -75,7 +75,7 @@ public struct KeychainDeviceError: Error, Sendable, Hashable {
             case .itemNotFound: .notFound
             case .invalidParameter, .noSuchAttribute, .noSuchClass, .dataTooLarge: .invalidParameter
             case .invalidKeychain: .invalidKeychain
-            case .decode, .lockDamaged, .itemInvalidated: .damaged
+            case .decode, .constraintDamaged, .itemInvalidated: .damaged
             case .io, .staleSnapshot: .io
             case .userCanceled, .internalInconsistency, .authenticationNeeded: .other
             }

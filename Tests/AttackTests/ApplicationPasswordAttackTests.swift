@@ -52,13 +52,13 @@ import Testing
             }
         }
         let classKey = try #require(owner.keybag.classKey(.alwaysThisDeviceOnly))
-        let locks = try rows.map { row in try Self.lock(of: row, classKey: classKey) }
-        let parameters = try locks.map { try #require($0.applicationPassword) }
+        let constraints = try rows.map { row in try Self.lock(of: row, classKey: classKey) }
+        let parameters = try constraints.map { try #require($0.applicationPassword) }
         #expect(parameters[0].salt != parameters[1].salt)
         #expect(parameters.allSatisfy { $0.kdf == .standard && $0.salt.count == ApplicationPasswordParameters.saltLength })
 
         // The thief lowers the first item's cost to N = 2 and seals the envelope again.
-        var cheap = locks[0]
+        var cheap = constraints[0]
         cheap.applicationPassword?.kdf = PasscodeKDF(rounds: 2, blockSize: 1, parallelism: 1)
         let binding = ItemCodec.binding(table: "genp", identifier: rows[0].identifier, protection: .alwaysThisDeviceOnly)
         let envelope = SecretKeyEnvelope.locked(try AtRestCipher.seal(cheap.serialized, using: classKey, binding: binding("skey")))
@@ -120,12 +120,12 @@ import Testing
 
     // MARK: Helpers
 
-    static func lock(of row: ItemRow, classKey: SymmetricKey) throws -> ItemLock {
+    static func lock(of row: ItemRow, classKey: SymmetricKey) throws -> ConstraintEnvelope {
         let binding = ItemCodec.binding(table: "genp", identifier: row.identifier, protection: .alwaysThisDeviceOnly)
         guard case .locked(let sealed) = try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) else {
             throw KeychainCoreError(.decode, "not locked")
         }
-        return try ItemLock(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
+        return try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
     }
 
     static func read(_ account: String, in keychain: Keychain, credentials: AuthenticationCredentials) -> Result<Data?, KeychainCoreError> {

@@ -22,7 +22,7 @@ import Testing
 @testable import KeychainDevice
 @testable import KeychainServer
 
-/// Findings 6, 7 and 8: the keybag's locks and look-up tiers altered by someone who holds today's
+/// Findings 6, 7 and 8: the keybag's constraint keys and look-up tiers altered by someone who holds today's
 /// files (and so can open and reseal the keybag box, but has no passcode); damaged locks; leaks
 /// of sizes; a crash while a keychain is created; a database from a newer version.
 @Suite struct KeybagAttackTests {
@@ -42,14 +42,14 @@ import Testing
 
     // MARK: Finding 6: swapped lock public keys
 
-    /// The thief swaps the passcode lock's public key for one of their own (keeping its identifier
+    /// The thief swaps the passcode constraint key's public key for one of their own (keeping its identifier
     /// and code). Items added afterwards must not be sealed to it: before the first unlock the lock
     /// cannot be checked and the add is refused; after it the check fails and the add is refused.
     @Test func aSwappedLockKeyIsNeverSealedTo() throws {
         let keychain = try TemporaryKeychain(passcode: Self.passcode)
         let thiefKey = Curve25519.KeyAgreement.PrivateKey()
         try KeybagForgery.forge(keychain.directory) { record in
-            record.locks[.passcode]?.publicKey = thiefKey.publicKey
+            record.constraints[.passcode]?.publicKey = thiefKey.publicKey
         }
         // A process that has not unlocked: it cannot check the lock, so it does not seal to it.
         let fresh = try keychain.reopened()
@@ -74,7 +74,7 @@ import Testing
     @Test func aLockWithoutItsCodeIsDamage() throws {
         let keychain = try TemporaryKeychain(passcode: Self.passcode)
         try KeybagForgery.forge(keychain.directory) { record in
-            record.locks[.passcode]?.mac = nil
+            record.constraints[.passcode]?.mac = nil
         }
         keychain.run {
             #expect(SecItemAdd(Self.passcodeItem("no code") as CFDictionary, nil) == errSecDecode)
@@ -100,9 +100,9 @@ import Testing
         }
         let original = try KeybagForgery.read(keychain.directory)
         try KeybagForgery.forge(keychain.directory) { record in
-            var wrapped = [UInt8](record.locks[.passcode]?.wrappedPrivateKey ?? Data())
+            var wrapped = [UInt8](record.constraints[.passcode]?.wrappedPrivateKey ?? Data())
             wrapped[wrapped.count / 2] ^= 0x01
-            record.locks[.passcode]?.wrappedPrivateKey = Data(wrapped)
+            record.constraints[.passcode]?.wrappedPrivateKey = Data(wrapped)
         }
         keychain.queuePasscodeReplies([.entered(Self.passcode)])
         let read: [String: Any] = [
@@ -113,7 +113,7 @@ import Testing
             #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecDecode)
             #expect(SecItemAdd(Self.passcodeItem("kept") as CFDictionary, nil) == errSecDuplicateItem)
         }
-        try KeybagForgery.forge(keychain.directory) { record in record.locks = original.locks }
+        try KeybagForgery.forge(keychain.directory) { record in record.constraints = original.constraints }
         keychain.queuePasscodeReplies([.entered(Self.passcode)])
         keychain.run {
             var result: CFTypeRef?

@@ -57,7 +57,7 @@ import Testing
                 pair.0,
                 item: pair.1,
                 credentials: credentials,
-                currentLocks: { () throws(KeychainCoreError) in try keychain.keybagService.lockRecords() }
+                currentConstraints: { () throws(KeychainCoreError) in try keychain.keybagService.constraintKeyRecords() }
             )
         }
     }
@@ -68,7 +68,7 @@ import Testing
         let owner = temporary.device.keychain
         var credentials = AuthenticationCredentials()
         credentials.applicationPassword = ApplicationPassword(Data("correct password".utf8))
-        let sealedAt = try owner.keybagService.lockRecords()
+        let sealedAt = try owner.keybagService.constraintKeyRecords()
         for (account, flags) in [("app", AccessControl.applicationPassword), ("passcode", AccessControl.devicePasscode), ("bio", AccessControl.biometryAny)] {
             _ = try owner.add(
                 try QueryParser.parse(
@@ -102,24 +102,24 @@ import Testing
         #expect(Self.open(thief, stolen[0], guess).failureCode == .authenticationFailed)
         #expect(try Self.open(thief, stolen[0], credentials).get() == Data("secret of app".utf8))
 
-        // The passcode lock does not open with the device key, nor with a wrong passcode (counted).
-        let passcodeLock = try #require(try thief.keybagService.lockRecords()[.passcode])
+        // The passcode constraint key does not open with the device key, nor with a wrong passcode (counted).
+        let passcodeLock = try #require(try thief.keybagService.constraintKeyRecords()[.passcode])
         #expect(throws: KeychainCoreError.self) { try passcodeLock.privateKey(using: thief.keybag.deviceKey) }
         #expect(throws: KeychainCoreError.self) { try thief.keybagService.authenticate(passcode: "0000") }
         #expect(try thief.attempts.passcodeBackoff().failures == 1)
         // Biometric locks are wrapped by a passcode-protected class key: nothing to release.
-        #expect(throws: KeychainCoreError.self) { try thief.keybagService.releaseBiometricLocks() }
+        #expect(throws: KeychainCoreError.self) { try thief.keybagService.releaseBiometricConstraints() }
         // Keys made up by the thief do not open either.
         var forged = AuthenticationCredentials()
-        for record in try thief.keybagService.lockRecords().values {
-            forged.lockKeys[record.identifier] = Curve25519.KeyAgreement.PrivateKey()
+        for record in try thief.keybagService.constraintKeyRecords().values {
+            forged.constraintKeys[record.identifier] = Curve25519.KeyAgreement.PrivateKey()
         }
         #expect(Self.open(thief, stolen[1], forged).failureCode == .decode)
 
         // With the passcode, the same engine opens the passcode item and, after a match, the biometric one.
         let released = try thief.keybagService.authenticate(passcode: "1234")
         #expect(try Self.open(thief, stolen[1], released).get() == Data("secret of passcode".utf8))
-        let biometric = try thief.keybagService.releaseBiometricLocks()
+        let biometric = try thief.keybagService.releaseBiometricConstraints()
         #expect(try Self.open(thief, stolen[2], biometric).get() == Data("secret of bio".utf8))
     }
 

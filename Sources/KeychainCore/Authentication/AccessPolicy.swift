@@ -16,16 +16,16 @@
 /// Apple's `SecAccessControlCreateWithFlags` builds a k-of-n constraint from the flags: several
 /// constraints without `or` all apply (`and`), with `or` any one does; `userPresence` is biometry
 /// or the device passcode; `applicationPassword` is an extra encryption that applies on every path.
-/// The engine compiles that into alternatives of locks: the secret key is wrapped once per
-/// alternative, under a key that needs every lock of that alternative.
+/// The engine compiles that into alternatives of constraints: the secret key is wrapped once per
+/// alternative, under a key that needs every constraint of that alternative.
 package struct AccessPolicy: Hashable, Sendable {
     // MARK: Properties
 
-    /// Any one of these satisfies the policy; each needs all of its locks.
-    package var alternatives: [[Lock]]
+    /// Any one of these satisfies the policy; each needs all of its constraints.
+    package var alternatives: [[Constraint]]
     /// Whether the application password is needed on every alternative.
     package var requiresApplicationPassword: Bool
-    /// Whether the biometric locks of this policy need enrolled biometry when the item is created
+    /// Whether the biometric constraint keys of this policy need enrolled biometry when the item is created
     /// (`biometryAny` and `biometryCurrentSet` do; `userPresence` does not).
     package var requiresEnrolledBiometry: Bool
 
@@ -39,23 +39,23 @@ package struct AccessPolicy: Hashable, Sendable {
             requiresEnrolledBiometry = false
             return
         }
-        var locks: [Lock] = []
-        if flags & AccessControl.biometryAny != 0 { locks.append(.biometryAny) }
-        if flags & AccessControl.biometryCurrentSet != 0 { locks.append(.biometryCurrentSet) }
-        if flags & AccessControl.devicePasscode != 0 { locks.append(.passcode) }
-        if flags & AccessControl.companion != 0 { locks.append(.companion) }
+        var constraints: [Constraint] = []
+        if flags & AccessControl.biometryAny != 0 { constraints.append(.biometryAny) }
+        if flags & AccessControl.biometryCurrentSet != 0 { constraints.append(.biometryCurrentSet) }
+        if flags & AccessControl.devicePasscode != 0 { constraints.append(.passcode) }
+        if flags & AccessControl.companion != 0 { constraints.append(.companion) }
         requiresEnrolledBiometry = true
-        if locks.isEmpty {
+        if constraints.isEmpty {
             alternatives = [[]]
         } else if flags & AccessControl.or != 0 {
-            alternatives = locks.map { [$0] }
+            alternatives = constraints.map { [$0] }
         } else {
-            alternatives = [locks]
+            alternatives = [constraints]
         }
     }
 
     /// Every lock that appears in some alternative.
-    package var locks: Set<Lock> {
+    package var constraints: Set<Constraint> {
         Set(alternatives.joined())
     }
 }
@@ -66,7 +66,7 @@ extension AccessPolicy {
     /// Items are sealed to a lock's public key, so adding an item needs no authentication; only
     /// the authentication gate releases the private key (after the passcode, or after a biometric
     /// match).
-    package enum Lock: UInt8, Hashable, Sendable, CaseIterable, Codable {
+    package enum Constraint: UInt8, Hashable, Sendable, CaseIterable, Codable {
         /// The device passcode: the private key is wrapped by the passcode-derived key.
         case passcode = 1
         /// Any enrolled biometry: survives enrolment changes; destroyed with the passcode.

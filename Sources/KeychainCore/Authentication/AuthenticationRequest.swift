@@ -23,12 +23,12 @@ package struct AuthenticationRequest: Hashable, Sendable, Codable {
     package var operation: AccessOperation
     /// What the credentials lack, for each alternative that can still be satisfied (any one of
     /// them, completed, opens the item).
-    package var missingAlternatives: [Set<AccessPolicy.Lock>]
+    package var missingAlternatives: [Set<AccessPolicy.Constraint>]
 
     package init(
         accessControl: AccessControl,
         operation: AccessOperation,
-        missingAlternatives: [Set<AccessPolicy.Lock>] = []
+        missingAlternatives: [Set<AccessPolicy.Constraint>] = []
     ) {
         self.accessControl = accessControl
         self.operation = operation

@@ -72,7 +72,7 @@ extension KeychainCoreError {
             case internalInconsistency
             case authenticationNeeded
             case itemInvalidated
-            case lockDamaged
+            case constraintDamaged
             case invalidKeychain
             case staleSnapshot
         }
@@ -122,7 +122,7 @@ extension KeychainCoreError {
         /// An access-control lock of the keybag failed its integrity check: the items sealed to it
         /// are refused (`errSecDecode`) but never deleted, and a new item with the same primary key
         /// is a duplicate.
-        package static let lockDamaged = Code(.lockDamaged)
+        package static let constraintDamaged = Code(.constraintDamaged)
         /// The keychain's files cannot be used: a link, another user's file, a file others can
         /// write, or a database written by a newer version (`errSecInvalidKeychain`).
         package static let invalidKeychain = Code(.invalidKeychain)

@@ -45,7 +45,7 @@ package struct AccessControl: Hashable, Sendable, Codable {
     }
 
     /// Whether reading the item requires more than its class key (biometry, passcode, application
-    /// password): its secret key is then sealed to locks (``ItemLock``).
+    /// password): its secret key is then sealed to constraint keys (``ConstraintEnvelope``).
     package var hasConstraints: Bool { flags & Self.constraintFlags != 0 }
 
     // MARK: Stored form

@@ -15,7 +15,7 @@ package import Foundation
 
 /// The opaque name of an authentication context inside the engine.
 ///
-/// An `LAContext` holds only this; the credentials its evaluations earned (released lock keys,
+/// An `LAContext` holds only this; the credentials its evaluations earned (released constraint keys,
 /// the application password) stay in the engine's table of contexts, as Apple keeps them in
 /// securityd and coreauthd and lets a context cross into a keychain call only as its externalized
 /// form (`kSecUseCredentialReference`). Sixteen random bytes: a process that does not hold the

@@ -33,8 +33,8 @@ package enum ProtectionClass: String, CaseIterable, Hashable, Sendable, Codable 
 
     // MARK: Lock behaviour
 
-    /// How a class key behaves when the device locks.
-    package enum Tier: Sendable {
+    /// When a class key is available, as the device locks and unlocks.
+    package enum Availability: Sendable {
         /// Forgotten whenever the device locks (`ak`, `aku`, `akpu`).
         case whenUnlocked
         /// Kept from the first unlock until the process ends (`ck`, `cku`).
@@ -43,8 +43,8 @@ package enum ProtectionClass: String, CaseIterable, Hashable, Sendable, Codable 
         case always
     }
 
-    /// The lock tier of this class.
-    package var tier: Tier {
+    /// When this class's key is available.
+    package var availability: Availability {
         switch self {
         case .whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly: .whenUnlocked
         case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: .afterFirstUnlock
@@ -53,7 +53,7 @@ package enum ProtectionClass: String, CaseIterable, Hashable, Sendable, Codable 
     }
 
     /// Whether the class key is wrapped by the passcode when one is set.
-    package var isPasscodeProtected: Bool { tier != .always }
+    package var isPasscodeProtected: Bool { availability != .always }
 
     /// Whether items of this class may never leave this device (the `…ThisDeviceOnly` classes).
     package var isThisDeviceOnly: Bool {

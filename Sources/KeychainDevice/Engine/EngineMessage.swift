@@ -36,7 +36,7 @@ package enum EngineRequest: Sendable, Codable {
     case evaluateAccessControl(
         AccessControl,
         operation: AccessOperation,
-        missing: [Set<AccessPolicy.Lock>]?,
+        missing: [Set<AccessPolicy.Constraint>]?,
         context: ContextReference,
         reason: String,
         interactionAllowed: Bool

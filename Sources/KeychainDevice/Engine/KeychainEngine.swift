@@ -76,7 +76,7 @@ package protocol KeychainEngine: AnyObject, Sendable {
     func evaluate(
         _ accessControl: AccessControl,
         operation: AccessOperation,
-        missing: [Set<AccessPolicy.Lock>]?,
+        missing: [Set<AccessPolicy.Constraint>]?,
         for context: ContextReference,
         reason: String,
         interactionAllowed: Bool

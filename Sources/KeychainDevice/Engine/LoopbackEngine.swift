@@ -185,7 +185,7 @@ package final class LoopbackEngine: KeychainEngine {
     package func evaluate(
         _ accessControl: AccessControl,
         operation: AccessOperation,
-        missing: [Set<AccessPolicy.Lock>]?,
+        missing: [Set<AccessPolicy.Constraint>]?,
         for context: ContextReference,
         reason: String,
         interactionAllowed: Bool

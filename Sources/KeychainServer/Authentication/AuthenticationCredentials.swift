@@ -15,15 +15,15 @@ package import Crypto
 package import Foundation
 import KeychainCore
 
-/// What an authentication context has earned: released lock keys and the application password key.
+/// What an authentication context has earned: released constraint keys and the application password key.
 ///
 /// The engine opens a protected item only with these; they are the Linux analog of the credential
 /// an `LAContext` hands to securityd after a successful evaluation.
 package struct AuthenticationCredentials: Sendable {
     // MARK: Properties
 
-    /// Private keys of the locks the context has opened, by lock key identifier.
-    package var lockKeys: [Data: Curve25519.KeyAgreement.PrivateKey] = [:]
+    /// Private keys of the constraint keys the context has opened, by constraint key identifier.
+    package var constraintKeys: [Data: Curve25519.KeyAgreement.PrivateKey] = [:]
     /// The application password set on the context, if any (each item derives its own key from it).
     package var applicationPassword: ApplicationPassword?
 
@@ -33,10 +33,10 @@ package struct AuthenticationCredentials: Sendable {
 
     /// Adds the keys of `other`.
     package mutating func merge(_ other: AuthenticationCredentials) {
-        lockKeys.merge(other.lockKeys) { _, new in new }
+        constraintKeys.merge(other.constraintKeys) { _, new in new }
         if let password = other.applicationPassword { applicationPassword = password }
     }
 
     /// Whether nothing has been earned.
-    package var isEmpty: Bool { lockKeys.isEmpty && applicationPassword == nil }
+    package var isEmpty: Bool { constraintKeys.isEmpty && applicationPassword == nil }
 }

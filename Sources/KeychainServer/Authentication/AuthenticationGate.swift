@@ -18,9 +18,9 @@ package import KeychainDevice
 /// The authentication gate (Apple's coreauthd and ACM): the table of authentication contexts, the
 /// evaluations that earn their credentials, and what a success releases from the keybag.
 ///
-/// Callers name a context by its ``ContextReference``; what it earned (released lock keys, the
+/// Callers name a context by its ``ContextReference``; what it earned (released constraint keys, the
 /// application password) stays here, and the item operations look it up by the reference the query
-/// carries. An evaluation asks the device's sensor and passcode prompt; success releases lock keys
+/// carries. An evaluation asks the device's sensor and passcode prompt; success releases constraint keys
 /// from the keybag, which the context keeps until it is released or invalidated.
 package final class AuthenticationGate: Sendable {
     // MARK: Properties
@@ -176,7 +176,7 @@ package final class AuthenticationGate: Sendable {
     package func evaluate(
         _ accessControl: AccessControl,
         operation: AccessOperation,
-        missing: [Set<AccessPolicy.Lock>]? = nil,
+        missing: [Set<AccessPolicy.Constraint>]? = nil,
         for reference: ContextReference,
         reason: String,
         interactionAllowed: Bool
@@ -189,7 +189,7 @@ package final class AuthenticationGate: Sendable {
             guard operation != .createItem && operation != .createKey else { return }
             let alternatives = missing ?? policy.alternatives.map(Set.init)
             guard !alternatives.isEmpty, !alternatives.contains(where: \.isEmpty) else { return }
-            let biometric: Set<AccessPolicy.Lock> = [.biometryAny, .biometryCurrentSet]
+            let biometric: Set<AccessPolicy.Constraint> = [.biometryAny, .biometryCurrentSet]
             if alternatives.count > 1 {
                 // `or` (and userPresence): biometry when it can be used, the passcode otherwise or on fallback.
                 let offersBiometry = alternatives.contains { $0.isSubset(of: biometric) }
@@ -205,7 +205,7 @@ package final class AuthenticationGate: Sendable {
                 }
                 return
             }
-            // `and` (or a single constraint): every lock of the one alternative, biometry first.
+            // `and` (or a single constraint): every constraint of the one alternative, biometry first.
             let needed = alternatives[0]
             if needed.contains(.companion) {
                 throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
@@ -234,14 +234,14 @@ package final class AuthenticationGate: Sendable {
         try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
     }
 
-    /// One biometric match through the sensor; a match releases the biometric locks.
+    /// One biometric match through the sensor; a match releases the biometric constraint keys.
     private func matchBiometry(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
         let kind = try gated { () throws -> BiometryKind in
             let kind = try usableBiometry().get()
             // A set changed behind our back (another process, a crash between two writes): replace its lock now.
             let identity = try sensor.enrolmentIdentity()
-            if try keybagService.lockRecords()[.biometryCurrentSet]?.domainHash != identity {
-                try keybagService.replaceBiometricSetLock(domainHash: identity)
+            if try keybagService.constraintKeyRecords()[.biometryCurrentSet]?.domainHash != identity {
+                try keybagService.replaceBiometricSetConstraint(domainHash: identity)
             }
             return kind
         }
@@ -271,12 +271,12 @@ package final class AuthenticationGate: Sendable {
         case .match:
             try gated {
                 try attempts.resetBiometricFailures()
-                try earn(try keybagService.releaseBiometricLocks(), for: reference)
+                try earn(try keybagService.releaseBiometricConstraints(), for: reference)
             }
         }
     }
 
-    /// The device passcode through the configured prompt; a correct one releases the passcode lock.
+    /// The device passcode through the configured prompt; a correct one releases the passcode constraint key.
     private func enterPasscode(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
         guard try gated({ try keybagService.hasPasscode() }) else {
             throw AuthenticationFailure(.passcodeNotSet, "no passcode is set")

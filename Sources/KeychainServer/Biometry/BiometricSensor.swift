@@ -26,7 +26,7 @@ package protocol BiometricSensor: Sendable {
     /// The names of the enrolled fingers, faces or eyes, oldest first.
     func enrolled() throws(KeychainCoreError) -> [String]
     /// An identity of the enrolled set that changes whenever a template is added or removed;
-    /// `nil` when nothing is enrolled. The `biometryCurrentSet` lock follows it.
+    /// `nil` when nothing is enrolled. The `biometryCurrentSet` constraint key follows it.
     func enrolmentIdentity() throws(KeychainCoreError) -> Data?
     /// Asks for one match, showing `reason`; blocks until the person answers or the match is cancelled.
     func match(reason: String, kind: BiometryKind) throws(KeychainCoreError) -> BiometricMatch

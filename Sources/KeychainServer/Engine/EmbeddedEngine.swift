@@ -126,7 +126,7 @@ package final class EmbeddedEngine: KeychainEngine {
     package func evaluate(
         _ accessControl: AccessControl,
         operation: AccessOperation,
-        missing: [Set<AccessPolicy.Lock>]?,
+        missing: [Set<AccessPolicy.Constraint>]?,
         for context: ContextReference,
         reason: String,
         interactionAllowed: Bool
@@ -155,10 +155,10 @@ package final class EmbeddedEngine: KeychainEngine {
         )
     }
 
-    /// Applies the change; when the enrolled set changed, replaces the `biometryCurrentSet` lock
+    /// Applies the change; when the enrolled set changed, replaces the `biometryCurrentSet` constraint key
     /// so that the items sealed to the old set become unreadable for good.
     package func changeSimulatedSensor(_ change: SimulatedSensorChange) throws(KeychainCoreError) {
         guard try simulatedSensor.apply(change), try keychain.keybagService.hasPasscode() else { return }
-        try keychain.keybagService.replaceBiometricSetLock(domainHash: try simulatedSensor.enrolmentIdentity())
+        try keychain.keybagService.replaceBiometricSetConstraint(domainHash: try simulatedSensor.enrolmentIdentity())
     }
 }

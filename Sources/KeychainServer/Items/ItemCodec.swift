@@ -78,14 +78,14 @@ package struct ItemCodec: Sendable {
     /// Encrypts an item into a row. `attributes` must hold every primary-key attribute.
     ///
     /// An item whose access control has constraints has its secret key sealed to the keybag's
-    /// `locks` (see ``ItemLock``); `credentials` supply the application password key if needed.
+    /// `locks` (see ``ConstraintEnvelope``); `credentials` supply the application password key if needed.
     package func seal(
         itemClass: ItemClass,
         identifier: Data,
         accessControl: AccessControl,
         attributes: [String: AttributeValue],
         secret: Data,
-        locks: [AccessPolicy.Lock: LockKeyRecord] = [:],
+        constraints: [AccessPolicy.Constraint: ConstraintKeyRecord] = [:],
         credentials: AuthenticationCredentials = AuthenticationCredentials(),
         operation: AccessOperation = .createItem,
         tiers: LookupTiers? = nil
@@ -107,11 +107,11 @@ package struct ItemCodec: Sendable {
         let binding = Self.binding(table: table, identifier: identifier, protection: protection)
         let envelope: SecretKeyEnvelope
         if accessControl.hasConstraints {
-            let lock = try ItemLock.seal(
+            let lock = try ConstraintEnvelope.seal(
                 secretKey,
                 accessControl: accessControl,
                 operation: operation,
-                locks: locks,
+                constraints: constraints,
                 applicationKey: applicationKey(credentials),
                 newParameters: .make(kdf: passcodeKDF),
                 binding: Self.lockBinding(table: table, identifier: identifier, protection: protection)
@@ -219,7 +219,7 @@ package struct ItemCodec: Sendable {
     ///
     /// - Parameters:
     ///   - credentials: What the caller's authentication context has earned.
-    ///   - currentLocks: The keybag's locks now, read only when the credentials do not open the item.
+    ///   - currentConstraints: The keybag's constraint keys now, read only when the credentials do not open the item.
     /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when the item's access control is
     ///   not satisfied yet, ``KeychainCoreError/Code/itemInvalidated`` when it never can be again.
     package func openSecret(
@@ -227,14 +227,14 @@ package struct ItemCodec: Sendable {
         item: StoredItem,
         credentials: AuthenticationCredentials = AuthenticationCredentials(),
         operation: AccessOperation = .useItem,
-        currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] = { [:] }
+        currentConstraints: () throws(KeychainCoreError) -> [AccessPolicy.Constraint: ConstraintKeyRecord] = { [:] }
     ) throws(KeychainCoreError) -> Data {
         let secretKey = try openSecretKey(
             row,
             item: item,
             credentials: credentials,
             operation: operation,
-            currentLocks: currentLocks
+            currentConstraints: currentConstraints
         )
         let binding = Self.binding(table: item.itemClass.tableName, identifier: row.identifier, protection: item.protection)
         if let padded = try? AtRestCipher.open(row.secret, using: secretKey, binding: binding(Self.paddedSecretColumn)) {
@@ -249,7 +249,7 @@ package struct ItemCodec: Sendable {
         item: StoredItem,
         credentials: AuthenticationCredentials,
         operation: AccessOperation,
-        currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord]
+        currentConstraints: () throws(KeychainCoreError) -> [AccessPolicy.Constraint: ConstraintKeyRecord]
     ) throws(KeychainCoreError) -> SymmetricKey {
         guard let classKey = keybag.classKey(item.protection) else {
             throw KeychainCoreError(.interactionNotAllowed, "the \(item.protection.rawValue) class is locked")
@@ -267,14 +267,14 @@ package struct ItemCodec: Sendable {
             guard requiresAuthentication else {
                 throw KeychainCoreError(.decode, "an item's key envelope does not match its access control")
             }
-            let lock = try ItemLock(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
+            let lock = try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
             return try lock.open(
                 accessControl: item.accessControl,
                 operation: operation,
                 credentials: credentials,
                 applicationKey: applicationKey(credentials),
                 legacyParameters: legacyApplicationPasswordParameters,
-                currentLocks: currentLocks,
+                currentConstraints: currentConstraints,
                 binding: Self.lockBinding(table: table, identifier: row.identifier, protection: item.protection)
             )
         }
@@ -320,7 +320,7 @@ package struct ItemCodec: Sendable {
     static let paddedSecretColumn = "v_Data/padded"
 
     /// Derives application-password keys from the password `credentials` hold, if any.
-    func applicationKey(_ credentials: AuthenticationCredentials) -> ItemLock.ApplicationKey? {
+    func applicationKey(_ credentials: AuthenticationCredentials) -> ConstraintEnvelope.ApplicationKey? {
         guard let password = credentials.applicationPassword else { return nil }
         let keybag = keybag
         let minimum = minimumKDF
@@ -346,7 +346,7 @@ package struct ItemCodec: Sendable {
 
 /// How an item's secret key is wrapped.
 ///
-/// Kind 0: wrapped by the class key. Kind 1: an ``ItemLock`` (one wrapping per alternative of the
+/// Kind 0: wrapped by the class key. Kind 1: an ``ConstraintEnvelope`` (one wrapping per alternative of the
 /// access control), itself sealed by the class key. New layouts get new kind bytes, so old rows
 /// stay readable.
 package enum SecretKeyEnvelope: Sendable {

@@ -292,7 +292,7 @@ package final class Keybag: Sendable {
     /// protected look-up tier stays, as the `cku` key that opens it does.
     package func lock() {
         state.withLock { current in
-            for protection in ProtectionClass.allCases where protection.tier == .whenUnlocked {
+            for protection in ProtectionClass.allCases where protection.availability == .whenUnlocked {
                 current.classKeys[protection] = nil
             }
         }

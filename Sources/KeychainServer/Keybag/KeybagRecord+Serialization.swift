@@ -45,7 +45,7 @@ extension KeybagRecord {
             out.append(Tag.classKey.rawValue, [UInt8(name.count)] + name + Array(wrapped))
         }
         out.append(Tag.epoch.rawValue, classKeyEpoch)
-        for (_, lock) in locks.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for (_, lock) in constraints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             var fields = TaggedFields(format: nil)
             fields.append(LockTag.kind.rawValue, [lock.lock.rawValue])
             fields.append(LockTag.identifier.rawValue, lock.identifier)
@@ -98,8 +98,8 @@ extension KeybagRecord {
             case .epoch: epoch = Data(value)
             case .lock:
                 let lock = try Self.decodeLock(value)
-                guard record.locks[lock.lock] == nil else { throw KeychainCoreError(.decode, "the keybag holds a lock twice") }
-                record.locks[lock.lock] = lock
+                guard record.constraints[lock.lock] == nil else { throw KeychainCoreError(.decode, "the keybag holds a lock twice") }
+                record.constraints[lock.lock] = lock
             case .legacyApplicationPassword:
                 guard value.count > PasscodeKDF.serializedCount else { throw KeychainCoreError(.decode, "the keybag's legacy parameters are damaged") }
                 record.legacyApplicationPassword = LegacyApplicationPassword(
@@ -140,7 +140,7 @@ extension KeybagRecord {
         return kdf
     }
 
-    private static func decodeLock(_ value: [UInt8]) throws(KeychainCoreError) -> LockKeyRecord {
+    private static func decodeLock(_ value: [UInt8]) throws(KeychainCoreError) -> ConstraintKeyRecord {
         var reader = ByteReader(value)
         var fields: [LockTag: [UInt8]] = [:]
         while !reader.isAtEnd {
@@ -150,12 +150,12 @@ extension KeybagRecord {
             }
             fields[known] = field
         }
-        guard let kind = fields[.kind], kind.count == 1, let lock = AccessPolicy.Lock(rawValue: kind[0]),
+        guard let kind = fields[.kind], kind.count == 1, let lock = AccessPolicy.Constraint(rawValue: kind[0]),
             let identifier = fields[.identifier], let publicBytes = fields[.publicKey],
             let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicBytes),
             let wrapped = fields[.wrappedPrivateKey]
         else { throw KeychainCoreError(.decode, "the keybag holds a damaged lock") }
-        var record = LockKeyRecord(
+        var record = ConstraintKeyRecord(
             lock: lock,
             identifier: Data(identifier),
             publicKey: publicKey,

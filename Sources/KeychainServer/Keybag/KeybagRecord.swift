@@ -16,7 +16,7 @@ package import Foundation
 package import KeychainCore
 
 /// The keybag as stored: salts, KDF parameters, the sealed look-up keys, the wrapped class keys
-/// and the access-control locks.
+/// and the constraint keys.
 ///
 /// The whole record is serialized and sealed as one AES-256-GCM box by ``KeybagVault``, under a
 /// key derived from the device secret and the keybag secret; none of its fields is stored on its
@@ -37,8 +37,8 @@ package struct KeybagRecord: Sendable {
     /// Random bytes that change whenever the passcode-protected class keys are replaced, so that
     /// every process drops the keys it holds from before.
     package var classKeyEpoch: Data
-    /// The access-control locks (passcode, biometry), by kind.
-    package var locks: [AccessPolicy.Lock: LockKeyRecord]
+    /// The constraint keys (passcode, biometry), by kind.
+    package var constraints: [AccessPolicy.Constraint: ConstraintKeyRecord]
     /// The KDF and salt of application-password wrappings made before each carried its own.
     package var legacyApplicationPassword: LegacyApplicationPassword?
     /// A keychain converted from the unsealed keybag with a passcode set: its class keys may be
@@ -54,7 +54,7 @@ package struct KeybagRecord: Sendable {
         sealedProtectedLookupKey: Data? = nil,
         wrappedClassKeys: [ProtectionClass: Data],
         classKeyEpoch: Data = KeybagRecord.newEpoch(),
-        locks: [AccessPolicy.Lock: LockKeyRecord] = [:],
+        constraints: [AccessPolicy.Constraint: ConstraintKeyRecord] = [:],
         legacyApplicationPassword: LegacyApplicationPassword? = nil,
         needsClassKeyRotation: Bool = false
     ) {
@@ -66,7 +66,7 @@ package struct KeybagRecord: Sendable {
         self.sealedProtectedLookupKey = sealedProtectedLookupKey
         self.wrappedClassKeys = wrappedClassKeys
         self.classKeyEpoch = classKeyEpoch
-        self.locks = locks
+        self.constraints = constraints
         self.legacyApplicationPassword = legacyApplicationPassword
         self.needsClassKeyRotation = needsClassKeyRotation
     }

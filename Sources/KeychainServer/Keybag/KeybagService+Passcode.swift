@@ -120,7 +120,7 @@ extension KeybagService {
         }
     }
 
-    /// The class whose key wraps the biometric locks and keys their authentication: available
+    /// The class whose key wraps the biometric constraint keys and keys their authentication: available
     /// after the first unlock, never without the passcode, so a copied keychain does not give them
     /// up (and, as on iOS, biometry needs the passcode once after every restart).
     static let biometryWrappingClass = ProtectionClass.afterFirstUnlockThisDeviceOnly
@@ -141,7 +141,7 @@ extension KeybagService {
             updated.hasPasscode = false
             updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
             // Passcode and biometry constraints die with the passcode, as on iOS.
-            updated.locks = [:]
+            updated.constraints = [:]
             let tiers = try keybag.lookupTiers(of: latest.record, classKeys: currentKeys)
             for itemClass in ItemClass.storedClasses {
                 try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)

@@ -23,12 +23,12 @@ extension KeybagService {
     /// Replaces what opens the passcode-protected items, in the caller's write transaction: the
     /// class keys `old` by `new` (the same keys when only the look-up tiers move), the protected
     /// look-up key by a fresh one, every protected row sealed again (``ItemCodec/rekeyed(_:itemClass:from:to:)``),
-    /// and the locks re-wrapped and authenticated under the new `cku` key.
+    /// and the constraint keys re-wrapped and authenticated under the new `cku` key.
     ///
     /// This is what makes a copy of the keybag from before the passcode (or before a passcode
     /// change) useless for anything written since: its class keys and look-up key open nothing
-    /// stored now. `passcodeKey` wraps the new class keys and the passcode lock (`nil` without a
-    /// passcode); `oldPasscodeKey` unwraps the passcode lock if there is one.
+    /// stored now. `passcodeKey` wraps the new class keys and the passcode constraint key (`nil` without a
+    /// passcode); `oldPasscodeKey` unwraps the passcode constraint key if there is one.
     func rekey(
         _ record: inout KeybagRecord,
         from old: [ProtectionClass: SymmetricKey],
@@ -38,11 +38,11 @@ extension KeybagService {
         in db: Database,
         progress: RekeyProgress?
     ) throws(KeychainCoreError) {
-        guard let newLockClassKey = new[Self.biometryWrappingClass] else {
+        guard let newConstraintWrappingKey = new[Self.biometryWrappingClass] else {
             throw KeychainCoreError(.internalInconsistency, "re-keying needs the \(Self.biometryWrappingClass.rawValue) class key")
         }
         let oldTiers = try keybag.lookupTiers(of: record, classKeys: old)
-        record.sealedProtectedLookupKey = try Keybag.sealProtectedLookupKey(SymmetricKey(size: .bits256), classKey: newLockClassKey)
+        record.sealedProtectedLookupKey = try Keybag.sealProtectedLookupKey(SymmetricKey(size: .bits256), classKey: newConstraintWrappingKey)
         let newTiers = try keybag.lookupTiers(of: record, classKeys: new)
         let from = RowKeys(classKeys: old, tiers: oldTiers)
         let to = RowKeys(classKeys: new, tiers: newTiers)
@@ -57,10 +57,10 @@ extension KeybagService {
                 if completed % 1000 == 0 || completed == total { progress?(completed, total) }
             }
         }
-        record.locks = try rekeyedLocks(
-            record.locks,
-            oldLockClassKey: old[Self.biometryWrappingClass],
-            newLockClassKey: newLockClassKey,
+        record.constraints = try rekeyedConstraints(
+            record.constraints,
+            oldConstraintWrappingKey: old[Self.biometryWrappingClass],
+            newConstraintWrappingKey: newConstraintWrappingKey,
             oldPasscodeKey: oldPasscodeKey,
             passcodeKey: passcodeKey
         )
@@ -71,22 +71,22 @@ extension KeybagService {
         record.needsClassKeyRotation = false
     }
 
-    /// The locks re-wrapped for new keys and authenticated under the new `cku` key; with a
-    /// passcode, the passcode lock and the `biometryAny` lock exist afterwards. A lock that fails
+    /// The constraint keys re-wrapped for new keys and authenticated under the new `cku` key; with a
+    /// passcode, the passcode constraint key and the `biometryAny` constraint key exist afterwards. A lock that fails
     /// its check stays as it is, marked damaged: its items are refused, never deleted.
-    private func rekeyedLocks(
-        _ locks: [AccessPolicy.Lock: LockKeyRecord],
-        oldLockClassKey: SymmetricKey?,
-        newLockClassKey: SymmetricKey,
+    private func rekeyedConstraints(
+        _ constraints: [AccessPolicy.Constraint: ConstraintKeyRecord],
+        oldConstraintWrappingKey: SymmetricKey?,
+        newConstraintWrappingKey: SymmetricKey,
         oldPasscodeKey: SymmetricKey?,
         passcodeKey: SymmetricKey?
-    ) throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
-        let oldAuthentication = oldLockClassKey.map { LockKeyRecord.authenticationKey(classKey: $0) }
-        let newAuthentication = LockKeyRecord.authenticationKey(classKey: newLockClassKey)
-        var result: [AccessPolicy.Lock: LockKeyRecord] = [:]
-        for (kind, lock) in locks {
-            let oldWrapping = kind == .passcode ? oldPasscodeKey : oldLockClassKey
-            let newWrapping = kind == .passcode ? passcodeKey : newLockClassKey
+    ) throws(KeychainCoreError) -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
+        let oldAuthentication = oldConstraintWrappingKey.map { ConstraintKeyRecord.authenticationKey(classKey: $0) }
+        let newAuthentication = ConstraintKeyRecord.authenticationKey(classKey: newConstraintWrappingKey)
+        var result: [AccessPolicy.Constraint: ConstraintKeyRecord] = [:]
+        for (kind, lock) in constraints {
+            let oldWrapping = kind == .passcode ? oldPasscodeKey : oldConstraintWrappingKey
+            let newWrapping = kind == .passcode ? passcodeKey : newConstraintWrappingKey
             let checked = lock.mac == nil && !lock.isDamaged ? lock : lock.verified(oldAuthentication)
             guard checked.isIntact, let oldWrapping, let newWrapping,
                 let rewrapped = try? checked.rewrapped(from: oldWrapping, to: newWrapping)
@@ -100,10 +100,10 @@ extension KeybagService {
             result[kind] = rewrapped.authenticated(newAuthentication)
         }
         if let passcodeKey, result[.passcode] == nil {
-            result[.passcode] = try LockKeyRecord.make(.passcode, wrappingKey: passcodeKey).authenticated(newAuthentication)
+            result[.passcode] = try ConstraintKeyRecord.make(.passcode, wrappingKey: passcodeKey).authenticated(newAuthentication)
         }
         if passcodeKey != nil, result[.biometryAny] == nil {
-            result[.biometryAny] = try LockKeyRecord.make(.biometryAny, wrappingKey: newLockClassKey).authenticated(newAuthentication)
+            result[.biometryAny] = try ConstraintKeyRecord.make(.biometryAny, wrappingKey: newConstraintWrappingKey).authenticated(newAuthentication)
         }
         return result
     }

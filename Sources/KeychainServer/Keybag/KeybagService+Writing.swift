@@ -20,7 +20,7 @@ import Logging
 extension KeybagService {
     // MARK: Following the stored keybag
 
-    /// The stored keybag as `db`'s transaction sees it; this process follows it (new locks, a new
+    /// The stored keybag as `db`'s transaction sees it; this process follows it (new constraint keys, a new
     /// protected look-up key, class keys replaced by another process).
     ///
     /// - Throws: ``KeychainCoreError/Code/staleSnapshot`` when a read transaction sees an older
@@ -56,16 +56,16 @@ extension KeybagService {
         try currentStored().record
     }
 
-    /// The keybag's locks as `db` sees them, each checked with the key from the `cku` class key
-    /// when this process holds it (see ``LockKeyRecord/verified(_:)``).
-    func locks(in db: Database) throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
-        verifiedLocks(of: try refreshKeybag(in: db).record)
+    /// The keybag's constraint keys as `db` sees them, each checked with the key from the `cku` class key
+    /// when this process holds it (see ``ConstraintKeyRecord/verified(_:)``).
+    func constraints(in db: Database) throws(KeychainCoreError) -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
+        verifiedConstraints(of: try refreshKeybag(in: db).record)
     }
 
-    /// The locks of `record`, checked with this process's `cku` class key if it holds it.
-    func verifiedLocks(of record: KeybagRecord) -> [AccessPolicy.Lock: LockKeyRecord] {
-        let key = keybag.classKey(Self.biometryWrappingClass).map { LockKeyRecord.authenticationKey(classKey: $0) }
-        return record.locks.mapValues { $0.verified(key) }
+    /// The constraint keys of `record`, checked with this process's `cku` class key if it holds it.
+    func verifiedConstraints(of record: KeybagRecord) -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
+        let key = keybag.classKey(Self.biometryWrappingClass).map { ConstraintKeyRecord.authenticationKey(classKey: $0) }
+        return record.constraints.mapValues { $0.verified(key) }
     }
 
     // MARK: Writing the keybag

@@ -60,7 +60,7 @@ package enum LegacyKeybag {
                 sealedLookupKey: lookup,
                 sealedProtectedLookupKey: row["protected_lookup_key"],
                 wrappedClassKeys: keys,
-                locks: try locks(db, deviceKey: deviceKey),
+                constraints: try constraints(db, deviceKey: deviceKey),
                 legacyApplicationPassword: LegacyApplicationPassword(
                     kdf: kdf,
                     salt: Data("swift-keychain/v1/application-password".utf8) + deviceSalt
@@ -101,7 +101,7 @@ package enum LegacyKeybag {
             for (protection, wrapped) in record.wrappedClassKeys {
                 try db.execute(sql: "INSERT INTO class_key (pdmn, wrapped) VALUES (?, ?)", arguments: [protection.rawValue, wrapped])
             }
-            for lock in record.locks.values {
+            for lock in record.constraints.values {
                 try db.execute(
                     sql: "INSERT INTO lock_key (kind, key_id, public_key, wrapped_private, domain_hash, mac) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
@@ -117,11 +117,11 @@ package enum LegacyKeybag {
 
     // MARK: Private
 
-    private static func locks(_ db: Database, deviceKey: SymmetricKey) throws -> [AccessPolicy.Lock: LockKeyRecord] {
-        var locks: [AccessPolicy.Lock: LockKeyRecord] = [:]
+    private static func constraints(_ db: Database, deviceKey: SymmetricKey) throws -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
+        var constraints: [AccessPolicy.Constraint: ConstraintKeyRecord] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, key_id, public_key, wrapped_private, domain_hash, mac FROM lock_key") {
             guard let raw = row["kind"] as Int?, let byte = UInt8(exactly: raw),
-                let lock = AccessPolicy.Lock(rawValue: byte),
+                let lock = AccessPolicy.Constraint(rawValue: byte),
                 let identifier = row["key_id"] as Data?,
                 let publicData = row["public_key"] as Data?,
                 let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicData),
@@ -129,7 +129,7 @@ package enum LegacyKeybag {
             else {
                 throw KeychainCoreError(.decode, "the keybag holds a damaged lock key")
             }
-            var record = LockKeyRecord(
+            var record = ConstraintKeyRecord(
                 lock: lock,
                 identifier: identifier,
                 publicKey: publicKey,
@@ -138,13 +138,13 @@ package enum LegacyKeybag {
             )
             // A missing code is damage, not trust.
             record.isDamaged = (row["mac"] as Data?) != integrityCode(record, deviceKey: deviceKey)
-            locks[lock] = record
+            constraints[lock] = record
         }
-        return locks
+        return constraints
     }
 
     /// The legacy integrity code: HMAC-SHA-256 over the row, keyed from the device key.
-    private static func integrityCode(_ lock: LockKeyRecord, deviceKey: SymmetricKey) -> Data {
+    private static func integrityCode(_ lock: ConstraintKeyRecord, deviceKey: SymmetricKey) -> Data {
         let key = SymmetricKey(
             data: HMAC<SHA256>.authenticationCode(for: Array("swift-keychain/v1/integrity".utf8), using: deviceKey)
         )

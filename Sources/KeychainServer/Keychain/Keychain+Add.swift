@@ -24,7 +24,7 @@ extension Keychain {
     /// - Throws: ``KeychainCoreError/Code/duplicateItem`` if an item with the same primary key
     ///   exists, ``KeychainCoreError/Code/notAvailable`` for a `WhenPasscodeSetThisDeviceOnly` item
     ///   without a passcode, ``KeychainCoreError/Code/interactionNotAllowed`` while its class is locked.
-    ///   An item with access-control constraints is sealed to the keybag's locks, which needs no
+    ///   An item with access-control constraints is sealed to the keybag's constraint keys, which needs no
     ///   authentication, except for the application password that `credentials` must carry
     ///   (``KeychainCoreError/Code/authenticationNeeded`` otherwise). Constraints this device cannot
     ///   satisfy (no passcode, no enrolled biometry) are ``KeychainCoreError/Code/authenticationFailed``.
@@ -90,13 +90,13 @@ extension Keychain {
                     accessControl: accessControl,
                     attributes: sealedAttributes,
                     secret: secret,
-                    locks: accessControl.hasConstraints ? try keybagService.locks(in: db) : [:],
+                    constraints: accessControl.hasConstraints ? try keybagService.constraints(in: db) : [:],
                     credentials: credentials,
                     operation: .createItem,
                     tiers: tiers
                 )
             }
-            if case .failure(let error) = sealed, error.code == .lockDamaged {
+            if case .failure(let error) = sealed, error.code == .constraintDamaged {
                 // An item with this primary key sealed to the lock before it was damaged is still
                 // there (refused on reading, never deleted): the add is a duplicate of it.
                 let tier = try codec.tier(for: accessControl.protection, in: tiers)
@@ -166,13 +166,13 @@ extension Keychain {
             _ = try codec.openSecret(
                 existing,
                 item: try codec.openMetadata(existing, itemClass: itemClass),
-                currentLocks: { () throws(KeychainCoreError) in try keybagService.locks(in: db) }
+                currentConstraints: { () throws(KeychainCoreError) in try keybagService.constraints(in: db) }
             )
         }
         switch readable {
         case .success:
             return false
-        case .failure(let error) where error.code == .authenticationNeeded || error.code == .authenticationFailed || error.code == .lockDamaged:
+        case .failure(let error) where error.code == .authenticationNeeded || error.code == .authenticationFailed || error.code == .constraintDamaged:
             return false
         case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
             try table.deleteRows([rowID], in: db)

@@ -45,10 +45,10 @@ extension Keychain {
                 // look-up key was removed. Never write protected rows hashed with the device key then.
                 try keybagService.requireKnownClasses(in: itemClass, tiers: tiers, db: db)
             }
-            var cachedLocks: [AccessPolicy.Lock: LockKeyRecord]?
-            func currentLocks() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
+            var cachedLocks: [AccessPolicy.Constraint: ConstraintKeyRecord]?
+            func currentConstraints() throws(KeychainCoreError) -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
                 if let cachedLocks { return cachedLocks }
-                let fetched = try keybagService.locks(in: db)
+                let fetched = try keybagService.constraints(in: db)
                 cachedLocks = fetched
                 return fetched
             }
@@ -60,7 +60,7 @@ extension Keychain {
                     item: item,
                     credentials: credentials,
                     operation: .useItem,
-                    currentLocks: currentLocks
+                    currentConstraints: currentConstraints
                 )
                 targets.append((row, item, secret))
                 return true
@@ -87,7 +87,7 @@ extension Keychain {
                     accessControl: accessControl,
                     attributes: attributes,
                     secret: secret,
-                    locks: accessControl.hasConstraints ? try currentLocks() : [:],
+                    constraints: accessControl.hasConstraints ? try currentConstraints() : [:],
                     credentials: credentials,
                     operation: .createItem,
                     tiers: tiers

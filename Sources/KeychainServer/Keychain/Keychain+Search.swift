@@ -68,7 +68,7 @@ extension Keychain {
                         item: item,
                         credentials: credentials,
                         operation: .useItem,
-                        currentLocks: { () throws(KeychainCoreError) in try keybagService.locks(in: db) }
+                        currentConstraints: { () throws(KeychainCoreError) in try keybagService.constraints(in: db) }
                     )
                 }
                 switch opened {

@@ -39,7 +39,7 @@ extension KeychainCoreError {
         case .dataTooLarge: errSecDataTooLarge
         case .internalInconsistency: errSecInternalComponent
         case .itemInvalidated: errSecDecode
-        case .lockDamaged: errSecDecode
+        case .constraintDamaged: errSecDecode
         case .invalidKeychain: errSecInvalidKeychain
         case .staleSnapshot: errSecIO
         case .authenticationNeeded: errSecAuthNeeded  // private; callers evaluate and retry

@@ -21,7 +21,7 @@ import Testing
 @testable import KeychainDevice
 @testable import KeychainServer
 
-/// The keybag, the lock keys and the device secret, damaged: opening or unlocking fails with a
+/// The keybag, the constraint keys and the device secret, damaged: opening or unlocking fails with a
 /// clear error or the affected items are refused; no item is misread; putting the original bytes
 /// back makes everything readable again (nothing was overwritten).
 @Suite struct KeybagTamperTests {

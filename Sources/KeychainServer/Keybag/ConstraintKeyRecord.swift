@@ -15,45 +15,45 @@ package import Crypto
 package import Foundation
 package import KeychainCore
 
-/// A lock of the keybag: a key pair whose public half seals items and whose private half is
-/// wrapped by what the lock stands for (the passcode key, or a class key for biometry).
+/// A constraint key of the keybag: a key pair whose public half seals items and whose private half is
+/// wrapped by what the constraint key stands for (the passcode key, or a class key for biometry).
 ///
-/// Stored in the sealed keybag, one per ``AccessPolicy/Lock``. Replacing one (a new biometric
+/// Stored in the sealed keybag, one per ``AccessPolicy/Constraint``. Replacing one (a new biometric
 /// enrolment, a removed passcode) destroys the old private key, and with it every item
 /// alternative sealed to it.
-package struct LockKeyRecord: Sendable {
+package struct ConstraintKeyRecord: Sendable {
     // MARK: Properties
 
-    package var lock: AccessPolicy.Lock
-    /// A random identifier that item envelopes name, so a replaced lock is recognised.
+    package var lock: AccessPolicy.Constraint
+    /// A random identifier that item envelopes name, so a replaced constraint key is recognised.
     package var identifier: Data
     package var publicKey: Curve25519.KeyAgreement.PublicKey
     package var wrappedPrivateKey: Data
-    /// For ``AccessPolicy/Lock/biometryCurrentSet``: the hash of the enrolment set it belongs to.
+    /// For ``AccessPolicy/Constraint/biometryCurrentSet``: the hash of the enrolment set it belongs to.
     package var domainHash: Data?
-    /// The lock's authentication code under the key from the `cku` class key; `nil` in a keychain
+    /// The constraint key's authentication code under the key from the `cku` class key; `nil` in a keychain
     /// converted from the unsealed keybag, until its first unlock computes it.
     package var mac: Data?
     /// Found damaged when the keychain was converted (its old integrity code did not match): its
     /// items are refused, never deleted.
     package var isDamaged = false
-    /// Whether the lock passed its check (see ``verified(_:)``). A damaged lock must not pass for a
-    /// replaced one: items sealed to a replaced lock are deleted, items of a damaged one only refused.
+    /// Whether the constraint key passed its check (see ``verified(_:)``). A damaged constraint key must not pass for a
+    /// replaced one: items sealed to a replaced constraint key are deleted, items of a damaged one only refused.
     package var isIntact = true
-    /// Whether the check used the authentication key: only a verified lock may be sealed to.
+    /// Whether the check used the authentication key: only a verified constraint key may be sealed to.
     package var isVerified = false
 
     // MARK: Making
 
-    /// A fresh lock whose private key is wrapped by `wrappingKey`.
+    /// A fresh constraint key whose private key is wrapped by `wrappingKey`.
     package static func make(
-        _ lock: AccessPolicy.Lock,
+        _ lock: AccessPolicy.Constraint,
         wrappingKey: SymmetricKey,
         domainHash: Data? = nil
-    ) throws(KeychainCoreError) -> LockKeyRecord {
+    ) throws(KeychainCoreError) -> ConstraintKeyRecord {
         let privateKey = Curve25519.KeyAgreement.PrivateKey()
         let identifier = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
-        return LockKeyRecord(
+        return ConstraintKeyRecord(
             lock: lock,
             identifier: identifier,
             publicKey: privateKey.publicKey,
@@ -94,8 +94,8 @@ package struct LockKeyRecord: Sendable {
         }
     }
 
-    /// The same lock, with its private key re-wrapped by `newKey` (a passcode change).
-    package func rewrapped(from oldKey: SymmetricKey, to newKey: SymmetricKey) throws(KeychainCoreError) -> LockKeyRecord {
+    /// The same constraint key, with its private key re-wrapped by `newKey` (a passcode change).
+    package func rewrapped(from oldKey: SymmetricKey, to newKey: SymmetricKey) throws(KeychainCoreError) -> ConstraintKeyRecord {
         let key = try privateKey(using: oldKey)
         var copy = self
         copy.wrappedPrivateKey = try AtRestCipher.seal(
@@ -106,16 +106,16 @@ package struct LockKeyRecord: Sendable {
         return copy
     }
 
-    private static func binding(lock: AccessPolicy.Lock, identifier: Data) -> AssociatedData {
+    private static func binding(lock: AccessPolicy.Constraint, identifier: Data) -> AssociatedData {
         AssociatedData("swift-keychain/v1/lock-key").appending([lock.rawValue]).appending(Array(identifier))
     }
 }
 
 // MARK: - Authentication
 
-extension LockKeyRecord {
-    /// The key that authenticates the locks: derived from the `cku` class key, which only the
-    /// passcode opens, so that nobody without the passcode can swap a lock's public key for one of
+extension ConstraintKeyRecord {
+    /// The key that authenticates the constraint keys: derived from the `cku` class key, which only the
+    /// passcode opens, so that nobody without the passcode can swap a constraint key's public key for one of
     /// their own (items sealed to it afterwards would open without the passcode).
     package static func authenticationKey(classKey: SymmetricKey) -> SymmetricKey {
         SymmetricKey(
@@ -123,7 +123,7 @@ extension LockKeyRecord {
         )
     }
 
-    /// HMAC-SHA-256 over every field of the lock.
+    /// HMAC-SHA-256 over every field of the constraint key.
     package func authenticationCode(_ key: SymmetricKey) -> Data {
         var fields = AssociatedData("swift-keychain/v2/lock")
             .appending([lock.rawValue])
@@ -134,8 +134,8 @@ extension LockKeyRecord {
         return Data(HMAC<SHA256>.authenticationCode(for: fields.bytes, using: key))
     }
 
-    /// This lock with its authentication code computed under `key`.
-    package func authenticated(_ key: SymmetricKey) -> LockKeyRecord {
+    /// This constraint key with its authentication code computed under `key`.
+    package func authenticated(_ key: SymmetricKey) -> ConstraintKeyRecord {
         var copy = self
         copy.mac = authenticationCode(key)
         copy.isIntact = true
@@ -143,9 +143,9 @@ extension LockKeyRecord {
         return copy
     }
 
-    /// This lock checked against its code with `key` (`nil`: the key is locked, nothing is checked).
+    /// This constraint key checked against its code with `key` (`nil`: the key is locked, nothing is checked).
     /// With the key, a missing code is damage, not trust.
-    package func verified(_ key: SymmetricKey?) -> LockKeyRecord {
+    package func verified(_ key: SymmetricKey?) -> ConstraintKeyRecord {
         var copy = self
         guard !isDamaged else {
             copy.isIntact = false

@@ -19,14 +19,14 @@ package import KeychainCore
 extension KeybagService {
     // MARK: Locks
 
-    /// The keybag's locks as they are now (other processes may have changed them), checked.
-    package func lockRecords() throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord] {
-        try store.read { db throws(KeychainCoreError) in try locks(in: db) }
+    /// The keybag's constraint keys as they are now (other processes may have changed them), checked.
+    package func constraintKeyRecords() throws(KeychainCoreError) -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
+        try store.read { db throws(KeychainCoreError) in try constraints(in: db) }
     }
 
-    // MARK: Releasing the locks
+    // MARK: Releasing the constraint keys
 
-    /// The passcode gate: checks `passcode` with Apple's back-off and releases the passcode lock.
+    /// The passcode gate: checks `passcode` with Apple's back-off and releases the passcode constraint key.
     ///
     /// A correct passcode also unlocks this process's keybag and ends a biometric lockout.
     /// - Throws: ``KeychainCoreError/Code/authenticationFailed`` for a wrong passcode (counted),
@@ -41,40 +41,40 @@ extension KeybagService {
         try load(passcodeKey: passcodeKey, checkedAgainst: stored)
         rekeyIfNeeded(passcodeKey: passcodeKey)
         var credentials = AuthenticationCredentials()
-        if let lock = try lockRecords()[.passcode], lock.isIntact {
-            credentials.lockKeys[lock.identifier] = try lock.privateKey(using: passcodeKey)
+        if let lock = try constraintKeyRecords()[.passcode], lock.isIntact {
+            credentials.constraintKeys[lock.identifier] = try lock.privateKey(using: passcodeKey)
         }
         return credentials
     }
 
-    /// The biometric gate: after the sensor reported a match, releases the biometric locks.
+    /// The biometric gate: after the sensor reported a match, releases the biometric constraint keys.
     ///
-    /// The locks are wrapped by a class key that exists only after the first unlock.
+    /// The constraint keys are wrapped by a class key that exists only after the first unlock.
     /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock.
-    package func releaseBiometricLocks() throws(KeychainCoreError) -> AuthenticationCredentials {
+    package func releaseBiometricConstraints() throws(KeychainCoreError) -> AuthenticationCredentials {
         guard let wrappingKey = keybag.classKey(Self.biometryWrappingClass) else {
             throw KeychainCoreError(.interactionNotAllowed, "biometry needs the passcode once after the keychain is opened")
         }
         var credentials = AuthenticationCredentials()
-        for (lock, record) in try lockRecords() where (lock == .biometryAny || lock == .biometryCurrentSet) && record.isIntact {
-            credentials.lockKeys[record.identifier] = try record.privateKey(using: wrappingKey)
+        for (lock, record) in try constraintKeyRecords() where (lock == .biometryAny || lock == .biometryCurrentSet) && record.isIntact {
+            credentials.constraintKeys[record.identifier] = try record.privateKey(using: wrappingKey)
         }
         return credentials
     }
 
-    /// Replaces the lock of the current biometric set: every item sealed to the old set becomes
-    /// unreadable for good. `nil` (nothing enrolled) destroys the lock without a successor.
+    /// Replaces the constraint key of the current biometric set: every item sealed to the old set becomes
+    /// unreadable for good. `nil` (nothing enrolled) destroys the constraint key without a successor.
     ///
     /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` before the first unlock,
     ///   ``KeychainCoreError/Code/notAvailable`` without a passcode.
-    package func replaceBiometricSetLock(domainHash: Data?) throws(KeychainCoreError) {
+    package func replaceBiometricSetConstraint(domainHash: Data?) throws(KeychainCoreError) {
         guard try currentRecord().hasPasscode else {
             throw KeychainCoreError(.notAvailable, "biometry needs a passcode")
         }
         guard let domainHash else {
             try writeKeybag { (_, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
                 var updated = latest.record
-                updated.locks[.biometryCurrentSet] = nil
+                updated.constraints[.biometryCurrentSet] = nil
                 return (updated, ())
             }
             return
@@ -82,17 +82,17 @@ extension KeybagService {
         guard let wrappingKey = keybag.classKey(Self.biometryWrappingClass) else {
             throw KeychainCoreError(.interactionNotAllowed, "enrolling biometry needs the passcode first")
         }
-        let authentication = LockKeyRecord.authenticationKey(classKey: wrappingKey)
-        let lock = try LockKeyRecord.make(.biometryCurrentSet, wrappingKey: wrappingKey, domainHash: domainHash)
+        let authentication = ConstraintKeyRecord.authenticationKey(classKey: wrappingKey)
+        let lock = try ConstraintKeyRecord.make(.biometryCurrentSet, wrappingKey: wrappingKey, domainHash: domainHash)
         try writeKeybag { (_, latest) throws(KeychainCoreError) -> (KeybagRecord, Void) in
             guard keybag.classKey(Self.biometryWrappingClass) == wrappingKey else {
                 throw KeychainCoreError(.interactionNotAllowed, "the class keys were replaced by another process; enter the passcode")
             }
             var updated = latest.record
-            if updated.locks[.biometryAny] == nil {
-                updated.locks[.biometryAny] = try LockKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).authenticated(authentication)
+            if updated.constraints[.biometryAny] == nil {
+                updated.constraints[.biometryAny] = try ConstraintKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).authenticated(authentication)
             }
-            updated.locks[.biometryCurrentSet] = lock.authenticated(authentication)
+            updated.constraints[.biometryCurrentSet] = lock.authenticated(authentication)
             return (updated, ())
         }
     }

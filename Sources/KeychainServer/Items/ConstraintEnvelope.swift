@@ -18,19 +18,19 @@ package import KeychainCore
 /// The access-control layer around an item's secret key: one wrapping per alternative of its policy.
 ///
 /// Each alternative ("slot") wraps the secret key under a key derived from an X25519 agreement
-/// between a fresh ephemeral key and the public key of every lock of that alternative, plus the
+/// between a fresh ephemeral key and the public key of every constraint of that alternative, plus the
 /// application-password key when the policy has one. Sealing needs only public keys, so adding an
-/// item never prompts; opening needs the lock private keys that only the authentication gate
-/// releases. `or` is several slots, `and` is one slot that needs every lock.
+/// item never prompts; opening needs the constraint key private keys that only the authentication gate
+/// releases. `or` is several slots, `and` is one slot that needs every constraint.
 ///
 /// Layout 2 (inside the class-key-sealed envelope): version, the application password's salt and
-/// cost (or none), slot count, then per slot the lock kinds and identifiers, an
+/// cost (or none), slot count, then per slot the constraint key kinds and identifiers, an
 /// application-password flag, the ephemeral public key and the wrapped secret key; zeros up to a
 /// multiple of ``paddedLength``, so that every access control seals to the same size. Layout 1
 /// (no parameters, no padding; the keychain's legacy salt and cost) is still read.
-package struct ItemLock: Sendable {
+package struct ConstraintEnvelope: Sendable {
     package struct Slot: Sendable {
-        package var locks: [(lock: AccessPolicy.Lock, identifier: Data)]
+        package var constraints: [(lock: AccessPolicy.Constraint, identifier: Data)]
         package var usesApplicationPassword: Bool
         package var ephemeralPublicKey: Data
         package var wrappedKey: Data
@@ -39,7 +39,7 @@ package struct ItemLock: Sendable {
     package var slots: [Slot]
     /// The application password's salt and cost; `nil` without one, or in layout 1.
     package var applicationPassword: ApplicationPasswordParameters?
-    /// The layout the lock was read from.
+    /// The layout the constraint key was read from.
     package private(set) var version: UInt8 = Self.currentVersion
 
     private static let currentVersion: UInt8 = 2
@@ -57,23 +57,23 @@ package struct ItemLock: Sendable {
     /// Wraps `secretKey` for every alternative of `policy` that can be created now.
     ///
     /// - Parameters:
-    ///   - locks: The keybag's locks; only verified, intact ones are sealed to.
+    ///   - locks: The keybag's constraint keys; only verified, intact ones are sealed to.
     ///   - applicationKey: Derives the application-password key, `nil` when the caller has no password.
     ///   - newParameters: The salt and cost for the application password of this item.
     /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when the application password is
     ///   missing; ``KeychainCoreError/Code/authenticationFailed`` when no alternative can be created
-    ///   (no passcode, no enrolled biometry, no companion); ``KeychainCoreError/Code/lockDamaged``
-    ///   or ``KeychainCoreError/Code/interactionNotAllowed`` when a lock it needs failed its check
+    ///   (no passcode, no enrolled biometry, no companion); ``KeychainCoreError/Code/constraintDamaged``
+    ///   or ``KeychainCoreError/Code/interactionNotAllowed`` when a constraint key it needs failed its check
     ///   or cannot be checked yet (before the first unlock).
     package static func seal(
         _ secretKey: SymmetricKey,
         accessControl: AccessControl,
         operation: AccessOperation,
-        locks available: [AccessPolicy.Lock: LockKeyRecord],
+        constraints available: [AccessPolicy.Constraint: ConstraintKeyRecord],
         applicationKey: ApplicationKey?,
         newParameters: ApplicationPasswordParameters,
         binding: AssociatedData
-    ) throws(KeychainCoreError) -> ItemLock {
+    ) throws(KeychainCoreError) -> ConstraintEnvelope {
         let policy = AccessPolicy(accessControl)
         var parameters: ApplicationPasswordParameters?
         var applicationPasswordKey: SymmetricKey?
@@ -98,7 +98,7 @@ package struct ItemLock: Sendable {
             }
             for record in records {
                 guard record.isIntact else {
-                    throw KeychainCoreError(.lockDamaged, "the keybag's \(record.lock) lock is damaged")
+                    throw KeychainCoreError(.constraintDamaged, "the keybag's \(record.lock) lock is damaged")
                 }
                 guard record.isVerified else {
                     throw KeychainCoreError(
@@ -123,12 +123,12 @@ package struct ItemLock: Sendable {
                 material,
                 applicationKey: applicationPasswordKey,
                 ephemeralPublicKey: ephemeralPublic,
-                locks: lockList
+                constraints: lockList
             )
             material.resetBytes(in: 0..<material.count)
             slots.append(
                 Slot(
-                    locks: lockList,
+                    constraints: lockList,
                     usesApplicationPassword: applicationPasswordKey != nil,
                     ephemeralPublicKey: ephemeralPublic,
                     wrappedKey: try AtRestCipher.wrap(secretKey, using: slotKey, binding: slotBinding(binding, index: slots.count))
@@ -141,7 +141,7 @@ package struct ItemLock: Sendable {
                 "the access control cannot be satisfied on this device (it needs a passcode, enrolled biometry or a companion)"
             )
         }
-        return ItemLock(slots: slots, applicationPassword: parameters)
+        return ConstraintEnvelope(slots: slots, applicationPassword: parameters)
     }
 
     // MARK: Opening
@@ -153,22 +153,22 @@ package struct ItemLock: Sendable {
     ///   - legacyParameters: The salt and cost of application-password wrappings in layout 1.
     /// - Throws: ``KeychainCoreError/Code/authenticationNeeded`` when a slot could open with more
     ///   credentials; ``KeychainCoreError/Code/authenticationFailed`` for a wrong application
-    ///   password; ``KeychainCoreError/Code/itemInvalidated`` when every slot names a lock that no
+    ///   password; ``KeychainCoreError/Code/itemInvalidated`` when every slot names a constraint key that no
     ///   longer exists (a new enrolment, a removed passcode): the item can never be read again;
-    ///   ``KeychainCoreError/Code/lockDamaged`` when a lock it names failed its check.
+    ///   ``KeychainCoreError/Code/constraintDamaged`` when a constraint key it names failed its check.
     package func open(
         accessControl: AccessControl,
         operation: AccessOperation,
         credentials: AuthenticationCredentials,
         applicationKey: ApplicationKey?,
         legacyParameters: @autoclosure () -> ApplicationPasswordParameters?,
-        currentLocks: () throws(KeychainCoreError) -> [AccessPolicy.Lock: LockKeyRecord],
+        currentConstraints: () throws(KeychainCoreError) -> [AccessPolicy.Constraint: ConstraintKeyRecord],
         binding: AssociatedData
     ) throws(KeychainCoreError) -> SymmetricKey {
         var wrongPassword = false
         for (index, slot) in slots.enumerated() {
-            let keys = slot.locks.compactMap { credentials.lockKeys[$0.identifier] }
-            guard keys.count == slot.locks.count else { continue }
+            let keys = slot.constraints.compactMap { credentials.constraintKeys[$0.identifier] }
+            guard keys.count == slot.constraints.count else { continue }
             var applicationPasswordKey: SymmetricKey?
             if slot.usesApplicationPassword {
                 guard let applicationKey else { continue }
@@ -178,7 +178,7 @@ package struct ItemLock: Sendable {
                 applicationPasswordKey = try applicationKey(parameters)
             }
             var material = Data()
-            if !slot.locks.isEmpty {
+            if !slot.constraints.isEmpty {
                 guard let ephemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: slot.ephemeralPublicKey) else {
                     throw KeychainCoreError(.decode, "an item's lock is damaged")
                 }
@@ -193,7 +193,7 @@ package struct ItemLock: Sendable {
                 material,
                 applicationKey: applicationPasswordKey,
                 ephemeralPublicKey: slot.ephemeralPublicKey,
-                locks: slot.locks
+                constraints: slot.constraints
             )
             material.resetBytes(in: 0..<material.count)
             if let key = try? AtRestCipher.unwrap(slot.wrappedKey, using: slotKey, binding: Self.slotBinding(binding, index: index)) {
@@ -205,15 +205,15 @@ package struct ItemLock: Sendable {
                 throw KeychainCoreError(.decode, "an item's secret key does not unwrap")
             }
         }
-        let existing = try currentLocks()
-        // A lock that failed its check may be the item's own, damaged: refuse, never take it for a
-        // replaced lock (whose items are deleted).
+        let existing = try currentConstraints()
+        // A constraint key that failed its check may be the item's own, damaged: refuse, never take it for a
+        // replaced constraint key (whose items are deleted).
         for slot in slots {
-            for reference in slot.locks where existing[reference.lock]?.isIntact == false {
-                throw KeychainCoreError(.lockDamaged, "the keybag's \(reference.lock) lock is damaged")
+            for reference in slot.constraints where existing[reference.lock]?.isIntact == false {
+                throw KeychainCoreError(.constraintDamaged, "the keybag's \(reference.lock) lock is damaged")
             }
         }
-        let live = slots.filter { slot in slot.locks.allSatisfy { existing[$0.lock]?.identifier == $0.identifier } }
+        let live = slots.filter { slot in slot.constraints.allSatisfy { existing[$0.lock]?.identifier == $0.identifier } }
         guard !live.isEmpty else {
             throw KeychainCoreError(.itemInvalidated, "the item's access control can no longer be satisfied")
         }
@@ -230,8 +230,8 @@ package struct ItemLock: Sendable {
         )
     }
 
-    private func missing(_ slot: Slot, _ credentials: AuthenticationCredentials) -> Set<AccessPolicy.Lock> {
-        Set(slot.locks.filter { credentials.lockKeys[$0.identifier] == nil }.map(\.lock))
+    private func missing(_ slot: Slot, _ credentials: AuthenticationCredentials) -> Set<AccessPolicy.Constraint> {
+        Set(slot.constraints.filter { credentials.constraintKeys[$0.identifier] == nil }.map(\.lock))
     }
 
     // MARK: Keys
@@ -240,13 +240,13 @@ package struct ItemLock: Sendable {
         _ material: Data,
         applicationKey: SymmetricKey?,
         ephemeralPublicKey: Data,
-        locks: [(lock: AccessPolicy.Lock, identifier: Data)]
+        constraints: [(lock: AccessPolicy.Constraint, identifier: Data)]
     ) -> SymmetricKey {
         var input = material
         if let applicationKey { applicationKey.withUnsafeBytes { input.append(contentsOf: $0) } }
         defer { input.resetBytes(in: 0..<input.count) }
         var info = AssociatedData("swift-keychain/v1/item-lock")
-        for lock in locks {
+        for lock in constraints {
             info.append([lock.lock.rawValue])
             info.append(Array(lock.identifier))
         }
@@ -266,7 +266,7 @@ package struct ItemLock: Sendable {
 
 // MARK: - Serialization
 
-extension ItemLock {
+extension ConstraintEnvelope {
     package init(slots: [Slot], applicationPassword: ApplicationPasswordParameters?) {
         self.slots = slots
         self.applicationPassword = applicationPassword
@@ -285,8 +285,8 @@ extension ItemLock {
         }
         out.append(UInt8(slots.count))
         for slot in slots {
-            out.append(UInt8(slot.locks.count))
-            for lock in slot.locks {
+            out.append(UInt8(slot.constraints.count))
+            for lock in slot.constraints {
                 out.append(lock.lock.rawValue)
                 out.append(lock.identifier)
             }
@@ -325,12 +325,12 @@ extension ItemLock {
         var slots: [Slot] = []
         for _ in 0..<count {
             guard let lockCount = reader.byte() else { throw KeychainCoreError(.decode, "an item's lock is truncated") }
-            var locks: [(lock: AccessPolicy.Lock, identifier: Data)] = []
+            var constraints: [(lock: AccessPolicy.Constraint, identifier: Data)] = []
             for _ in 0..<lockCount {
-                guard let raw = reader.byte(), let lock = AccessPolicy.Lock(rawValue: raw),
+                guard let raw = reader.byte(), let lock = AccessPolicy.Constraint(rawValue: raw),
                     let identifier = reader.bytes(Self.identifierLength)
                 else { throw KeychainCoreError(.decode, "an item's lock is damaged") }
-                locks.append((lock, Data(identifier)))
+                constraints.append((lock, Data(identifier)))
             }
             guard let flag = reader.byte(), flag <= 1, let ephemeral = reader.bytes(Self.publicKeyLength),
                 let high = reader.byte(), let low = reader.byte(),
@@ -340,7 +340,7 @@ extension ItemLock {
                 throw KeychainCoreError(.decode, "an item's lock uses an application password without its parameters")
             }
             slots.append(
-                Slot(locks: locks, usesApplicationPassword: flag == 1, ephemeralPublicKey: Data(ephemeral), wrappedKey: Data(wrapped))
+                Slot(constraints: constraints, usesApplicationPassword: flag == 1, ephemeralPublicKey: Data(ephemeral), wrappedKey: Data(wrapped))
             )
         }
         let padding = reader.remaining
