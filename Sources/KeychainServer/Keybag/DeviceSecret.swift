@@ -14,15 +14,6 @@
 package import Crypto
 package import Foundation
 package import KeychainCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Unsupported Platform")
-#endif
 
 /// The device secret: 256 random bits in a file only the owner can read.
 ///
@@ -67,14 +58,14 @@ package enum DeviceSecret {
     /// Links a staged secret into place (never over an existing one) and removes the staged name.
     package static func install(_ stagedPath: String, in directory: URL) throws(KeychainCoreError) {
         let path = directory.appendingPathComponent(fileName).path
-        if PrivateFile.retryingInterrupted({ link(stagedPath, path) }) != 0 {
+        if let error = PrivateFile.linkFile(stagedPath, as: path) {
             // EEXIST: installed already. ENOENT: another process opening the new keychain installed
             // it and removed the staged name first.
-            guard errno == EEXIST || (errno == ENOENT && exists(in: directory)) else {
-                throw KeychainCoreError(.io, "cannot install the device secret at \(path): \(PrivateFile.describeErrno())")
+            guard error == EEXIST || (error == ENOENT && exists(in: directory)) else {
+                throw KeychainCoreError(.io, "cannot install the device secret at \(path): \(PrivateFile.describe(error))")
             }
         }
-        unlink(stagedPath)
+        PrivateFile.removeName(stagedPath)
         PrivateFile.syncDirectory(directory.path)
     }
 
@@ -97,7 +88,7 @@ package enum DeviceSecret {
     /// Removes staged secrets that no keybag uses.
     package static func discardStaged(in directory: URL) {
         for (_, path) in staged(in: directory) {
-            unlink(path)
+            PrivateFile.removeName(path)
         }
     }
 

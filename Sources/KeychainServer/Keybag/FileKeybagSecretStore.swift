@@ -13,15 +13,6 @@
 
 package import Foundation
 package import KeychainCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Unsupported Platform")
-#endif
 
 /// Keybag secrets in the keychain home: the current one in `keybag.key`, a staged one in
 /// `keybag.key.<identifier>` until its keybag has committed.
@@ -70,16 +61,16 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
         // Hold the file being replaced, so that it can be erased after the rename (when no name
         // points to it any more, so that no newer secret is ever overwritten).
         let previous = try PrivateFile.openForUpdate(currentPath)
-        defer { if let previous { close(previous) } }
+        defer { if let previous { PrivateFile.closeDescriptor(previous) } }
         if let previous, let held = try? PrivateFile.readAll(previous, path: currentPath),
             KeybagSecret(serialized: held)?.identifier == identifier
         {
             return  // already current
         }
         let hex = KeybagSecret.hex(identifier)
-        if PrivateFile.retryingInterrupted({ rename(stagedPath(hex), currentPath) }) != 0 {
-            guard errno == ENOENT else {
-                throw KeychainCoreError(.io, "cannot install the keybag secret \(currentPath): \(PrivateFile.describeErrno())")
+        if let error = PrivateFile.renameFile(stagedPath(hex), to: currentPath) {
+            guard error == ENOENT else {
+                throw KeychainCoreError(.io, "cannot install the keybag secret \(currentPath): \(PrivateFile.describe(error))")
             }
             // Another process promoted it first; it erases what it replaced.
             guard try read(currentPath)?.identifier == identifier else {
@@ -88,7 +79,7 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
             return
         }
         PrivateFile.syncDirectory(directory)
-        if let previous { Self.erase(previous) }
+        if let previous { PrivateFile.eraseContents(of: previous) }
     }
 
     package func discard(_ identifier: Data) {
@@ -118,19 +109,10 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
     /// Removes a secret file's name, then erases its bytes through a descriptor opened before.
     private static func remove(_ path: String) {
         let descriptor = try? PrivateFile.openForUpdate(path)
-        unlink(path)
+        PrivateFile.removeName(path)
         if let descriptor {
-            erase(descriptor)
-            close(descriptor)
+            PrivateFile.eraseContents(of: descriptor)
+            PrivateFile.closeDescriptor(descriptor)
         }
-    }
-
-    /// Overwrites a secret file's bytes with zeros and flushes them — unless another name still
-    /// links to them (a hard-link backup), which keeps its copy: only its name in the home is gone.
-    private static func erase(_ descriptor: Int32) {
-        guard let size = PrivateFile.size(of: descriptor), size > 0, PrivateFile.linkCount(of: descriptor) == 0 else { return }
-        let zeros = [UInt8](repeating: 0, count: size)
-        _ = zeros.withUnsafeBytes { bytes in PrivateFile.retryingInterrupted { Int32(clamping: pwrite(descriptor, bytes.baseAddress, bytes.count, 0)) } }
-        _ = PrivateFile.retryingInterrupted { fsync(descriptor) }
     }
 }

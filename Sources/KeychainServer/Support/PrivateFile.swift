@@ -266,8 +266,12 @@ package enum PrivateFile {
 
     /// `strerror` of the current `errno`.
     package static func describeErrno() -> String {
-        let code = errno
-        return String(cString: strerror(code)) + " (errno \(code))"
+        describe(errno)
+    }
+
+    /// `strerror` of `code`, with the number.
+    package static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code)) + " (errno \(code))"
     }
 }
 
