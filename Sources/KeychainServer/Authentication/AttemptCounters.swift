@@ -14,15 +14,6 @@
 import Foundation
 import GRDB
 package import KeychainCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Unsupported Platform")
-#endif
 
 /// The attempt counters of the authentication gate (Apple keeps them in the Secure Enclave and
 /// ACM): wrong passcodes with Apple's back-off, and consecutive failed biometric matches.

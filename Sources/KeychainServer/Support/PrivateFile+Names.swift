@@ -12,15 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Unsupported Platform")
-#endif
 
 extension PrivateFile {
     // MARK: Names
