@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "keychain-stress", targets: ["KeychainStress"]),
+        .executable(name: "securityd", targets: ["SecurityDaemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // System calls Swift cannot make itself (prctl is variadic): core dumps.
@@ -108,6 +111,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // securityd: the engine behind a Unix socket, one per keychain home and user session.
+        .executableTarget(
+            name: "SecurityDaemon",
+            dependencies: [
+                "KeychainDevice",
+                "KeychainCore",
+                "KeychainServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The reliability harnesses (RELIABILITY.md): crash, concurrency, fuzzing.
         .executableTarget(
             name: "KeychainStress",
@@ -140,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecurityToolTests",
-            dependencies: ["SecurityTool", "KeychainTesting"]
+            dependencies: ["SecurityTool", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore"]
         ),
         // Attacks on the files, the tool and the process, as the data-protection review made them.
         .target(name: "CAttackSupport", path: "Tests/CAttackSupport"),

@@ -48,12 +48,18 @@ public final class Device: Sendable {
     public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
         self.home = home
         self.configuration = configuration
-        let linked = try KeychainDeviceError.translating {
-            try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
-        }
+        let launcher = DaemonLauncher(home: home.url)
+        let endpoint = DaemonEndpoint.forHome(home.url)
         switch configuration.engine {
-        case .embedded: engine = linked
-        case .loopback: engine = LoopbackEngine(serving: linked)
+        case .daemon:
+            engine = WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))
+        case .auto where launcher != nil || FileManager.default.fileExists(atPath: endpoint.socketPath):
+            engine = WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))
+        case .embedded, .loopback, .auto:
+            let linked = try KeychainDeviceError.translating {
+                try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
+            }
+            engine = configuration.engine == .loopback ? WireEngine(serving: linked) : linked
         }
     }
 

@@ -69,8 +69,13 @@ public struct DeviceConfiguration: Sendable {
         /// In this process, with every request and reply encoded to the wire format and decoded
         /// again, as a daemon's socket carries them: the test of the process boundary.
         case loopback
+        /// In `securityd`, reached through its socket (started on first use when it can be
+        /// found): the keys stay out of this process, and one unlock serves every process.
+        case daemon
+        /// `securityd` when one listens or can be started, else in this process.
+        case auto
 
-        /// The kind named by `KEYCHAIN_ENGINE` (`embedded`, `loopback`), else ``embedded``.
+        /// The kind named by `KEYCHAIN_ENGINE` (`embedded`, `loopback`, `daemon`, `auto`), else ``embedded``.
         public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> EngineKind {
             environment["KEYCHAIN_ENGINE"].flatMap(EngineKind.init(rawValue:)) ?? .embedded
         }

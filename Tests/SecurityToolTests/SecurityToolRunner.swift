@@ -27,6 +27,10 @@ struct SecurityToolRunner {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("security-cli-\(UUID().uuidString)")
     }
 
+    init(home: URL) {
+        self.home = home
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: home)
     }
@@ -42,11 +46,15 @@ struct SecurityToolRunner {
 
     /// Runs `security arguments…`, feeding `input` on standard input (not a terminal).
     @discardableResult
-    func run(_ arguments: [String], input: String = "") throws -> Output {
+    func run(
+        _ arguments: [String],
+        input: String = "",
+        environment base: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Output {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = base
         environment["KEYCHAIN_HOME"] = home.path
         environment["KEYCHAIN_ACCESS_GROUPS"] = nil
         process.environment = environment

@@ -20,7 +20,7 @@ package import KeychainCore
 /// Apple's clients hold no keys: `SecItem*` and `LAContext` send requests to securityd and
 /// coreauthd, which keep the class keys, the released credentials and the attempt counters. The
 /// same split here: callers hold an engine and ``ContextReference``s, never key material. An engine
-/// is ``EmbeddedEngine`` (in this process), ``LoopbackEngine`` (the same, with every request and
+/// is ``EmbeddedEngine`` (in this process), ``WireEngine`` (the same, with every request and
 /// reply encoded to bytes and back, as the daemon's socket will carry them), and later the daemon's
 /// client.
 ///

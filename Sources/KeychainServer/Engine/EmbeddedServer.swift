@@ -42,7 +42,7 @@ extension Device {
     /// The engine in this process, behind the loopback engine or not: for harnesses and tests
     /// that inspect the files. `nil` when the keychain is served from elsewhere.
     package var embedded: EmbeddedEngine? {
-        (engine as? EmbeddedEngine) ?? ((engine as? LoopbackEngine)?.served as? EmbeddedEngine)
+        (engine as? EmbeddedEngine) ?? ((engine as? WireEngine)?.served as? EmbeddedEngine)
     }
 
     /// The keychain of the engine in this process.

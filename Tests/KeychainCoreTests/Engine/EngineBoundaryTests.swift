@@ -89,7 +89,7 @@ import Testing
 
     @Test func errorsCrossWithoutSecretsOrCauses() throws {
         let keychain = try TemporaryKeychain()
-        let loopback = LoopbackEngine(serving: try #require(keychain.device.embedded))
+        let loopback = WireEngine(serving: try #require(keychain.device.embedded))
         let addition = try Self.query(Self.addition, for: .add)
         _ = try loopback.add(addition)
         do {
@@ -103,7 +103,7 @@ import Testing
 
     @Test func credentialsStayWithTheirReference() throws {
         let keychain = try TemporaryKeychain(passcode: "2468")
-        let engine = LoopbackEngine(serving: try #require(keychain.device.embedded))
+        let engine = WireEngine(serving: try #require(keychain.device.embedded))
         let access = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: AccessControl.devicePasscode)
         var addition = try Self.query(Self.addition, for: .add)
         addition.accessControl = access
@@ -178,7 +178,7 @@ import Testing
 
     @Test func progressCrossesTheBoundary() throws {
         let keychain = try TemporaryKeychain()
-        let engine = LoopbackEngine(serving: try #require(keychain.device.embedded))
+        let engine = WireEngine(serving: try #require(keychain.device.embedded))
         for index in 0..<5 {
             var addition = Self.addition
             addition[kSecAttrAccount as String] = "account \(index)"

@@ -14,21 +14,19 @@
 package import Foundation
 package import KeychainCore
 
-/// An engine reached through the wire format: every request is encoded to bytes, decoded by an
-/// ``EngineServer`` on the far side, and every reply comes back the same way.
+/// An engine reached through the wire format: every request is encoded to bytes and carried by a
+/// transport to an ``EngineServer``, and every reply comes back the same way.
 ///
-/// It runs the whole of the engine's protocol as the daemon's socket will carry it, in one
-/// process: `KEYCHAIN_ENGINE=loopback` runs any program or test suite through it. What does not
-/// survive the round trip is a bug in the protocol.
-package final class LoopbackEngine: KeychainEngine {
-    private let server: EngineServer
-    /// The engine on the far side.
-    package let served: any KeychainEngine
+/// Two transports exist: ``LoopbackTransport`` runs the server in this process
+/// (`KEYCHAIN_ENGINE=loopback`, the test of the process boundary), ``DaemonTransport`` reaches
+/// `securityd` through its socket (`KEYCHAIN_ENGINE=daemon`).
+package final class WireEngine: KeychainEngine {
+    /// What carries the messages.
+    package let transport: any EngineTransport
 
-    /// An engine that sends every request through the wire format to `engine`.
-    package init(serving engine: any KeychainEngine) {
-        server = EngineServer(engine: engine)
-        served = engine
+    /// An engine that sends every request through `transport`.
+    package init(transport: any EngineTransport) {
+        self.transport = transport
     }
 
     // MARK: Transport
@@ -39,7 +37,7 @@ package final class LoopbackEngine: KeychainEngine {
         interim: (@Sendable (EngineResponse) -> Void)? = nil
     ) throws(KeychainCoreError) -> EngineResponse {
         let message = try EngineWire.encode(request)
-        let reply = server.respond(to: message) { bytes in
+        let reply = try transport.exchange(message) { bytes in
             if let response = try? EngineWire.decode(EngineResponse.self, from: bytes) { interim?(response) }
         }
         let response: EngineResponse

@@ -1,0 +1,62 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Foundation
+
+/// Where `securityd` listens for a keychain home.
+///
+/// `KEYCHAIN_SOCKET` names the socket outright. Otherwise it lies in `$XDG_RUNTIME_DIR/swift-keychain/`
+/// (`/tmp/swift-keychain-<uid>/` without a runtime directory), a folder only the user can enter:
+/// `socket` for the default home, `home-<hash of its path>.socket` for any other, so that each
+/// keychain home has its own daemon.
+package struct DaemonEndpoint: Hashable, Sendable {
+    /// The socket's path.
+    package var socketPath: String
+
+    /// The folder that holds the socket; the daemon creates it with mode 0700.
+    package var directory: String { (socketPath as NSString).deletingLastPathComponent }
+
+    /// The lock file whose holder is the one daemon of this socket.
+    package var lockPath: String { socketPath + ".lock" }
+
+    package init(socketPath: String) {
+        self.socketPath = socketPath
+    }
+
+    /// The endpoint of the daemon that serves `home`.
+    package static func forHome(
+        _ home: URL,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> DaemonEndpoint {
+        if let socket = environment["KEYCHAIN_SOCKET"], !socket.isEmpty {
+            return DaemonEndpoint(socketPath: URL(fileURLWithPath: socket).standardizedFileURL.path)
+        }
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let directory = runtime.map { $0 + "/swift-keychain" } ?? "/tmp/swift-keychain-\(getuid())"
+        let standard = KeychainHome.resolve(environment: environment.filter { $0.key != "KEYCHAIN_HOME" })
+        let path = home.standardizedFileURL.path
+        let name = path == standard.url.standardizedFileURL.path ? "socket" : "home-\(Self.hash(path)).socket"
+        return DaemonEndpoint(socketPath: directory + "/" + name)
+    }
+
+    /// FNV-1a of a path, in hexadecimal: a name, not a secret (the folder is the user's alone).
+    private static func hash(_ path: String) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            value ^= UInt64(byte)
+            value &*= 0x100_0000_01b3
+        }
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,201 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+package import KeychainCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Unsupported Platform")
+#endif
+
+/// The transport to `securityd`: framed messages (``EngineFrame``) over its Unix socket.
+///
+/// Calls are synchronous, as `SecItem*` are, and may run on many threads at once: each takes an
+/// idle connection or opens one, and gives it back when its reply has arrived. A connection the
+/// daemon closed meanwhile (it restarted) is noticed before it is used and replaced; when no
+/// daemon answers, the ``DaemonLauncher`` (if any) starts one, as gpg-agent is started.
+package final class DaemonTransport: EngineTransport {
+    /// Where the daemon listens.
+    package let endpoint: DaemonEndpoint
+    private let launcher: DaemonLauncher?
+    private let idle = LockedState<[Int32]>([])
+
+    /// How long a client waits for a daemon it started to listen.
+    static let startTimeout: Duration = .seconds(10)
+
+    /// A transport to the daemon at `endpoint`; `launcher` starts one when none answers.
+    package init(endpoint: DaemonEndpoint, launcher: DaemonLauncher?) {
+        self.endpoint = endpoint
+        self.launcher = launcher
+    }
+
+    deinit {
+        for descriptor in idle.withLock({ $0 }) { close(descriptor) }
+    }
+
+    // MARK: Exchanging
+
+    package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> Void) throws(KeychainCoreError) -> [UInt8] {
+        let frame = EngineFrame.header(forLength: message.count) + message
+        var descriptor: Int32
+        if let reused = idleConnection() {
+            descriptor = reused
+        } else {
+            descriptor = try openConnection()
+        }
+        do throws(KeychainCoreError) {
+            try Self.sendAll(frame, on: descriptor)
+            while true {
+                let reply = try Self.receive(on: descriptor)
+                // Interim replies are progress reports; the final one is anything else.
+                if case .progress? = try? EngineWire.decode(EngineResponse.self, from: reply) {
+                    interim(reply)
+                    continue
+                }
+                idle.withLock { $0.append(descriptor) }
+                descriptor = -1
+                return reply
+            }
+        } catch {
+            if descriptor >= 0 { close(descriptor) }
+            throw error
+        }
+    }
+
+    // MARK: Connections
+
+    /// An idle connection that the daemon has not closed, if there is one.
+    private func idleConnection() -> Int32? {
+        while let descriptor = idle.withLock({ $0.popLast() }) {
+            // The daemon never writes unprompted: a readable idle connection is one it closed.
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 0) == 0 { return descriptor }
+            close(descriptor)
+        }
+        return nil
+    }
+
+    /// A new connection; starts the daemon first if none listens and a launcher was given.
+    private func openConnection() throws(KeychainCoreError) -> Int32 {
+        let first = Self.dial(endpoint.socketPath)
+        if case .success(let descriptor) = first { return descriptor }
+        guard let launcher, case .failure(let failure) = first, failure.code == ENOENT || failure.code == ECONNREFUSED else {
+            throw Self.unreachable(endpoint, first)
+        }
+        try launcher.start(endpoint: endpoint)
+        let start = ContinuousClock.now
+        var last = first
+        while ContinuousClock.now - start < Self.startTimeout {
+            Thread.sleep(forTimeInterval: 0.02)
+            last = Self.dial(endpoint.socketPath)
+            if case .success(let descriptor) = last { return descriptor }
+        }
+        throw Self.unreachable(endpoint, last)
+    }
+
+    private static func unreachable(_ endpoint: DaemonEndpoint, _ result: Result<Int32, SystemError>) -> KeychainCoreError {
+        let code: Int32
+        switch result {
+        case .success: code = 0
+        case .failure(let failure): code = failure.code
+        }
+        return KeychainCoreError(
+            .notAvailable,
+            "the keychain daemon does not answer at \(endpoint.socketPath): \(String(cString: strerror(code))); "
+                + "start it with `securityd`, or set KEYCHAIN_ENGINE=embedded"
+        )
+    }
+
+    /// Connects to a Unix socket; the descriptor, or the `errno`.
+    private static func dial(_ path: String) -> Result<Int32, SystemError> {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { return .failure(SystemError(code: ENAMETOOLONG)) }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        #if canImport(Glibc)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return .failure(SystemError(code: errno)) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        var result: Int32
+        repeat {
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) }
+            }
+        } while result != 0 && errno == EINTR
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            return .failure(SystemError(code: code))
+        }
+        return .success(descriptor)
+    }
+
+    // MARK: Bytes
+
+    private static func sendAll(_ bytes: [UInt8], on descriptor: Int32) throws(KeychainCoreError) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { buffer in
+                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw KeychainCoreError(.io, "cannot write to the keychain daemon: \(String(cString: strerror(errno)))")
+            }
+            offset += sent
+        }
+    }
+
+    /// One frame's message.
+    private static func receive(on descriptor: Int32) throws(KeychainCoreError) -> [UInt8] {
+        let header = try readExactly(EngineFrame.headerLength, from: descriptor)
+        guard let length = EngineFrame.length(ofHeader: header) else {
+            throw KeychainCoreError(.io, "the keychain daemon sent a malformed frame")
+        }
+        return try readExactly(length, from: descriptor)
+    }
+
+    private static func readExactly(_ count: Int, from descriptor: Int32) throws(KeychainCoreError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let received = bytes.withUnsafeMutableBytes { buffer in
+                recv(descriptor, buffer.baseAddress! + offset, count - offset, 0)
+            }
+            if received < 0, errno == EINTR { continue }
+            guard received > 0 else {
+                throw KeychainCoreError(.io, "the keychain daemon closed the connection before it answered")
+            }
+            offset += received
+        }
+        return bytes
+    }
+
+    /// An `errno` from a system call.
+    struct SystemError: Error {
+        var code: Int32
+    }
+}

@@ -1,0 +1,57 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import KeychainCore
+import KeychainDevice
+
+/// The contexts each client process has made, so that they are released when its last
+/// connection closes (a client that crashed never releases them itself).
+final class ClientTable: Sendable {
+    private struct Client {
+        var connections = 0
+        var contexts: Set<ContextReference> = []
+    }
+
+    private let clients = LockedState<[Int32: Client]>([:])
+
+    /// A connection of process `processID` opened.
+    func connect(_ processID: Int32) {
+        clients.withLock { $0[processID, default: Client()].connections += 1 }
+    }
+
+    /// A connection of `processID` closed; the contexts to release if it was the process's last.
+    func disconnect(_ processID: Int32) -> Set<ContextReference> {
+        clients.withLock { table in
+            guard var client = table[processID] else { return [] }
+            client.connections -= 1
+            guard client.connections <= 0 else {
+                table[processID] = client
+                return []
+            }
+            table[processID] = nil
+            return client.contexts
+        }
+    }
+
+    /// Notes what a request did to the contexts of `processID`.
+    func note(_ request: EngineRequest, _ response: EngineResponse, by processID: Int32) {
+        switch (request, response) {
+        case (.makeContext, .context(let context)):
+            clients.withLock { _ = $0[processID]?.contexts.insert(context) }
+        case (.releaseContext(let context), _):
+            clients.withLock { _ = $0[processID]?.contexts.remove(context) }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+import KeychainDevice
+import Logging
+import NIOCore
+import NIOPosix
+
+/// One client connection: checks who is at the other end, then answers its requests one at a
+/// time on the daemon's thread pool (engine calls block: a biometric match waits for a finger).
+///
+/// A peer of another user is refused. A client that sends a second request before the first is
+/// answered, or a malformed frame, loses its connection; no other connection notices.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = [UInt8]
+    typealias OutboundOut = ByteBuffer
+
+    private let server: EngineServer
+    private let pool: NIOThreadPool
+    private let clients: ClientTable
+    private let logger: Logger
+    private var processID: Int32?
+    private var isBusy = false
+
+    init(server: EngineServer, pool: NIOThreadPool, clients: ClientTable, logger: Logger) {
+        self.server = server
+        self.pool = pool
+        self.clients = clients
+        self.logger = logger
+    }
+
+    // MARK: Connection
+
+    func channelActive(context: ChannelHandlerContext) {
+        switch PeerCredentials.of(context.channel) {
+        case .success(let peer) where peer.userID == getuid():
+            processID = peer.processID
+            clients.connect(peer.processID)
+            context.fireChannelActive()
+        case .success(let peer):
+            logger.warning("refused a connection from another user", metadata: ["keychain.peer.uid": "\(peer.userID)"])
+            context.close(promise: nil)
+        case .failure:
+            logger.warning("refused a connection whose peer cannot be identified")
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let processID {
+            let orphans = clients.disconnect(processID)
+            if !orphans.isEmpty {
+                let engine = server.engine
+                pool.submit { _ in orphans.forEach(engine.releaseContext) }
+            }
+            self.processID = nil
+        }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is FrameError || error is ByteToMessageDecoderError {
+            logger.notice("closed a connection that sent a malformed frame")
+        }
+        context.close(promise: nil)
+    }
+
+    // MARK: Requests
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let message = unwrapInboundIn(data)
+        guard let processID, !isBusy else {
+            logger.notice("closed a connection that sent a request before its previous one was answered")
+            context.close(promise: nil)
+            return
+        }
+        isBusy = true
+        let channel = context.channel
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let server = server
+        let clients = clients
+        pool.runIfActive(eventLoop: context.eventLoop) {
+            Self.answer(message, server: server, clients: clients, processID: processID) { interim in
+                channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)
+            }
+        }.whenComplete { result in
+            handler.value.isBusy = false
+            switch result {
+            case .success(let reply):
+                channel.writeAndFlush(ByteBuffer(frameOf: reply), promise: nil)
+            case .failure:
+                // The daemon is shutting down and the request never ran.
+                channel.close(promise: nil)
+            }
+        }
+    }
+
+    /// Runs one request message and returns the reply message; never throws, never logs a message.
+    private static func answer(
+        _ message: [UInt8],
+        server: EngineServer,
+        clients: ClientTable,
+        processID: Int32,
+        interim: @escaping @Sendable ([UInt8]) -> Void
+    ) -> [UInt8] {
+        let response: EngineResponse
+        do {
+            let request = try EngineWire.decode(EngineRequest.self, from: message)
+            response = server.run(request, interim: interim)
+            clients.note(request, response, by: processID)
+        } catch {
+            response = .keychainError(error)
+        }
+        return (try? EngineWire.encode(response)) ?? (try? EngineWire.encode(EngineResponse.keychainError(
+            KeychainCoreError(.dataTooLarge, "the reply is too large to send")
+        ))) ?? []
+    }
+}

@@ -1,0 +1,61 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainDevice
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The daemon's listening socket and its connections, as a service of the daemon's group.
+///
+/// It stops on SIGTERM or SIGINT (graceful shutdown): the socket closes first, so no new
+/// request arrives, then the requests already running finish and their replies are written.
+struct DaemonServer: Service {
+    let endpoint: DaemonEndpoint
+    let server: EngineServer
+    let logger: Logger
+    /// Threads for engine calls; a call waiting for a finger or a passcode holds one.
+    var threads = 16
+
+    func run() async throws {
+        let pool = NIOThreadPool(numberOfThreads: threads)
+        pool.start()
+        let clients = ClientTable()
+        let (server, logger) = (server, logger)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 128)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionHandler(server: server, pool: pool, clients: clients, logger: logger)
+                    )
+                }
+            }
+            .bind(unixDomainSocketPath: endpoint.socketPath, cleanupExistingSocketFile: true)
+            .get()
+        chmod(endpoint.socketPath, 0o600)
+        logger.info("listening", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
+        try await withGracefulShutdownHandler {
+            try await channel.closeFuture.get()
+        } onGracefulShutdown: {
+            channel.close(promise: nil)
+        }
+        // The requests already given to the pool run to the end before it stops.
+        try await pool.shutdownGracefully()
+        unlink(endpoint.socketPath)
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,70 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import KeychainCore
+import KeychainDevice
+import KeychainServer
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// `securityd`: holds a keychain's keys for every process of the user, behind a Unix socket.
+///
+/// Clients (`security`, and programs with `KEYCHAIN_ENGINE=daemon`) send engine requests; the
+/// daemon holds the class keys while the keychain is unlocked, runs the authentication gate and
+/// answers with results only. One unlock serves every process until `lock`, and the
+/// `AfterFirstUnlock` classes stay readable until the daemon stops (the analogue of a restart).
+@main
+struct SecurityDaemon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "securityd",
+        abstract: "Serve a keychain to the processes of its user through a Unix socket."
+    )
+
+    @Option(name: .customLong("keychain"), help: "The keychain home (default: KEYCHAIN_HOME, else ~/.local/share/swift-keychain).")
+    var home: String?
+
+    @Option(help: "The socket (default: KEYCHAIN_SOCKET, else in $XDG_RUNTIME_DIR/swift-keychain/).")
+    var socket: String?
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "securityd")
+        // Other processes of the user must not read the keys out of this one's memory.
+        if !ProcessProtection.harden() {
+            logger.warning("this process could not be made non-dumpable")
+        }
+        let home = self.home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL) }
+            ?? KeychainHome.resolve()
+        let endpoint = socket.map { DaemonEndpoint(socketPath: URL(fileURLWithPath: $0).standardizedFileURL.path) }
+            ?? DaemonEndpoint.forHome(home.url)
+        guard let instance = try SingleInstance.acquire(endpoint) else {
+            logger.info("another securityd serves this socket", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
+            return
+        }
+        var configuration = DeviceConfiguration.fromEnvironment()
+        configuration.engine = .embedded
+        configuration.logger = logger
+        let engine = try EmbeddedEngine(directory: home.url, configuration: configuration)
+        let service = DaemonServer(endpoint: endpoint, server: EngineServer(engine: engine), logger: logger)
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+        withExtendedLifetime(instance) {}
+    }
+}

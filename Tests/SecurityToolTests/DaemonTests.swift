@@ -1,0 +1,104 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+import KeychainDevice
+import Testing
+
+/// `securityd` and the `security` tool as separate processes: what one process does to the lock
+/// state, every other sees; the socket survives hostile clients.
+@Suite(.serialized)
+struct DaemonTests {
+    @Test func oneUnlockServesEveryProcessAndLockLocksThemAll() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Example", "-w", "s3cret"]).status == 0)
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+
+        // Setting the passcode leaves the session unlocked: another process reads with no prompt.
+        var read = try daemon.tool(["find-generic-password", "-s", "Example", "-w"])
+        #expect(read.stdout == "s3cret\n")
+        #expect(read.stderr.isEmpty)
+
+        // `lock` in one process locks every process.
+        #expect(try daemon.tool(["lock"]).status == 0)
+        read = try daemon.tool(["find-generic-password", "-s", "Example", "-w"])
+        #expect(read.status == 36)  // errSecInteractionNotAllowed, as the tool reports it
+        #expect(read.stdout.isEmpty)
+
+        // `unlock` in one process unlocks every later one, which no longer asks.
+        #expect(try daemon.tool(["unlock"], input: "2468\n").stdout == "unlocked\n")
+        read = try daemon.tool(["find-generic-password", "-s", "Example", "-w"])
+        #expect(read.stdout == "s3cret\n")
+        #expect(read.stderr.isEmpty)
+        #expect(try daemon.tool(["status"]).stdout.contains("state: unlocked"))
+
+        // The tool never opened the database: the daemon holds it (and the keys).
+        #expect(daemon.stop() == 0)
+        read = try daemon.tool(["find-generic-password", "-s", "Example", "-w"], starting: false)
+        #expect(read.status != 0)
+    }
+
+    @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        #expect(try bystander.lockState().hasPasscode == false)
+
+        for hostile: [UInt8] in [[0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 0], [0, 0, 0, 3, 9, 9, 9], [0, 0, 0, 2, 1, 0]] {
+            let descriptor = try RawClient.connect(daemon.endpoint.socketPath)
+            defer { close(descriptor) }
+            RawClient.write(hostile, to: descriptor)
+            // Refused: the connection is closed, or (a well-framed message that does not decode)
+            // answered with an error and nothing run.
+            let reply = RawClient.readAll(from: descriptor, timeout: 2)
+            if !reply.isEmpty {
+                let response = try EngineWire.decode(EngineResponse.self, from: Array(reply.dropFirst(EngineFrame.headerLength)))
+                guard case .keychainError(let error) = response else {
+                    Issue.record("a hostile message was answered with something other than an error")
+                    continue
+                }
+                #expect(error.code == .invalidParameter)
+            }
+        }
+        // The other client's connection and the daemon are untouched.
+        #expect(try bystander.lockState().hasPasscode == false)
+        #expect(daemon.isRunning)
+    }
+
+    @Test func aSecondDaemonForTheSameSocketLeavesTheFirstServing() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        let second = try daemon.startAnother()
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0)
+        #expect(try daemon.tool(["status"]).status == 0)
+        #expect(daemon.isRunning)
+    }
+
+    @Test func sigtermStopsTheDaemonAndRemovesItsSocket() throws {
+        let daemon = try PrivateDaemon()
+        #expect(daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.endpoint.socketPath))
+    }
+
+    @Test func theSocketFolderIsClosedToOthers() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.endpoint.directory)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        let socket = try FileManager.default.attributesOfItem(atPath: daemon.endpoint.socketPath)
+        #expect((socket[.posixPermissions] as? Int) == 0o600)
+    }
+}

@@ -1,0 +1,121 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainDevice
+
+/// A `securityd` of its own for one test: a throw-away home and socket, stopped with SIGTERM.
+final class PrivateDaemon {
+    let root: URL
+    let home: URL
+    let endpoint: DaemonEndpoint
+    private let process: Process
+
+    static var executable: URL {
+        SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("securityd")
+    }
+
+    init() throws {
+        root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
+        home = root.appendingPathComponent("home")
+        endpoint = DaemonEndpoint(socketPath: root.appendingPathComponent("run/socket").path)
+        process = try Self.launch(home: home, endpoint: endpoint)
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
+            guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Starts another daemon for the same home and socket.
+    func startAnother() throws -> Process {
+        try Self.launch(home: home, endpoint: endpoint)
+    }
+
+    /// Stops the daemon (SIGTERM) and removes its files; its exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        defer { try? FileManager.default.removeItem(at: root) }
+        return process.terminationStatus
+    }
+
+    /// Runs `security` as a client of this daemon (`starting`: whether it may start a daemon).
+    func tool(_ arguments: [String], input: String = "", starting: Bool = true) throws -> SecurityToolRunner.Output {
+        var environment = ProcessInfo.processInfo.environment
+        environment["KEYCHAIN_ENGINE"] = "daemon"
+        environment["KEYCHAIN_SOCKET"] = endpoint.socketPath
+        environment["KEYCHAIN_SECURITYD"] = starting ? Self.executable.path : "/nonexistent/securityd"
+        return try SecurityToolRunner(home: home).run(arguments, input: input, environment: environment)
+    }
+
+    private static func launch(home: URL, endpoint: DaemonEndpoint) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--keychain", home.path, "--socket", endpoint.socketPath]
+        var environment = ProcessInfo.processInfo.environment
+        environment["KEYCHAIN_PROMPT"] = "none"
+        environment["KEYCHAIN_ACCESS_GROUPS"] = nil
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    enum DaemonError: Error {
+        case didNotStart
+    }
+}
+
+/// A client that speaks raw bytes to a socket, for hostile frames.
+enum RawClient {
+    static func connect(_ path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: Array(path.utf8) + [0])
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else { throw PrivateDaemon.DaemonError.didNotStart }
+        return descriptor
+    }
+
+    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Everything the peer sends until it closes or goes quiet for `timeout` seconds.
+    static func readAll(from descriptor: Int32, timeout: Int32) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, timeout * 1000) > 0 else { return received }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return received }
+            received += buffer[0..<count]
+        }
+    }
+}
