@@ -158,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecurityToolTests",
-            dependencies: ["SecurityTool", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore"]
+            dependencies: ["SecurityTool", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore", "KeychainServices"]
         ),
         // Attacks on the files, the tool and the process, as the data-protection review made them.
         .target(name: "CAttackSupport", path: "Tests/CAttackSupport"),

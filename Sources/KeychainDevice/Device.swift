@@ -49,7 +49,7 @@ public final class Device: Sendable {
         self.home = home
         self.configuration = configuration
         let launcher = DaemonLauncher(home: home.url)
-        let endpoint = DaemonEndpoint.forHome(home.url)
+        let endpoint = configuration.daemonSocket.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url)
         switch configuration.engine {
         case .daemon:
             engine = WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))

@@ -27,6 +27,9 @@ public struct DeviceConfiguration: Sendable {
     public var passcodePrompt: PasscodePrompt
     /// Where the engine runs; by default as `KEYCHAIN_ENGINE` says.
     public var engine: EngineKind
+    /// The socket of `securityd` for ``EngineKind/daemon``: by default `KEYCHAIN_SOCKET`, else the
+    /// keychain home's socket in `$XDG_RUNTIME_DIR/swift-keychain/`.
+    public var daemonSocket: String?
     /// Where the engine reports what it repaired or could not do (never secrets, names or
     /// attribute values); by default the process's swift-log backend, label `swift-keychain`.
     public var logger: Logger
@@ -36,6 +39,7 @@ public struct DeviceConfiguration: Sendable {
         passcodeCost: PasscodeCost = .standard,
         passcodePrompt: PasscodePrompt = .terminal,
         engine: EngineKind = .fromEnvironment(),
+        daemonSocket: String? = nil,
         logger: Logger = Logger(label: "swift-keychain"),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -43,6 +47,7 @@ public struct DeviceConfiguration: Sendable {
         self.passcodeCost = passcodeCost
         self.passcodePrompt = passcodePrompt
         self.engine = engine
+        self.daemonSocket = daemonSocket
         self.logger = logger
         self.clock = clock
     }

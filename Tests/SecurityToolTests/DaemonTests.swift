@@ -14,6 +14,7 @@
 import Foundation
 import KeychainCore
 import KeychainDevice
+import KeychainServices
 import Testing
 
 /// `securityd` and the `security` tool as separate processes: what one process does to the lock
@@ -48,6 +49,45 @@ struct DaemonTests {
         #expect(daemon.stop() == 0)
         read = try daemon.tool(["find-generic-password", "-s", "Example", "-w"], starting: false)
         #expect(read.status != 0)
+    }
+
+    @Test func biometryReleasesAnItemInAProcessThatNeverSawThePasscode() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        // The passcode goes to `security` only; the sensor is the daemon's.
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(try daemon.tool(["biometry", "sensor", "touchid"]).status == 0)
+        #expect(try daemon.tool(["biometry", "enroll", "thumb"]).status == 0)
+
+        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        let device = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
+        try Device.withCurrent(device) {
+            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryAny, nil))
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: "Bio",
+                kSecAttrAccount as String: "me",
+                kSecValueData as String: Data("finger".utf8),
+                kSecAttrAccessControl as String: access,
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: "Bio",
+                kSecReturnData as String: true,
+            ]
+            var result: CFTypeRef?
+            #expect(try daemon.tool(["biometry", "next", "nonmatch"]).status == 0)
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecAuthFailed)
+            #expect(try daemon.tool(["biometry", "next", "match"]).status == 0)
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+            #expect(result as? Data == Data("finger".utf8))
+
+            // Locked by another process: the class key is gone for this one too.
+            #expect(try daemon.tool(["lock"]).status == 0)
+            #expect(try daemon.tool(["biometry", "next", "match"]).status == 0)
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecInteractionNotAllowed)
+        }
     }
 
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
