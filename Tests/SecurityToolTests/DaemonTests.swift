@@ -117,6 +117,39 @@ struct DaemonTests {
         #expect(daemon.isRunning)
     }
 
+    /// `nobody`, for the tests of another user (they need root to switch users).
+    static let otherUser: UInt32 = 65534
+
+    @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to run a daemon as another user"))
+    func aProcessOfAnotherUserIsRefused() throws {
+        let daemon = try PrivateDaemon(user: Self.otherUser)
+        defer { daemon.stop() }
+        // Root can enter the folder; the daemon still refuses a peer that is not its user.
+        let descriptor = try RawClient.connect(daemon.endpoint.socketPath)
+        defer { close(descriptor) }
+        let request = try EngineWire.encode(EngineRequest.lockState)
+        RawClient.write(EngineFrame.header(forLength: request.count) + request, to: descriptor)
+        #expect(RawClient.readAll(from: descriptor, timeout: 5).isEmpty)
+        #expect(daemon.isRunning)
+    }
+
+    @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to read as another user"))
+    func anotherProcessOfTheSameUserCannotReadTheDaemonsMemory() throws {
+        let daemon = try PrivateDaemon(user: Self.otherUser)
+        defer { daemon.stop() }
+        // The control: a process of that user reads its own kind's /proc files.
+        let control = Process()
+        control.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        control.arguments = ["--reuid=\(Self.otherUser)", "--regid=\(Self.otherUser)", "--clear-groups", "/bin/sleep", "10"]
+        try control.run()
+        defer { control.terminate() }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try PrivateDaemon.succeeds(["/bin/cat", "/proc/\(control.processIdentifier)/environ"], as: Self.otherUser))
+        // The daemon is non-dumpable: its memory and environment are closed to the same user.
+        #expect(try !PrivateDaemon.succeeds(["/bin/cat", "/proc/\(daemon.processID)/environ"], as: Self.otherUser))
+        #expect(try !PrivateDaemon.succeeds(["/usr/bin/head", "-c", "1", "/proc/\(daemon.processID)/mem"], as: Self.otherUser))
+    }
+
     @Test func aSecondDaemonForTheSameSocketLeavesTheFirstServing() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

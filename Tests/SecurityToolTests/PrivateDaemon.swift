@@ -25,11 +25,16 @@ final class PrivateDaemon {
         SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("securityd")
     }
 
-    init() throws {
+    /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root).
+    init(user: UInt32? = nil) throws {
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         endpoint = DaemonEndpoint(socketPath: root.appendingPathComponent("run/socket").path)
-        process = try Self.launch(home: home, endpoint: endpoint)
+        if let user {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            guard chown(root.path, user, user) == 0 else { throw DaemonError.didNotStart }
+        }
+        process = try Self.launch(home: home, endpoint: endpoint, user: user)
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
             guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
@@ -38,6 +43,9 @@ final class PrivateDaemon {
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// The daemon's process ID.
+    var processID: Int32 { process.processIdentifier }
 
     /// Starts another daemon for the same home and socket.
     func startAnother() throws -> Process {
@@ -64,10 +72,16 @@ final class PrivateDaemon {
         return try SecurityToolRunner(home: home).run(arguments, input: input, environment: environment)
     }
 
-    private static func launch(home: URL, endpoint: DaemonEndpoint) throws -> Process {
+    private static func launch(home: URL, endpoint: DaemonEndpoint, user: UInt32? = nil) throws -> Process {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--keychain", home.path, "--socket", endpoint.socketPath]
+        let arguments = ["--keychain", home.path, "--socket", endpoint.socketPath]
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_PROMPT"] = "none"
         environment["KEYCHAIN_ACCESS_GROUPS"] = nil
@@ -81,6 +95,23 @@ final class PrivateDaemon {
 
     enum DaemonError: Error {
         case didNotStart
+    }
+
+    /// Whether `command` exits with status 0 when run as `user`.
+    static func succeeds(_ command: [String], as user: UInt32) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Whether the tests run as root with `setpriv`, which the tests of other users need.
+    static var canSwitchUsers: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
     }
 }
 
