@@ -48,8 +48,12 @@ public final class Device: Sendable {
     public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
         self.home = home
         self.configuration = configuration
-        let launcher = DaemonLauncher(home: home.url)
-        let endpoint = configuration.daemonSocket.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url)
+        let environment = ProcessInfo.processInfo.environment
+        let named = configuration.daemonSocket ?? environment["KEYCHAIN_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
+        // A daemon is started on first use only for a home's own socket; a named socket is one
+        // that whoever named it runs.
+        let launcher = named == nil ? DaemonLauncher(home: home.url, environment: environment) : nil
         switch configuration.engine {
         case .daemon:
             engine = WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))

@@ -34,6 +34,10 @@ final class SingleInstance {
             close(descriptor)
             return nil
         }
+        // The holder's process ID, for `kill $(cat …lock)` and the tests.
+        let processID = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = processID.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         return SingleInstance(descriptor: descriptor)
     }
 

@@ -90,6 +90,75 @@ struct DaemonTests {
         }
     }
 
+    @Test func killingTheDaemonLosesNoAcknowledgedWriteAndClientsFindItLockedAfterTheRestart() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        let device = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
+
+        // A stream of writes; the daemon dies in the middle of it.
+        let acknowledged = LockedState<[String]>([])
+        let writer = Thread {
+            Device.withCurrent(device) {
+                for index in 0..<100_000 {
+                    let account = "account-\(index)"
+                    let add: [String: Any] = [
+                        kSecClass as String: kSecClassGenericPassword,
+                        kSecAttrService as String: "Stream",
+                        kSecAttrAccount as String: account,
+                        kSecValueData as String: Data(account.utf8),
+                    ]
+                    guard SecItemAdd(add as CFDictionary, nil) == errSecSuccess else { return }
+                    acknowledged.withLock { $0.append(account) }
+                }
+            }
+        }
+        writer.start()
+        while acknowledged.withLock({ $0.count }) < 20 { Thread.sleep(forTimeInterval: 0.01) }
+        try daemon.killAndRestart()
+        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        let written = acknowledged.withLock { $0 }
+
+        // The same client reconnects by itself and finds the keychain locked, as after a restart.
+        #expect(!device.isUnlocked)
+        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Stream"]
+        let locked = Device.withCurrent(device) { SecItemCopyMatching(query as CFDictionary, nil) }
+        #expect(locked == errSecInteractionNotAllowed)
+        #expect(try daemon.tool(["unlock"], input: "2468\n").status == 0)
+        let all = query.merging([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]) { $1 }
+        let (status, result) = Device.withCurrent(device) {
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(all as CFDictionary, &result)
+            return (status, result)
+        }
+        #expect(status == errSecSuccess)
+        let stored = Set(((result as? [[String: Any]]) ?? []).compactMap { $0[kSecAttrAccount as String] as? String })
+        #expect(Set(written).isSubset(of: stored))
+        #expect(stored.count <= written.count + 1)  // at most the write in flight, unacknowledged
+    }
+
+    @Test func theFirstClientStartsTheDaemonOfItsHome() throws {
+        let root = URL(fileURLWithPath: "/tmp/kc-auto-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["KEYCHAIN_ENGINE"] = "daemon"
+        environment["KEYCHAIN_SOCKET"] = nil
+        environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("runtime").path
+        environment["KEYCHAIN_SECURITYD"] = PrivateDaemon.executable.path
+        environment["KEYCHAIN_PROMPT"] = "none"
+        let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
+        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Auto", "-w", "started"], environment: environment).status == 0)
+        let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
+        #expect(endpoint.socketPath.hasPrefix(root.path + "/runtime/swift-keychain/home-"))
+        let lock = try String(contentsOfFile: endpoint.lockPath, encoding: .utf8)
+        let processID = try #require(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(processID, SIGTERM) }
+        // The daemon holds the keychain: a second process reads through it, no start needed.
+        #expect(try tool.run(["find-generic-password", "-s", "Auto", "-w"], environment: environment).stdout == "started\n")
+        #expect(kill(processID, 0) == 0)
+    }
+
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

@@ -19,7 +19,7 @@ final class PrivateDaemon {
     let root: URL
     let home: URL
     let endpoint: DaemonEndpoint
-    private let process: Process
+    private var process: Process
 
     static var executable: URL {
         SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("securityd")
@@ -46,6 +46,20 @@ final class PrivateDaemon {
 
     /// The daemon's process ID.
     var processID: Int32 { process.processIdentifier }
+
+    /// Kills the daemon with SIGKILL (no clean-up at all), then starts a new one on the same home
+    /// and socket, as a crash and a restart would.
+    func killAndRestart() throws {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        process = try Self.launch(home: home, endpoint: endpoint)
+        let deadline = Date().addingTimeInterval(20)
+        // The killed daemon's socket file stays: wait until the new one answers.
+        while (try? RawClient.connect(endpoint.socketPath)).map({ close($0) }) == nil {
+            guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
 
     /// Starts another daemon for the same home and socket.
     func startAnother() throws -> Process {

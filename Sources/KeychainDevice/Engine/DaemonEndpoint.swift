@@ -26,7 +26,7 @@ package struct DaemonEndpoint: Hashable, Sendable {
     /// The folder that holds the socket; the daemon creates it with mode 0700.
     package var directory: String { (socketPath as NSString).deletingLastPathComponent }
 
-    /// The lock file whose holder is the one daemon of this socket.
+    /// The lock file whose holder is the one daemon of this socket; it holds the daemon's process ID.
     package var lockPath: String { socketPath + ".lock" }
 
     package init(socketPath: String) {

@@ -57,6 +57,12 @@ package struct DaemonLauncher: Sendable {
         for descriptor: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
+        // Nothing else of this process goes to the daemon: an inherited pipe or socket would keep
+        // whoever waits on it for end-of-file (the parent of a `security` command) waiting for
+        // as long as the daemon lives.
+        if let closeFrom = Self.closeFrom {
+            _ = closeFrom(&actions, 3)
+        }
         // POSIX_SPAWN_SETSID (glibc and musl; the header hides it without _GNU_SOURCE): a session of its own.
         posix_spawnattr_setflags(&attributes, 0x80)
         var cArguments = arguments.map { strdup($0) } + [nil]
@@ -70,6 +76,13 @@ package struct DaemonLauncher: Sendable {
         let spawned = processID
         Thread.detachNewThread { _ = waitpid(spawned, nil, 0) }
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its headers
+    /// declare only under `_GNU_SOURCE`; `nil` where the C library lacks it.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// The `securityd` to start; `nil` if there is none.
     static func locate(environment: [String: String]) -> String? {
