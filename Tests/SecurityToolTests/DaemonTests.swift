@@ -186,6 +186,43 @@ struct DaemonTests {
         #expect(daemon.isRunning)
     }
 
+    /// Hostile clients in bulk, as the query fuzzer does for dictionaries: random bytes, random
+    /// lengths, truncated and mutated real requests. The daemon answers or hangs up on each, and
+    /// a well-behaved client beside them is served throughout.
+    @Test func randomFramesNeverTakeTheDaemonDownOrDisturbOtherClients() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        var generator = SeededGenerator(seed: 0x5EC0_0D)
+        let valid = try EngineWire.encode(EngineRequest.lockState)
+        for round in 0..<300 {
+            var bytes: [UInt8]
+            switch round % 4 {
+            case 0:  // noise
+                bytes = (0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            case 1:  // a plausible length, a noisy message
+                let body = (0..<Int.random(in: 1...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                bytes = EngineFrame.header(forLength: body.count) + body
+            case 2:  // a real request with bytes flipped
+                var body = valid
+                for _ in 0..<3 { body[Int.random(in: 0..<body.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
+                bytes = EngineFrame.header(forLength: body.count) + body
+            default:  // a real request cut short
+                let frame = EngineFrame.header(forLength: valid.count) + valid
+                bytes = Array(frame.prefix(Int.random(in: 1..<frame.count, using: &generator)))
+            }
+            let descriptor = try RawClient.connect(daemon.endpoint.socketPath)
+            RawClient.write(bytes, to: descriptor)
+            _ = RawClient.readAll(from: descriptor, milliseconds: 20)
+            close(descriptor)
+            if round % 50 == 0 {
+                #expect(try bystander.lockState().hasPasscode == false)
+            }
+        }
+        #expect(daemon.isRunning)
+        #expect(try bystander.lockState().hasPasscode == false)
+    }
+
     /// `nobody`, for the tests of another user (they need root to switch users).
     static let otherUser: UInt32 = 65534
 
@@ -242,5 +279,22 @@ struct DaemonTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
         let socket = try FileManager.default.attributesOfItem(atPath: daemon.endpoint.socketPath)
         #expect((socket[.posixPermissions] as? Int) == 0o600)
+    }
+}
+
+/// A reproducible random sequence (SplitMix64), so that a failing round can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 }

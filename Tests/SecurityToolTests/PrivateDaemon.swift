@@ -30,11 +30,18 @@ final class PrivateDaemon {
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         endpoint = DaemonEndpoint(socketPath: root.appendingPathComponent("run/socket").path)
+        var executable = Self.executable
         if let user {
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             guard chown(root.path, user, user) == 0 else { throw DaemonError.didNotStart }
+            // The build folder may be closed to that user (a checkout in a private folder): run a copy.
+            if try !Self.succeeds(["/usr/bin/test", "-x", executable.path], as: user) {
+                let copy = root.appendingPathComponent("securityd")
+                try FileManager.default.copyItem(at: executable, to: copy)
+                executable = copy
+            }
         }
-        process = try Self.launch(home: home, endpoint: endpoint, user: user)
+        process = try Self.launch(executable, home: home, endpoint: endpoint, user: user)
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
             guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
@@ -52,7 +59,7 @@ final class PrivateDaemon {
     func killAndRestart() throws {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        process = try Self.launch(home: home, endpoint: endpoint)
+        process = try Self.launch(Self.executable, home: home, endpoint: endpoint)
         let deadline = Date().addingTimeInterval(20)
         // The killed daemon's socket file stays: wait until the new one answers.
         while (try? RawClient.connect(endpoint.socketPath)).map({ close($0) }) == nil {
@@ -63,7 +70,7 @@ final class PrivateDaemon {
 
     /// Starts another daemon for the same home and socket.
     func startAnother() throws -> Process {
-        try Self.launch(home: home, endpoint: endpoint)
+        try Self.launch(Self.executable, home: home, endpoint: endpoint)
     }
 
     /// Stops the daemon (SIGTERM) and removes its files; its exit status.
@@ -86,7 +93,7 @@ final class PrivateDaemon {
         return try SecurityToolRunner(home: home).run(arguments, input: input, environment: environment)
     }
 
-    private static func launch(home: URL, endpoint: DaemonEndpoint, user: UInt32? = nil) throws -> Process {
+    private static func launch(_ executable: URL, home: URL, endpoint: DaemonEndpoint, user: UInt32? = nil) throws -> Process {
         let process = Process()
         let arguments = ["--keychain", home.path, "--socket", endpoint.socketPath]
         if let user {
@@ -153,11 +160,16 @@ enum RawClient {
 
     /// Everything the peer sends until it closes or goes quiet for `timeout` seconds.
     static func readAll(from descriptor: Int32, timeout: Int32) -> [UInt8] {
+        readAll(from: descriptor, milliseconds: timeout * 1000)
+    }
+
+    /// Everything the peer sends until it closes or goes quiet for `milliseconds`.
+    static func readAll(from descriptor: Int32, milliseconds: Int32) -> [UInt8] {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, timeout * 1000) > 0 else { return received }
+            guard poll(&poller, 1, milliseconds) > 0 else { return received }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return received }
             received += buffer[0..<count]
