@@ -26,6 +26,9 @@ struct DaemonServer: Service {
     let endpoint: DaemonEndpoint
     let server: EngineServer
     let logger: Logger
+    /// The listening socket systemd passed (socket activation), if any; else the daemon binds
+    /// ``endpoint`` itself.
+    var activatedSocket: Int32?
     /// Threads for engine calls; a call waiting for a finger or a passcode holds one.
     var threads = 16
 
@@ -34,7 +37,7 @@ struct DaemonServer: Service {
         pool.start()
         let clients = ClientTable()
         let (server, logger) = (server, logger)
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 128)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -44,10 +47,15 @@ struct DaemonServer: Service {
                     )
                 }
             }
-            .bind(unixDomainSocketPath: endpoint.socketPath, cleanupExistingSocketFile: true)
-            .get()
-        chmod(endpoint.socketPath, 0o600)
-        logger.info("listening", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
+        let channel: any Channel
+        if let activatedSocket {
+            channel = try await bootstrap.withBoundSocket(activatedSocket).get()
+            logger.info("listening on the socket systemd passed")
+        } else {
+            channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.socketPath, cleanupExistingSocketFile: true).get()
+            chmod(endpoint.socketPath, 0o600)
+            logger.info("listening", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
+        }
         try await withGracefulShutdownHandler {
             try await channel.closeFuture.get()
         } onGracefulShutdown: {
@@ -55,7 +63,7 @@ struct DaemonServer: Service {
         }
         // The requests already given to the pool run to the end before it stops.
         try await pool.shutdownGracefully()
-        unlink(endpoint.socketPath)
+        if activatedSocket == nil { unlink(endpoint.socketPath) }
         logger.info("stopped")
     }
 }

@@ -62,9 +62,30 @@ struct SecurityDaemon: AsyncParsableCommand {
         configuration.engine = .embedded
         configuration.logger = logger
         let engine = try EmbeddedEngine(directory: home.url, configuration: configuration)
-        let service = DaemonServer(endpoint: endpoint, server: EngineServer(engine: engine), logger: logger)
+        var service = DaemonServer(endpoint: endpoint, server: EngineServer(engine: engine), logger: logger)
+        service.activatedSocket = Self.activatedSocket()
         let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         withExtendedLifetime(instance) {}
+    }
+
+    /// The first socket systemd passed this process (`LISTEN_FDS`, `LISTEN_PID`), if any; the
+    /// variables are removed so that no child takes them for its own.
+    private static func activatedSocket() -> Int32? {
+        let environment = ProcessInfo.processInfo.environment
+        defer {
+            unsetenv("LISTEN_FDS")
+            unsetenv("LISTEN_PID")
+            unsetenv("LISTEN_FDNAMES")
+        }
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+            let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1
+        else { return nil }
+        let descriptor: Int32 = 3  // SD_LISTEN_FDS_START
+        // Only a listening socket: anything else at descriptor 3 is not what systemd passes.
+        var listening: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1 else { return nil }
+        return descriptor
     }
 }

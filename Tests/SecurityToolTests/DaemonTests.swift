@@ -186,6 +186,51 @@ struct DaemonTests {
         #expect(daemon.isRunning)
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "starts the daemon as systemd would, with python3"))
+    func socketActivationServesTheSocketSystemdPasses() throws {
+        let root = URL(fileURLWithPath: "/tmp/kc-activate-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let socket = root.appendingPathComponent("run/socket").path
+        // What systemd does for a .socket unit: bind and listen, then start the service with the
+        // socket as descriptor 3 and LISTEN_FDS/LISTEN_PID naming it.
+        let script = """
+            import os, socket, sys
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o600); listener.listen(16)
+            pid = os.fork()
+            if pid == 0:
+                os.dup2(listener.fileno(), 3); os.set_inheritable(3, True)
+                os.environ["LISTEN_FDS"] = "1"; os.environ["LISTEN_PID"] = str(os.getpid())
+                null = os.open("/dev/null", os.O_RDWR); os.dup2(null, 0); os.dup2(null, 1); os.dup2(null, 2)
+                os.closerange(4, 65536)
+                os.execv(sys.argv[2], [sys.argv[2], "--keychain", sys.argv[3], "--socket", sys.argv[1]])
+            print(pid)
+            """
+        let launcher = Process()
+        launcher.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        launcher.arguments = ["-c", script, socket, PrivateDaemon.executable.path, root.appendingPathComponent("home").path]
+        let output = Pipe()
+        launcher.standardOutput = output
+        try launcher.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        launcher.waitUntilExit()
+        let processID = try #require(Int32(printed.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(processID, SIGKILL) }
+
+        // Clients connect before the daemon runs (the kernel queues them) and are served.
+        let client = WireEngine(transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil))
+        #expect(try client.lockState().hasPasscode == false)
+        // Stopping leaves the socket to its owner (systemd), which keeps it for the next start.
+        #expect(kill(processID, SIGTERM) == 0)
+        var waited = 0
+        while kill(processID, 0) == 0, waited < 200 {
+            Thread.sleep(forTimeInterval: 0.02)
+            waited += 1
+        }
+        #expect(FileManager.default.fileExists(atPath: socket))
+    }
+
     /// Hostile clients in bulk, as the query fuzzer does for dictionaries: random bytes, random
     /// lengths, truncated and mutated real requests. The daemon answers or hangs up on each, and
     /// a well-behaved client beside them is served throughout.
