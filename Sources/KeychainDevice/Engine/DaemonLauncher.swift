@@ -13,15 +13,6 @@
 
 package import Foundation
 package import KeychainCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Unsupported Platform")
-#endif
 
 /// Starts `securityd` for a keychain home when a client finds none listening, as gpg-agent is
 /// started on first use where no service manager does it.

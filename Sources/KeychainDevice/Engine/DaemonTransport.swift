@@ -13,15 +13,6 @@
 
 import Foundation
 package import KeychainCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("Unsupported Platform")
-#endif
 
 /// The transport to `securityd`: framed messages (``EngineFrame``) over its Unix socket.
 ///
