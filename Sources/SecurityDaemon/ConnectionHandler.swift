@@ -70,6 +70,17 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
+    /// A connection that sent nothing for the idle time-out is closed: a client that stopped in
+    /// the middle of a frame, or an idle pooled connection (clients notice and reconnect). A
+    /// connection whose request is running stays.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read, !isBusy {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is FrameError || error is ByteToMessageDecoderError {
             logger.notice("closed a connection that sent a malformed frame")

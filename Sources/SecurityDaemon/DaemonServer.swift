@@ -31,16 +31,19 @@ struct DaemonServer: Service {
     var activatedSocket: Int32?
     /// Threads for engine calls; a call waiting for a finger or a passcode holds one.
     var threads = 16
+    /// How long a connection may send nothing (not even the rest of a frame) before it is closed.
+    var idleTimeout: TimeAmount = .seconds(60)
 
     func run() async throws {
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
         let clients = ClientTable()
-        let (server, logger) = (server, logger)
+        let (server, logger, idleTimeout) = (server, logger, idleTimeout)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 128)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
                         ConnectionHandler(server: server, pool: pool, clients: clients, logger: logger)

@@ -17,6 +17,7 @@ import KeychainCore
 import KeychainDevice
 import KeychainServer
 import Logging
+import NIOCore
 import ServiceLifecycle
 import UnixSignals
 
@@ -38,6 +39,9 @@ struct SecurityDaemon: AsyncParsableCommand {
 
     @Option(help: "The socket (default: KEYCHAIN_SOCKET, else in $XDG_RUNTIME_DIR/swift-keychain/).")
     var socket: String?
+
+    @Option(help: "Seconds a connection may stay silent before it is closed.")
+    var idleTimeout: Int = 60
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -64,6 +68,7 @@ struct SecurityDaemon: AsyncParsableCommand {
         let engine = try EmbeddedEngine(directory: home.url, configuration: configuration)
         var service = DaemonServer(endpoint: endpoint, server: EngineServer(engine: engine), logger: logger)
         service.activatedSocket = Self.activatedSocket()
+        service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         withExtendedLifetime(instance) {}

@@ -231,6 +231,26 @@ struct DaemonTests {
         #expect(FileManager.default.fileExists(atPath: socket))
     }
 
+    @Test func silentConnectionsAreClosedAndClientsReconnectByThemselves() throws {
+        let daemon = try PrivateDaemon(idleTimeout: 1)
+        defer { daemon.stop() }
+        let client = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        #expect(try client.lockState().hasPasscode == false)  // its connection now waits in the pool
+
+        // Half a frame, then silence: the daemon hangs up instead of waiting for the rest.
+        let half = try RawClient.connect(daemon.endpoint.socketPath)
+        defer { close(half) }
+        RawClient.write([0, 0, 0, 9, 1, 2], to: half)
+        let start = Date()
+        #expect(RawClient.readAll(from: half, timeout: 10).isEmpty)
+        #expect(Date().timeIntervalSince(start) < 5)
+
+        // The pooled connection was closed the same way; the next call reconnects unnoticed.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try client.lockState().hasPasscode == false)
+        #expect(try client.lockState().hasPasscode == false)
+    }
+
     /// Hostile clients in bulk, as the query fuzzer does for dictionaries: random bytes, random
     /// lengths, truncated and mutated real requests. The daemon answers or hangs up on each, and
     /// a well-behaved client beside them is served throughout.

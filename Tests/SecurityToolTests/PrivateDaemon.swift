@@ -26,7 +26,7 @@ final class PrivateDaemon {
     }
 
     /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root).
-    init(user: UInt32? = nil) throws {
+    init(user: UInt32? = nil, idleTimeout: Int? = nil) throws {
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         endpoint = DaemonEndpoint(socketPath: root.appendingPathComponent("run/socket").path)
@@ -41,7 +41,7 @@ final class PrivateDaemon {
                 executable = copy
             }
         }
-        process = try Self.launch(executable, home: home, endpoint: endpoint, user: user)
+        process = try Self.launch(executable, home: home, endpoint: endpoint, user: user, idleTimeout: idleTimeout)
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
             guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
@@ -93,9 +93,15 @@ final class PrivateDaemon {
         return try SecurityToolRunner(home: home).run(arguments, input: input, environment: environment)
     }
 
-    private static func launch(_ executable: URL, home: URL, endpoint: DaemonEndpoint, user: UInt32? = nil) throws -> Process {
+    private static func launch(
+        _ executable: URL,
+        home: URL,
+        endpoint: DaemonEndpoint,
+        user: UInt32? = nil,
+        idleTimeout: Int? = nil
+    ) throws -> Process {
         let process = Process()
-        let arguments = ["--keychain", home.path, "--socket", endpoint.socketPath]
+        let arguments = ["--keychain", home.path, "--socket", endpoint.socketPath] + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
         if let user {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments

@@ -43,27 +43,53 @@ package final class DaemonTransport: EngineTransport {
 
     package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> Void) throws(KeychainCoreError) -> [UInt8] {
         let frame = EngineFrame.header(forLength: message.count) + message
-        var descriptor: Int32
         if let reused = idleConnection() {
-            descriptor = reused
-        } else {
-            descriptor = try openConnection()
+            // The daemon closes connections that stay idle; one it closed just as this request
+            // was sent never read it, and the request goes again on a new connection.
+            switch try exchange(frame, on: reused, interim: interim) {
+            case .reply(let reply): return reply
+            case .closedBeforeReply: break
+            }
         }
+        switch try exchange(frame, on: try openConnection(), interim: interim) {
+        case .reply(let reply):
+            return reply
+        case .closedBeforeReply:
+            throw KeychainCoreError(.io, "the keychain daemon closed the connection before it answered")
+        }
+    }
+
+    private enum Outcome {
+        case reply([UInt8])
+        case closedBeforeReply
+    }
+
+    /// Sends a frame on `descriptor` and reads the replies; the connection goes back to the pool
+    /// after a final reply and is closed otherwise.
+    private func exchange(_ frame: [UInt8], on descriptor: Int32, interim: @escaping @Sendable ([UInt8]) -> Void) throws(KeychainCoreError) -> Outcome {
+        var answered = false
         do throws(KeychainCoreError) {
-            try Self.sendAll(frame, on: descriptor)
+            guard try Self.sendAll(frame, on: descriptor) else {
+                close(descriptor)
+                return .closedBeforeReply
+            }
             while true {
-                let reply = try Self.receive(on: descriptor)
+                guard let reply = try Self.receive(on: descriptor) else {
+                    close(descriptor)
+                    if answered { throw KeychainCoreError(.io, "the keychain daemon closed the connection while it answered") }
+                    return .closedBeforeReply
+                }
+                answered = true
                 // Interim replies are progress reports; the final one is anything else.
                 if case .progress? = try? EngineWire.decode(EngineResponse.self, from: reply) {
                     interim(reply)
                     continue
                 }
                 idle.withLock { $0.append(descriptor) }
-                descriptor = -1
-                return reply
+                return .reply(reply)
             }
         } catch {
-            if descriptor >= 0 { close(descriptor) }
+            close(descriptor)
             throw error
         }
     }
@@ -146,7 +172,8 @@ package final class DaemonTransport: EngineTransport {
 
     // MARK: Bytes
 
-    private static func sendAll(_ bytes: [UInt8], on descriptor: Int32) throws(KeychainCoreError) {
+    /// Writes all of `bytes`; `false` when the daemon had closed the connection (nothing was read).
+    private static func sendAll(_ bytes: [UInt8], on descriptor: Int32) throws(KeychainCoreError) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
@@ -154,22 +181,25 @@ package final class DaemonTransport: EngineTransport {
             }
             if sent < 0 {
                 if errno == EINTR { continue }
+                if errno == EPIPE || errno == ECONNRESET { return false }
                 throw KeychainCoreError(.io, "cannot write to the keychain daemon: \(String(cString: strerror(errno)))")
             }
             offset += sent
         }
+        return true
     }
 
-    /// One frame's message.
-    private static func receive(on descriptor: Int32) throws(KeychainCoreError) -> [UInt8] {
-        let header = try readExactly(EngineFrame.headerLength, from: descriptor)
+    /// One frame's message; `nil` when the daemon closed the connection before the frame began.
+    private static func receive(on descriptor: Int32) throws(KeychainCoreError) -> [UInt8]? {
+        guard let header = try readExactly(EngineFrame.headerLength, from: descriptor, endAllowed: true) else { return nil }
         guard let length = EngineFrame.length(ofHeader: header) else {
             throw KeychainCoreError(.io, "the keychain daemon sent a malformed frame")
         }
-        return try readExactly(length, from: descriptor)
+        return try readExactly(length, from: descriptor, endAllowed: false)
     }
 
-    private static func readExactly(_ count: Int, from descriptor: Int32) throws(KeychainCoreError) -> [UInt8] {
+    /// `count` bytes; `nil` when the peer closed before the first of them and `endAllowed`.
+    private static func readExactly(_ count: Int, from descriptor: Int32, endAllowed: Bool) throws(KeychainCoreError) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < count {
@@ -177,6 +207,7 @@ package final class DaemonTransport: EngineTransport {
                 recv(descriptor, buffer.baseAddress! + offset, count - offset, 0)
             }
             if received < 0, errno == EINTR { continue }
+            if offset == 0, endAllowed, received == 0 || (received < 0 && errno == ECONNRESET) { return nil }
             guard received > 0 else {
                 throw KeychainCoreError(.io, "the keychain daemon closed the connection before it answered")
             }
