@@ -251,6 +251,65 @@ struct DaemonTests {
         #expect(try client.lockState().hasPasscode == false)
     }
 
+    @Test func sixtyFourConcurrentClientsSeeTheirOwnWorkAndNothingElse() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        let failures = LockedState<[String]>([])
+        let (socket, home) = (daemon.endpoint.socketPath, daemon.home)
+        let threads = (0..<64).map { client in
+            Thread {
+                // Each client a process of its own as far as the daemon can tell: its own connections.
+                let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: socket)
+                guard let device = try? Device(home: KeychainHome(url: home), configuration: configuration) else {
+                    failures.withLock { $0.append("client \(client): no device") }
+                    return
+                }
+                Device.withCurrent(device) {
+                    for index in 0..<8 {
+                        let account = "client-\(client)-\(index)"
+                        let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Shared", kSecAttrAccount as String: account]
+                        var status = SecItemAdd(item.merging([kSecValueData as String: Data("first".utf8)]) { $1 } as CFDictionary, nil)
+                        if status == errSecSuccess {
+                            status = SecItemUpdate(item as CFDictionary, [kSecValueData as String: Data("second \(account)".utf8)] as CFDictionary)
+                        }
+                        if status == errSecSuccess, index.isMultiple(of: 2) {
+                            status = SecItemDelete(item as CFDictionary)
+                        }
+                        if status != errSecSuccess { failures.withLock { $0.append("\(account): \(status)") } }
+                    }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        let deadline = Date().addingTimeInterval(120)
+        while threads.contains(where: \.isExecuting) || threads.contains(where: { !$0.isFinished }), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+
+        // The outcome of some serial order: exactly the odd items, each with its own second value.
+        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        let reader = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Shared",
+            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true, kSecReturnData as String: true,
+        ]
+        let (status, result) = Device.withCurrent(reader) {
+            var result: CFTypeRef?
+            return (SecItemCopyMatching(query as CFDictionary, &result), result)
+        }
+        #expect(status == errSecSuccess)
+        let items = (result as? [[String: Any]]) ?? []
+        let found = Dictionary(uniqueKeysWithValues: items.compactMap { item -> (String, Data)? in
+            guard let account = item[kSecAttrAccount as String] as? String, let data = item[kSecValueData as String] as? Data else { return nil }
+            return (account, data)
+        })
+        let expected = Dictionary(uniqueKeysWithValues: (0..<64).flatMap { client in
+            stride(from: 1, to: 8, by: 2).map { index in ("client-\(client)-\(index)", Data("second client-\(client)-\(index)".utf8)) }
+        })
+        #expect(found == expected)
+    }
+
     /// Hostile clients in bulk, as the query fuzzer does for dictionaries: random bytes, random
     /// lengths, truncated and mutated real requests. The daemon answers or hangs up on each, and
     /// a well-behaved client beside them is served throughout.
