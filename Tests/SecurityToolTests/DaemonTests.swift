@@ -363,6 +363,22 @@ struct DaemonTests {
         #expect(daemon.isRunning)
     }
 
+    @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to run a daemon as another user"))
+    func aClientRefusesADaemonOfAnotherUser() throws {
+        // Another user's socket where this user's is expected (say, a folder in /tmp made first):
+        // the client checks who listens before it sends a passcode or a secret.
+        let daemon = try PrivateDaemon(user: Self.otherUser)
+        defer { daemon.stop() }
+        let client = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        let outcome = Result { () throws(KeychainCoreError) in try client.unlock(passcode: "2468", endsBiometricLockout: false) }
+        guard case .failure(let error) = outcome else {
+            Issue.record("the client talked to another user's daemon")
+            return
+        }
+        #expect(error.code == .invalidKeychain)
+        #expect(error.message.contains("another user"))
+    }
+
     @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to read as another user"))
     func anotherProcessOfTheSameUserCannotReadTheDaemonsMemory() throws {
         let daemon = try PrivateDaemon(user: Self.otherUser)

@@ -107,8 +107,34 @@ package final class DaemonTransport: EngineTransport {
         return nil
     }
 
-    /// A new connection; starts the daemon first if none listens and a launcher was given.
+    /// A new connection, to a daemon of this user; starts the daemon first if none listens and a
+    /// launcher was given.
     private func openConnection() throws(KeychainCoreError) -> Int32 {
+        let descriptor = try connectOrStart()
+        // Whoever listens gets passcodes and secrets: it must run as this user (another user may
+        // have made the socket's folder first, in /tmp for instance).
+        guard let owner = Self.peerUserID(descriptor), owner == getuid() else {
+            close(descriptor)
+            throw KeychainCoreError(
+                .invalidKeychain,
+                "the keychain socket \(endpoint.socketPath) is served by another user; refusing to use it"
+            )
+        }
+        return descriptor
+    }
+
+    /// The user ID of the process at the other end of a Unix socket (`SO_PEERCRED`).
+    private static func peerUserID(_ descriptor: Int32) -> UInt32? {
+        // The kernel's `struct ucred` (pid, uid, gid), which the C library declares only under _GNU_SOURCE.
+        var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+            Int(length) == MemoryLayout<(Int32, UInt32, UInt32)>.size
+        else { return nil }
+        return credentials.1
+    }
+
+    private func connectOrStart() throws(KeychainCoreError) -> Int32 {
         let first = Self.dial(endpoint.socketPath)
         if case .success(let descriptor) = first { return descriptor }
         guard let launcher, case .failure(let failure) = first, failure.code == ENOENT || failure.code == ECONNREFUSED else {
