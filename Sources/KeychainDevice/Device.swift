@@ -48,23 +48,26 @@ public final class Device: Sendable {
     public init(home: KeychainHome, configuration: DeviceConfiguration = .fromEnvironment()) throws {
         self.home = home
         self.configuration = configuration
-        let environment = ProcessInfo.processInfo.environment
-        let named = configuration.daemonSocket ?? environment["KEYCHAIN_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
-        // A daemon is started on first use only for a home's own socket; a named socket is one
-        // that whoever named it runs.
-        let launcher = named == nil ? DaemonLauncher(home: home.url, environment: environment) : nil
-        switch configuration.engine {
-        case .daemon:
-            engine = WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))
-        case .auto where launcher != nil || FileManager.default.fileExists(atPath: endpoint.socketPath):
-            engine = WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))
-        case .embedded, .loopback, .auto:
-            let linked = try KeychainDeviceError.translating {
-                try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
+        engine = try Self.engine(for: home, configuration: configuration)
+    }
+
+    /// The engine `configuration` asks for: in this process, or `securityd` (looked for only then).
+    private static func engine(for home: KeychainHome, configuration: DeviceConfiguration) throws -> any KeychainEngine {
+        if configuration.engine == .daemon || configuration.engine == .auto {
+            let environment = ProcessInfo.processInfo.environment
+            let named = configuration.daemonSocket ?? environment["KEYCHAIN_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+            let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
+            // A daemon is started on first use only for a home's own socket; a named socket is one
+            // that whoever named it runs.
+            let launcher = named == nil ? DaemonLauncher(home: home.url, environment: environment) : nil
+            if configuration.engine == .daemon || launcher != nil || FileManager.default.fileExists(atPath: endpoint.socketPath) {
+                return WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))
             }
-            engine = configuration.engine == .loopback ? WireEngine(serving: linked) : linked
         }
+        let linked = try KeychainDeviceError.translating {
+            try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
+        }
+        return configuration.engine == .loopback ? WireEngine(serving: linked) : linked
     }
 
     // MARK: Passcode and lock

@@ -103,8 +103,10 @@ final class ConnectionHandler: ChannelInboundHandler {
         let server = server
         let clients = clients
         pool.runIfActive(eventLoop: context.eventLoop) {
-            Self.answer(message, server: server, clients: clients, processID: processID) { interim in
+            server.respond(to: message) { interim in
                 channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)
+            } observe: { request, response in
+                clients.note(request, response, by: processID)
             }
         }.whenComplete { result in
             handler.value.isBusy = false
@@ -116,26 +118,5 @@ final class ConnectionHandler: ChannelInboundHandler {
                 channel.close(promise: nil)
             }
         }
-    }
-
-    /// Runs one request message and returns the reply message; never throws, never logs a message.
-    private static func answer(
-        _ message: [UInt8],
-        server: EngineServer,
-        clients: ClientTable,
-        processID: Int32,
-        interim: @escaping @Sendable ([UInt8]) -> Void
-    ) -> [UInt8] {
-        let response: EngineResponse
-        do {
-            let request = try EngineWire.decode(EngineRequest.self, from: message)
-            response = server.run(request, interim: interim)
-            clients.note(request, response, by: processID)
-        } catch {
-            response = .keychainError(error)
-        }
-        return (try? EngineWire.encode(response)) ?? (try? EngineWire.encode(EngineResponse.keychainError(
-            KeychainCoreError(.dataTooLarge, "the reply is too large to send")
-        ))) ?? []
     }
 }

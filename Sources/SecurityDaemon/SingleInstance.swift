@@ -14,6 +14,7 @@
 import Foundation
 import KeychainCore
 import KeychainDevice
+import KeychainServer
 
 /// The one daemon of a socket: the holder of an exclusive lock on `<socket>.lock`, in a folder
 /// only the user may enter.
@@ -25,7 +26,8 @@ final class SingleInstance {
 
     /// Takes the lock of `endpoint`; `nil` when another daemon holds it.
     static func acquire(_ endpoint: DaemonEndpoint) throws -> SingleInstance? {
-        try prepareDirectory(endpoint.directory)
+        // Created 0700, the user's own, not writable by others, under ancestors nobody can swap.
+        try PrivateDirectory.prepare(URL(fileURLWithPath: endpoint.directory, isDirectory: true))
         let descriptor = open(endpoint.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw KeychainCoreError(.io, "cannot open \(endpoint.lockPath): \(String(cString: strerror(errno)))")
@@ -47,34 +49,5 @@ final class SingleInstance {
 
     deinit {
         close(descriptor)
-    }
-
-    /// Creates the socket's folder with mode 0700, or checks that an existing one is the user's
-    /// own and closed to others (anyone who can enter it could replace the socket).
-    private static func prepareDirectory(_ path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: path,
-                    withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700]
-                )
-            } catch {
-                throw KeychainCoreError(.io, "cannot create \(path)", cause: error)
-            }
-        }
-        let status = UnsafeMutablePointer<stat>.allocate(capacity: 1)
-        defer { status.deallocate() }
-        guard lstat(path, status) == 0 else {
-            throw KeychainCoreError(.io, "cannot inspect \(path): \(String(cString: strerror(errno)))")
-        }
-        guard status.pointee.st_mode & S_IFMT == S_IFDIR, status.pointee.st_uid == getuid(),
-            status.pointee.st_mode & 0o077 == 0
-        else {
-            throw KeychainCoreError(
-                .invalidKeychain,
-                "\(path) must be a directory of this user that nobody else may enter (mode 0700)"
-            )
-        }
     }
 }

@@ -31,11 +31,18 @@ package struct EngineServer: Sendable {
     ///   - interim: Receives each interim reply (progress) before the final one is returned.
     /// - Returns: The final reply's bytes. A message that does not decode is answered with
     ///   `errSecParam`'s error, never by running anything.
-    package func respond(to message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> Void) -> [UInt8] {
+    ///   - observe: Sees each request that decoded, with its reply (the daemon notes the
+    ///     contexts each client makes).
+    package func respond(
+        to message: [UInt8],
+        interim: @escaping @Sendable ([UInt8]) -> Void,
+        observe: (EngineRequest, EngineResponse) -> Void = { _, _ in }
+    ) -> [UInt8] {
         let response: EngineResponse
         do {
             let request = try EngineWire.decode(EngineRequest.self, from: message)
             response = run(request, interim: interim)
+            observe(request, response)
         } catch {
             response = .keychainError(error)
         }
