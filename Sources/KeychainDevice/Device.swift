@@ -61,13 +61,13 @@ public final class Device: Sendable {
             // that whoever named it runs.
             let launcher = named == nil ? DaemonLauncher(home: home.url, environment: environment) : nil
             if configuration.engine == .daemon || launcher != nil || FileManager.default.fileExists(atPath: endpoint.socketPath) {
-                return WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher))
+                return WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher), prompt: configuration.passcodePrompt)
             }
         }
         let linked = try KeychainDeviceError.translating {
             try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
         }
-        return configuration.engine == .loopback ? WireEngine(serving: linked) : linked
+        return configuration.engine == .loopback ? WireEngine(serving: linked, prompt: configuration.passcodePrompt) : linked
     }
 
     // MARK: Passcode and lock

@@ -21,8 +21,9 @@ import NIOPosix
 /// One client connection: checks who is at the other end, then answers its requests one at a
 /// time on the daemon's thread pool (engine calls block: a biometric match waits for a finger).
 ///
-/// A peer of another user is refused. A client that sends a second request before the first is
-/// answered, or a malformed frame, loses its connection; no other connection notices.
+/// A peer of another user is refused. While a request runs, the only frame a client may send is
+/// the answer to a question the request asked it (a relayed prompt); a second request, an
+/// unasked answer or a malformed frame loses the connection, and no other connection notices.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = [UInt8]
     typealias OutboundOut = ByteBuffer
@@ -32,7 +33,10 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let clients: ClientTable
     private let logger: Logger
     private var processID: Int32?
+    private var programName: String?
     private var isBusy = false
+    /// The question of the running request that waits for the client's answer.
+    private var pendingAnswer: EventLoopPromise<[UInt8]?>?
 
     init(server: EngineServer, pool: NIOThreadPool, clients: ClientTable, logger: Logger) {
         self.server = server
@@ -47,6 +51,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         switch PeerCredentials.of(context.channel) {
         case .success(let peer) where peer.userID == getuid():
             processID = peer.processID
+            programName = peer.programName
             clients.connect(peer.processID)
             context.fireChannelActive()
         case .success(let peer):
@@ -59,6 +64,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        // A question nobody will answer now: the prompt reports that nobody can be asked.
+        pendingAnswer?.succeed(nil)
+        pendingAnswer = nil
         if let processID {
             let orphans = clients.disconnect(processID)
             if !orphans.isEmpty {
@@ -92,6 +100,11 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let message = unwrapInboundIn(data)
+        if let pendingAnswer {
+            self.pendingAnswer = nil
+            pendingAnswer.succeed(message)
+            return
+        }
         guard let processID, !isBusy else {
             logger.notice("closed a connection that sent a request before its previous one was answered")
             context.close(promise: nil)
@@ -102,10 +115,21 @@ final class ConnectionHandler: ChannelInboundHandler {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let server = server
         let clients = clients
+        let conversation = EngineConversation(program: programName) { interim in
+            channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)
+        } ask: { question in
+            // On the pool's thread: the question goes out on the event loop, and this thread
+            // waits for the answer (or the connection's end).
+            let answer = channel.eventLoop.makePromise(of: [UInt8]?.self)
+            channel.eventLoop.execute {
+                guard channel.isActive else { return answer.succeed(nil) }
+                handler.value.pendingAnswer = answer
+                channel.writeAndFlush(ByteBuffer(frameOf: question), promise: nil)
+            }
+            return (try? answer.futureResult.wait()) ?? nil
+        }
         pool.runIfActive(eventLoop: context.eventLoop) {
-            server.respond(to: message) { interim in
-                channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)
-            } observe: { request, response in
+            server.respond(to: message, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
         }.whenComplete { result in

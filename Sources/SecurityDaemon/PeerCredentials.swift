@@ -45,6 +45,18 @@ struct PeerCredentials: Sendable {
         #endif
     }
 
+    /// The peer's program, for prompts: the file name of `/proc/PID/exe`, else the process's
+    /// `comm` (readable even when the peer made itself non-dumpable). Read when the connection
+    /// opens, while the process is certainly the one that connected.
+    var programName: String? {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe") {
+            return (path as NSString).lastPathComponent
+        }
+        guard let comm = try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8) else { return nil }
+        let name = comm.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty ? nil : name
+    }
+
     /// The kernel's `struct ucred` (`pid_t`, `uid_t`, `gid_t`), which the C library declares only
     /// under `_GNU_SOURCE`.
     private struct KernelCredentials: Sendable {

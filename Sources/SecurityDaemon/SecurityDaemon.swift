@@ -50,6 +50,8 @@ struct SecurityDaemon: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "securityd")
+        // A prompter (pinentry) that exits before reading must not end the daemon.
+        signal(SIGPIPE, SIG_IGN)
         // Other processes of the user must not read the keys out of this one's memory.
         if !ProcessProtection.harden() {
             logger.warning("this process could not be made non-dumpable")
@@ -64,9 +66,12 @@ struct SecurityDaemon: AsyncParsableCommand {
         }
         var configuration = DeviceConfiguration.fromEnvironment()
         configuration.engine = .embedded
+        // The daemon has no terminal: each client's evaluation is asked where that client is.
+        configuration.passcodePrompt = .none
         configuration.logger = logger
         let engine = try EmbeddedEngine(directory: home.url, configuration: configuration)
-        var service = DaemonServer(endpoint: endpoint, server: EngineServer(engine: engine), logger: logger)
+        let server = EngineServer(engine: engine, prompts: .daemon(pinentry: Pinentry()))
+        var service = DaemonServer(endpoint: endpoint, server: server, logger: logger)
         service.activatedSocket = Self.activatedSocket()
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -162,7 +162,7 @@ struct DaemonTests {
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }
-        let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil), prompt: .none)
         #expect(try bystander.lockState().hasPasscode == false)
 
         for hostile: [UInt8] in [[0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 0], [0, 0, 0, 3, 9, 9, 9], [0, 0, 0, 2, 1, 0]] {
@@ -219,7 +219,7 @@ struct DaemonTests {
         defer { kill(processID, SIGKILL) }
 
         // Clients connect before the daemon runs (the kernel queues them) and are served.
-        let client = WireEngine(transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil))
+        let client = WireEngine(transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil), prompt: .none)
         #expect(try client.lockState().hasPasscode == false)
         // Stopping leaves the socket to its owner (systemd), which keeps it for the next start.
         #expect(kill(processID, SIGTERM) == 0)
@@ -234,7 +234,7 @@ struct DaemonTests {
     @Test func silentConnectionsAreClosedAndClientsReconnectByThemselves() throws {
         let daemon = try PrivateDaemon(idleTimeout: 1)
         defer { daemon.stop() }
-        let client = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        let client = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil), prompt: .none)
         #expect(try client.lockState().hasPasscode == false)  // its connection now waits in the pool
 
         // Half a frame, then silence: the daemon hangs up instead of waiting for the rest.
@@ -316,7 +316,7 @@ struct DaemonTests {
     @Test func randomFramesNeverTakeTheDaemonDownOrDisturbOtherClients() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }
-        let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil), prompt: .none)
         var generator = SeededGenerator(seed: 0x5EC0_0D)
         let valid = try EngineWire.encode(EngineRequest.lockState)
         for round in 0..<300 {
@@ -369,7 +369,7 @@ struct DaemonTests {
         // the client checks who listens before it sends a passcode or a secret.
         let daemon = try PrivateDaemon(user: Self.otherUser)
         defer { daemon.stop() }
-        let client = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil))
+        let client = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil), prompt: .none)
         let outcome = Result { () throws(KeychainCoreError) in try client.unlock(passcode: "2468", endsBiometricLockout: false) }
         guard case .failure(let error) = outcome else {
             Issue.record("the client talked to another user's daemon")

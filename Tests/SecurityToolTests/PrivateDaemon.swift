@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainCore
 import KeychainDevice
+import Testing
 
 /// A `securityd` of its own for one test: a throw-away home and socket, stopped with SIGTERM.
 final class PrivateDaemon {
@@ -20,13 +22,17 @@ final class PrivateDaemon {
     let home: URL
     let endpoint: DaemonEndpoint
     private var process: Process
+    /// Variables the daemon runs with beyond the test's own.
+    private let environment: [String: String]
 
     static var executable: URL {
         SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("securityd")
     }
 
-    /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root).
-    init(user: UInt32? = nil, idleTimeout: Int? = nil) throws {
+    /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root). It shows no
+    /// pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
+    init(user: UInt32? = nil, idleTimeout: Int? = nil, environment: [String: String] = [:]) throws {
+        self.environment = environment
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         endpoint = DaemonEndpoint(socketPath: root.appendingPathComponent("run/socket").path)
@@ -41,7 +47,7 @@ final class PrivateDaemon {
                 executable = copy
             }
         }
-        process = try Self.launch(executable, home: home, endpoint: endpoint, user: user, idleTimeout: idleTimeout)
+        process = try Self.launch(executable, home: home, endpoint: endpoint, user: user, idleTimeout: idleTimeout, environment: environment)
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
             guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
@@ -59,7 +65,7 @@ final class PrivateDaemon {
     func killAndRestart() throws {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        process = try Self.launch(Self.executable, home: home, endpoint: endpoint)
+        process = try Self.launch(Self.executable, home: home, endpoint: endpoint, environment: environment)
         let deadline = Date().addingTimeInterval(20)
         // The killed daemon's socket file stays: wait until the new one answers.
         while (try? RawClient.connect(endpoint.socketPath)).map({ close($0) }) == nil {
@@ -70,7 +76,7 @@ final class PrivateDaemon {
 
     /// Starts another daemon for the same home and socket.
     func startAnother() throws -> Process {
-        try Self.launch(Self.executable, home: home, endpoint: endpoint)
+        try Self.launch(Self.executable, home: home, endpoint: endpoint, environment: environment)
     }
 
     /// Stops the daemon (SIGTERM) and removes its files; its exit status.
@@ -85,12 +91,26 @@ final class PrivateDaemon {
     }
 
     /// Runs `security` as a client of this daemon (`starting`: whether it may start a daemon).
-    func tool(_ arguments: [String], input: String = "", starting: Bool = true) throws -> SecurityToolRunner.Output {
+    func tool(
+        _ arguments: [String],
+        input: String = "",
+        starting: Bool = true,
+        environment extra: [String: String] = [:]
+    ) throws -> SecurityToolRunner.Output {
+        try SecurityToolRunner(home: home).run(arguments, input: input, environment: clientEnvironment(starting: starting, extra))
+    }
+
+    /// The environment of a `security` client of this daemon.
+    func clientEnvironment(starting: Bool = true, _ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_ENGINE"] = "daemon"
         environment["KEYCHAIN_SOCKET"] = endpoint.socketPath
         environment["KEYCHAIN_SECURITYD"] = starting ? Self.executable.path : "/nonexistent/securityd"
-        return try SecurityToolRunner(home: home).run(arguments, input: input, environment: environment)
+        environment["KEYCHAIN_HOME"] = home.path
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment.merge(extra) { $1 }
+        return environment
     }
 
     private static func launch(
@@ -98,7 +118,8 @@ final class PrivateDaemon {
         home: URL,
         endpoint: DaemonEndpoint,
         user: UInt32? = nil,
-        idleTimeout: Int? = nil
+        idleTimeout: Int? = nil,
+        environment extra: [String: String] = [:]
     ) throws -> Process {
         let process = Process()
         let arguments = ["--keychain", home.path, "--socket", endpoint.socketPath] + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
@@ -111,7 +132,9 @@ final class PrivateDaemon {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_PROMPT"] = "none"
+        environment["KEYCHAIN_PINENTRY"] = "none"
         environment["KEYCHAIN_ACCESS_GROUPS"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -122,6 +145,7 @@ final class PrivateDaemon {
 
     enum DaemonError: Error {
         case didNotStart
+        case didNotAnswer
     }
 
     /// Whether `command` exits with status 0 when run as `user`.
@@ -158,6 +182,32 @@ enum RawClient {
         }
         guard result == 0 else { throw PrivateDaemon.DaemonError.didNotStart }
         return descriptor
+    }
+
+    /// Sends one request as a frame and reads the final reply (interim replies are skipped).
+    static func exchange(_ request: EngineRequest, on descriptor: Int32) throws -> EngineResponse {
+        let message = try EngineWire.encode(request)
+        write(EngineFrame.header(forLength: message.count) + message, to: descriptor)
+        while true {
+            let header = try readExactly(EngineFrame.headerLength, from: descriptor)
+            let length = try #require(EngineFrame.length(ofHeader: header))
+            let response = try EngineWire.decode(EngineResponse.self, from: try readExactly(length, from: descriptor))
+            if !response.isInterim { return response }
+        }
+    }
+
+    /// Exactly `count` bytes, waiting at most 20 seconds for each part.
+    static func readExactly(_ count: Int, from descriptor: Int32) throws -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: count)
+        while received.count < count {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 20_000) > 0 else { throw PrivateDaemon.DaemonError.didNotAnswer }
+            let read = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count - received.count, 0) }
+            guard read > 0 else { throw PrivateDaemon.DaemonError.didNotAnswer }
+            received += buffer[0..<read]
+        }
+        return received
     }
 
     static func write(_ bytes: [UInt8], to descriptor: Int32) {

@@ -24,7 +24,7 @@ import KeychainCore
 /// ```
 public struct PasscodePrompt: Sendable {
     /// What is being asked for.
-    public enum Purpose: Sendable, Hashable {
+    public enum Purpose: Sendable, Hashable, Codable {
         /// The device passcode (`devicePasscode`, `userPresence`, `deviceOwnerAuthentication`).
         case devicePasscode
         /// An item's application password, when the `LAContext` has none set.
@@ -32,7 +32,7 @@ public struct PasscodePrompt: Sendable {
     }
 
     /// A person's answer.
-    public enum Reply: Sendable, Hashable {
+    public enum Reply: Sendable, Hashable, Codable {
         case entered(String)
         /// The person declined (`LAError.userCancel`).
         case cancelled
@@ -42,31 +42,41 @@ public struct PasscodePrompt: Sendable {
 
     // MARK: Properties
 
+    /// Which of the prompts this is: the daemon shows its own prompter (pinentry) in place of
+    /// ``terminal``, asks the client for any ``custom`` one, and nobody for ``none``.
+    package enum Kind: Sendable, Hashable, Codable {
+        case terminal
+        case custom
+        case none
+    }
+
     private let answer: @Sendable (Purpose, String) -> Reply
+    package let kind: Kind
+
     /// Whether the simulated sensor may ask the person at the terminal when its queue is empty.
-    package let asksAtTerminal: Bool
+    package var asksAtTerminal: Bool { kind == .terminal }
 
     // MARK: Initialization
 
     /// A prompt that calls `answer` with the purpose and the localized reason.
     public init(_ answer: @escaping @Sendable (_ purpose: Purpose, _ reason: String) -> Reply) {
         self.answer = answer
-        asksAtTerminal = false
+        kind = .custom
     }
 
-    private init(asksAtTerminal: Bool, _ answer: @escaping @Sendable (Purpose, String) -> Reply) {
+    private init(kind: Kind, _ answer: @escaping @Sendable (Purpose, String) -> Reply) {
         self.answer = answer
-        self.asksAtTerminal = asksAtTerminal
+        self.kind = kind
     }
 
     // MARK: Prompts
 
     /// Never asks: evaluations that need a person fail as not interactive.
-    public static let none = PasscodePrompt { _, _ in .unavailable }
+    public static let none = PasscodePrompt(kind: .none) { _, _ in .unavailable }
 
     /// Asks at the terminal without echo; not interactive when standard input is not a terminal.
     /// An empty answer cancels.
-    public static let terminal = PasscodePrompt(asksAtTerminal: true) { purpose, reason in
+    public static let terminal = PasscodePrompt(kind: .terminal) { purpose, reason in
         guard Terminal.isInteractive else { return .unavailable }
         guard let line = Terminal.readSecret(prompt: "\(purpose.label) (\(reason)): ") else { return .unavailable }
         return line.isEmpty ? .cancelled : .entered(line)

@@ -37,43 +37,16 @@ package struct DaemonLauncher: Sendable {
     /// Starts the daemon for `endpoint` and returns without waiting for it to listen.
     package func start(endpoint: DaemonEndpoint) throws(KeychainCoreError) {
         let arguments = [executable, "--keychain", home.path, "--socket", endpoint.socketPath]
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
+        // Nothing of this process but its environment goes to the daemon (``Spawner``), and the
+        // daemon runs in a session of its own.
+        switch Spawner.spawn(executable, arguments: arguments, newSession: true) {
+        case .failure(let failure):
+            throw KeychainCoreError(.notAvailable, "cannot start the keychain daemon \(executable): \(String(cString: strerror(failure.code)))")
+        case .success(let spawned):
+            // Reap it in the background if it exits at once (another daemon holds the lock).
+            Thread.detachNewThread { Spawner.wait(for: spawned) }
         }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        // Nothing else of this process goes to the daemon: an inherited pipe or socket would keep
-        // whoever waits on it for end-of-file (the parent of a `security` command) waiting for
-        // as long as the daemon lives.
-        if let closeFrom = Self.closeFrom {
-            _ = closeFrom(&actions, 3)
-        }
-        // POSIX_SPAWN_SETSID (glibc and musl; the header hides it without _GNU_SOURCE): a session of its own.
-        posix_spawnattr_setflags(&attributes, 0x80)
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var processID: pid_t = 0
-        let result = posix_spawn(&processID, executable, &actions, &attributes, &cArguments, environ)
-        guard result == 0 else {
-            throw KeychainCoreError(.notAvailable, "cannot start the keychain daemon \(executable): \(String(cString: strerror(result)))")
-        }
-        // Reap it in the background if it exits at once (another daemon holds the lock).
-        let spawned = processID
-        Thread.detachNewThread { _ = waitpid(spawned, nil, 0) }
     }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its headers
-    /// declare only under `_GNU_SOURCE`; `nil` where the C library lacks it.
-    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
 
     /// The `securityd` to start; `nil` if there is none.
     static func locate(environment: [String: String]) -> String? {

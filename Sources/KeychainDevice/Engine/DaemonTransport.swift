@@ -41,7 +41,7 @@ package final class DaemonTransport: EngineTransport {
 
     // MARK: Exchanging
 
-    package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> Void) throws(KeychainCoreError) -> [UInt8] {
+    package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> [UInt8] {
         let frame = EngineFrame.header(forLength: message.count) + message
         if let reused = idleConnection() {
             // The daemon closes connections that stay idle; one it closed just as this request
@@ -66,7 +66,7 @@ package final class DaemonTransport: EngineTransport {
 
     /// Sends a frame on `descriptor` and reads the replies; the connection goes back to the pool
     /// after a final reply and is closed otherwise.
-    private func exchange(_ frame: [UInt8], on descriptor: Int32, interim: @escaping @Sendable ([UInt8]) -> Void) throws(KeychainCoreError) -> Outcome {
+    private func exchange(_ frame: [UInt8], on descriptor: Int32, interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> Outcome {
         var answered = false
         do throws(KeychainCoreError) {
             guard try Self.sendAll(frame, on: descriptor) else {
@@ -80,9 +80,14 @@ package final class DaemonTransport: EngineTransport {
                     return .closedBeforeReply
                 }
                 answered = true
-                // Interim replies are progress reports; the final one is anything else.
-                if case .progress? = try? EngineWire.decode(EngineResponse.self, from: reply) {
-                    interim(reply)
+                // Interim replies are progress reports and questions (whose answers go back on
+                // the same connection); the final one is anything else.
+                if let response = try? EngineWire.decode(EngineResponse.self, from: reply), response.isInterim {
+                    if let answer = interim(reply) {
+                        guard try Self.sendAll(EngineFrame.header(forLength: answer.count) + answer, on: descriptor) else {
+                            throw KeychainCoreError(.io, "the keychain daemon closed the connection while it asked")
+                        }
+                    }
                     continue
                 }
                 idle.withLock { $0.append(descriptor) }

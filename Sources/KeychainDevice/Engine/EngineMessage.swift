@@ -32,22 +32,26 @@ package enum EngineRequest: Sendable, Codable {
     case invalidateContext(ContextReference)
     case setApplicationPassword(Data?, context: ContextReference)
     case preflight(AuthenticationPolicy, context: ContextReference)
-    case evaluatePolicy(AuthenticationPolicy, context: ContextReference, reason: String, interactionAllowed: Bool)
+    case evaluatePolicy(AuthenticationPolicy, context: ContextReference, reason: String, interactionAllowed: Bool, target: PromptTarget)
     case evaluateAccessControl(
         AccessControl,
         operation: AccessOperation,
         missing: [Set<AccessPolicy.Constraint>]?,
         context: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        target: PromptTarget
     )
+    /// The client's answer to an ``EngineResponse/ask(_:)`` of the request in flight; never a
+    /// request of its own.
+    case answer(PasscodePrompt.Reply)
 
     case biometryState
     case changeSimulatedSensor(SimulatedSensorChange)
 }
 
-/// A reply from a ``KeychainEngine``: a result, an error, or (before the final reply of a
-/// passcode change) progress.
+/// A reply from a ``KeychainEngine``: a result, an error, or an interim reply before the final
+/// one: progress of a passcode change, or a question for the client's prompt.
 package enum EngineResponse: Sendable, Codable {
     case done
     case item(ItemResult)
@@ -58,12 +62,16 @@ package enum EngineResponse: Sendable, Codable {
     case biometryState(BiometryState)
     /// Interim: items re-sealed so far, of the total.
     case progress(completed: Int, total: Int)
+    /// Interim: the client's prompt is asked this; it sends ``EngineRequest/answer(_:)`` back.
+    case ask(PromptQuestion)
     case keychainError(KeychainCoreError)
     case authenticationFailure(AuthenticationFailure)
 
     /// Whether more replies follow this one for the same request.
     package var isInterim: Bool {
-        if case .progress = self { return true }
-        return false
+        switch self {
+        case .progress, .ask: true
+        default: false
+        }
     }
 }

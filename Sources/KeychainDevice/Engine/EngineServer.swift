@@ -15,33 +15,37 @@ import KeychainCore
 
 /// The far side of the boundary: decodes a request, runs it on an engine, encodes the reply.
 ///
-/// The loopback engine uses it in-process; the daemon will use it for each connection.
+/// The loopback engine uses it in-process; the daemon uses it for each connection.
 package struct EngineServer: Sendable {
     /// The engine that runs the requests.
     package let engine: any KeychainEngine
+    /// How evaluations ask a person.
+    package let prompts: PromptRouting
 
-    package init(engine: any KeychainEngine) {
+    package init(engine: any KeychainEngine, prompts: PromptRouting = .relaying) {
         self.engine = engine
+        self.prompts = prompts
     }
 
     /// Answers one request message.
     ///
     /// - Parameters:
     ///   - message: The request's bytes.
-    ///   - interim: Receives each interim reply (progress) before the final one is returned.
-    /// - Returns: The final reply's bytes. A message that does not decode is answered with
-    ///   `errSecParam`'s error, never by running anything.
+    ///   - conversation: Carries interim replies (progress, questions) to the client before the
+    ///     final one is returned.
     ///   - observe: Sees each request that decoded, with its reply (the daemon notes the
     ///     contexts each client makes).
+    /// - Returns: The final reply's bytes. A message that does not decode is answered with
+    ///   `errSecParam`'s error, never by running anything.
     package func respond(
         to message: [UInt8],
-        interim: @escaping @Sendable ([UInt8]) -> Void,
+        conversation: EngineConversation,
         observe: (EngineRequest, EngineResponse) -> Void = { _, _ in }
     ) -> [UInt8] {
         let response: EngineResponse
         do {
             let request = try EngineWire.decode(EngineRequest.self, from: message)
-            response = run(request, interim: interim)
+            response = run(request, conversation: conversation)
             observe(request, response)
         } catch {
             response = .keychainError(error)
@@ -55,7 +59,7 @@ package struct EngineServer: Sendable {
     }
 
     /// Runs one decoded request.
-    package func run(_ request: EngineRequest, interim: @escaping @Sendable ([UInt8]) -> Void) -> EngineResponse {
+    package func run(_ request: EngineRequest, conversation: EngineConversation) -> EngineResponse {
         do throws(KeychainCoreError) {
             switch request {
             case .add(let query):
@@ -73,7 +77,7 @@ package struct EngineServer: Sendable {
             case .lock:
                 try engine.lock()
             case .setPasscode(let passcode, let current, let reportsProgress):
-                try engine.setPasscode(passcode, current: current, progress: reportsProgress ? Self.progress(to: interim) : nil)
+                try engine.setPasscode(passcode, current: current, progress: reportsProgress ? Self.progress(to: conversation) : nil)
             case .removePasscode(let current):
                 try engine.removePasscode(current: current)
             case .makeContext:
@@ -86,11 +90,13 @@ package struct EngineServer: Sendable {
                 return authenticating { () throws(AuthenticationFailure) in try engine.setApplicationPassword(password, for: context) }
             case .preflight(let policy, let context):
                 return .preflight(engine.preflight(policy, for: context))
-            case .evaluatePolicy(let policy, let context, let reason, let interactionAllowed):
+            case .evaluatePolicy(let policy, let context, let reason, let interactionAllowed, let target):
+                let prompt = prompt(for: target, conversation: conversation)
                 return authenticating { () throws(AuthenticationFailure) in
-                    try engine.evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed)
+                    try engine.evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 }
-            case .evaluateAccessControl(let accessControl, let operation, let missing, let context, let reason, let interactionAllowed):
+            case .evaluateAccessControl(let accessControl, let operation, let missing, let context, let reason, let interactionAllowed, let target):
+                let prompt = prompt(for: target, conversation: conversation)
                 return authenticating { () throws(AuthenticationFailure) in
                     try engine.evaluate(
                         accessControl,
@@ -98,9 +104,12 @@ package struct EngineServer: Sendable {
                         missing: missing,
                         for: context,
                         reason: reason,
-                        interactionAllowed: interactionAllowed
+                        interactionAllowed: interactionAllowed,
+                        prompt: prompt
                     )
                 }
+            case .answer:
+                throw KeychainCoreError(.invalidParameter, "an answer arrived with no question asked")
             case .biometryState:
                 return .biometryState(try engine.biometryState())
             case .changeSimulatedSensor(let change):
@@ -113,11 +122,24 @@ package struct EngineServer: Sendable {
     }
 
     /// A progress callback that sends each report as an interim reply.
-    private static func progress(to interim: @escaping @Sendable ([UInt8]) -> Void) -> RekeyProgress {
+    private static func progress(to conversation: EngineConversation) -> RekeyProgress {
         { completed, total in
             let report = EngineResponse.progress(completed: completed, total: total)
-            if let bytes = try? EngineWire.encode(report) { interim(bytes) }
+            if let bytes = try? EngineWire.encode(report) { conversation.report(bytes) }
         }
+    }
+
+    /// The prompt for one evaluation of a client: chosen by ``prompts``, with a relay to the
+    /// client's own prompt through the conversation.
+    private func prompt(for target: PromptTarget, conversation: EngineConversation) -> PasscodePrompt {
+        let relay = PasscodePrompt { purpose, reason in
+            guard let question = try? EngineWire.encode(EngineResponse.ask(PromptQuestion(purpose: purpose, reason: reason))),
+                let answer = conversation.ask(question),
+                case .answer(let reply)? = try? EngineWire.decode(EngineRequest.self, from: answer)
+            else { return .unavailable }
+            return reply
+        }
+        return prompts.prompt(target, conversation.program, relay)
     }
 
     private func authenticating(_ body: () throws(AuthenticationFailure) -> Void) -> EngineResponse {

@@ -21,10 +21,11 @@ package protocol EngineTransport: Sendable {
     ///
     /// - Parameters:
     ///   - message: The request, as ``EngineWire`` encodes it.
-    ///   - interim: Receives each interim reply (progress) before the final one arrives.
+    ///   - interim: Receives each interim reply (progress, a question) before the final one
+    ///     arrives; a message it returns (an answer) is sent to the far side.
     /// - Throws: ``KeychainCoreError/Code/io`` when the far side cannot be reached or stops
     ///   answering; the request may or may not have run.
-    func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> Void) throws(KeychainCoreError) -> [UInt8]
+    func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> [UInt8]
 }
 
 /// The transport of the boundary test: the server runs in this process, on the caller's thread.
@@ -39,15 +40,16 @@ package struct LoopbackTransport: EngineTransport {
         server = EngineServer(engine: engine)
     }
 
-    package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> Void) throws(KeychainCoreError) -> [UInt8] {
-        server.respond(to: message, interim: interim)
+    package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> [UInt8] {
+        server.respond(to: message, conversation: EngineConversation(program: nil, report: { _ = interim($0) }, ask: interim))
     }
 }
 
 extension WireEngine {
-    /// An engine that sends every request through the wire format to `engine`, in this process.
-    package convenience init(serving engine: any KeychainEngine) {
-        self.init(transport: LoopbackTransport(serving: engine))
+    /// An engine that sends every request through the wire format to `engine`, in this process;
+    /// `prompt` answers the questions the engine relays.
+    package convenience init(serving engine: any KeychainEngine, prompt: PasscodePrompt) {
+        self.init(transport: LoopbackTransport(serving: engine), prompt: prompt)
     }
 
     /// The engine behind a loopback transport; `nil` for any other transport.

@@ -64,22 +64,26 @@ package protocol KeychainEngine: AnyObject, Sendable {
     func setApplicationPassword(_ password: Data?, for context: ContextReference) throws(AuthenticationFailure)
     /// Why `policy` cannot be evaluated on `context` now; `nil` when it can (`canEvaluatePolicy`).
     func preflight(_ policy: AuthenticationPolicy, for context: ContextReference) -> AuthenticationFailure?
-    /// Evaluates a policy on a context (`evaluatePolicy`), asking the sensor or the passcode prompt.
+    /// Evaluates a policy on a context (`evaluatePolicy`), asking the sensor or the passcode
+    /// prompt: `prompt`, or the engine's own when it is `nil`.
     func evaluate(
         _ policy: AuthenticationPolicy,
         for context: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt?
     ) throws(AuthenticationFailure)
     /// Evaluates an access control for an operation on a context (`evaluateAccessControl`, and the
-    /// retry loop of `SecItem*`); `missing` narrows it to what the engine reported missing.
+    /// retry loop of `SecItem*`); `missing` narrows it to what the engine reported missing, and
+    /// `prompt` (when not `nil`) asks in place of the engine's own.
     func evaluate(
         _ accessControl: AccessControl,
         operation: AccessOperation,
         missing: [Set<AccessPolicy.Constraint>]?,
         for context: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt?
     ) throws(AuthenticationFailure)
 
     // MARK: Biometric sensor
@@ -88,4 +92,36 @@ package protocol KeychainEngine: AnyObject, Sendable {
     func biometryState() throws(KeychainCoreError) -> BiometryState
     /// Changes the simulated sensor (install, enrol, remove, script outcomes).
     func changeSimulatedSensor(_ change: SimulatedSensorChange) throws(KeychainCoreError)
+}
+
+extension KeychainEngine {
+    /// Evaluates a policy, asking through the engine's own prompt.
+    package func evaluate(
+        _ policy: AuthenticationPolicy,
+        for context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool
+    ) throws(AuthenticationFailure) {
+        try evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed, prompt: nil)
+    }
+
+    /// Evaluates an access control, asking through the engine's own prompt.
+    package func evaluate(
+        _ accessControl: AccessControl,
+        operation: AccessOperation,
+        missing: [Set<AccessPolicy.Constraint>]?,
+        for context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool
+    ) throws(AuthenticationFailure) {
+        try evaluate(
+            accessControl,
+            operation: operation,
+            missing: missing,
+            for: context,
+            reason: reason,
+            interactionAllowed: interactionAllowed,
+            prompt: nil
+        )
+    }
 }

@@ -23,22 +23,35 @@ package import KeychainCore
 package final class WireEngine: KeychainEngine {
     /// What carries the messages.
     package let transport: any EngineTransport
+    /// Answers the questions the engine relays to this client (the daemon asks through its own
+    /// prompter instead when this is the terminal prompt and it has one).
+    package let prompt: PasscodePrompt
 
-    /// An engine that sends every request through `transport`.
-    package init(transport: any EngineTransport) {
+    /// An engine that sends every request through `transport`; `prompt` answers relayed questions.
+    package init(transport: any EngineTransport, prompt: PasscodePrompt) {
         self.transport = transport
+        self.prompt = prompt
     }
 
     // MARK: Transport
 
-    /// Sends a request and returns the final reply; `interim` receives progress.
+    /// Sends a request and returns the final reply; `interim` receives progress, and `prompt`
+    /// answers the engine's questions.
     private func send(
         _ request: EngineRequest,
+        prompt: PasscodePrompt? = nil,
         interim: (@Sendable (EngineResponse) -> Void)? = nil
     ) throws(KeychainCoreError) -> EngineResponse {
         let message = try EngineWire.encode(request)
-        let reply = try transport.exchange(message) { bytes in
-            if let response = try? EngineWire.decode(EngineResponse.self, from: bytes) { interim?(response) }
+        let prompt = prompt ?? self.prompt
+        let reply = try transport.exchange(message) { bytes -> [UInt8]? in
+            guard let response = try? EngineWire.decode(EngineResponse.self, from: bytes) else { return nil }
+            guard case .ask(let question) = response else {
+                interim?(response)
+                return nil
+            }
+            let answer = prompt.ask(question.purpose, reason: question.reason)
+            return try? EngineWire.encode(EngineRequest.answer(answer))
         }
         let response: EngineResponse
         do {
@@ -51,10 +64,10 @@ package final class WireEngine: KeychainEngine {
     }
 
     /// A request whose reply is `.done`, or an authentication failure.
-    private func authenticate(_ request: EngineRequest) throws(AuthenticationFailure) {
+    private func authenticate(_ request: EngineRequest, prompt: PasscodePrompt? = nil) throws(AuthenticationFailure) {
         let response: EngineResponse
         do {
-            response = try send(request)
+            response = try send(request, prompt: prompt)
         } catch {
             throw AuthenticationFailure(.authenticationFailed, error.message)
         }
@@ -80,6 +93,7 @@ package final class WireEngine: KeychainEngine {
         case .preflight: "a preflight"
         case .biometryState: "a biometry state"
         case .progress: "progress"
+        case .ask: "a question"
         case .keychainError: "an error"
         case .authenticationFailure: "an authentication failure"
         }
@@ -175,9 +189,14 @@ package final class WireEngine: KeychainEngine {
         _ policy: AuthenticationPolicy,
         for context: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt?
     ) throws(AuthenticationFailure) {
-        try authenticate(.evaluatePolicy(policy, context: context, reason: reason, interactionAllowed: interactionAllowed))
+        let target = PromptTarget.current(for: prompt ?? self.prompt)
+        try authenticate(
+            .evaluatePolicy(policy, context: context, reason: reason, interactionAllowed: interactionAllowed, target: target),
+            prompt: prompt
+        )
     }
 
     package func evaluate(
@@ -186,8 +205,10 @@ package final class WireEngine: KeychainEngine {
         missing: [Set<AccessPolicy.Constraint>]?,
         for context: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt?
     ) throws(AuthenticationFailure) {
+        let target = PromptTarget.current(for: prompt ?? self.prompt)
         try authenticate(
             .evaluateAccessControl(
                 accessControl,
@@ -195,8 +216,10 @@ package final class WireEngine: KeychainEngine {
                 missing: missing,
                 context: context,
                 reason: reason,
-                interactionAllowed: interactionAllowed
-            )
+                interactionAllowed: interactionAllowed,
+                target: target
+            ),
+            prompt: prompt
         )
     }
 

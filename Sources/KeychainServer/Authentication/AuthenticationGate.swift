@@ -146,22 +146,25 @@ package final class AuthenticationGate: Sendable {
 
     // MARK: Evaluating
 
-    /// Evaluates a policy (`LAContext.evaluatePolicy`).
+    /// Evaluates a policy (`LAContext.evaluatePolicy`), asking through `prompt` (the gate's own
+    /// when `nil`: the daemon passes one that reaches the requesting client).
     ///
     /// - Throws: The failure, with `LAError`'s code.
     package func evaluate(
         _ policy: AuthenticationPolicy,
         for reference: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt chosen: PasscodePrompt? = nil
     ) throws(AuthenticationFailure) {
+        let prompt = chosen ?? self.prompt
         try running(reference) { () throws(AuthenticationFailure) in
             if let failure = failure(preventing: policy, for: reference) { throw failure }
             switch policy {
             case .biometrics, .biometricsOrCompanion:
                 try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
             case .deviceOwner:
-                try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
+                try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
             case .companion, .wristDetection:
                 throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
@@ -179,12 +182,14 @@ package final class AuthenticationGate: Sendable {
         missing: [Set<AccessPolicy.Constraint>]? = nil,
         for reference: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt chosen: PasscodePrompt? = nil
     ) throws(AuthenticationFailure) {
+        let prompt = chosen ?? self.prompt
         try running(reference) { () throws(AuthenticationFailure) in
             let policy = AccessPolicy(accessControl)
             if policy.requiresApplicationPassword {
-                try obtainApplicationPassword(reference, reason: reason, interactionAllowed: interactionAllowed)
+                try obtainApplicationPassword(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
             }
             guard operation != .createItem && operation != .createKey else { return }
             let alternatives = missing ?? policy.alternatives.map(Set.init)
@@ -195,11 +200,11 @@ package final class AuthenticationGate: Sendable {
                 let offersBiometry = alternatives.contains { $0.isSubset(of: biometric) }
                 let offersPasscode = alternatives.contains([.passcode])
                 if offersBiometry && offersPasscode {
-                    try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
+                    try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 } else if offersBiometry {
                     try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
                 } else if offersPasscode {
-                    try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
+                    try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 } else {
                     throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
                 }
@@ -214,7 +219,7 @@ package final class AuthenticationGate: Sendable {
                 try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
             }
             if needed.contains(.passcode) {
-                try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
+                try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
             }
         }
     }
@@ -222,7 +227,12 @@ package final class AuthenticationGate: Sendable {
     // MARK: Steps
 
     /// Biometry if it can be used, else (or on fallback, or at lockout) the passcode.
-    private func biometryThenPasscode(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
+    private func biometryThenPasscode(
+        _ reference: ContextReference,
+        reason: String,
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt
+    ) throws(AuthenticationFailure) {
         if case .success = try? usableBiometry() {
             do {
                 try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
@@ -231,7 +241,7 @@ package final class AuthenticationGate: Sendable {
                 // The dialog switches to "Enter Passcode".
             }
         }
-        try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed)
+        try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
     }
 
     /// One biometric match through the sensor; a match releases the biometric constraint keys.
@@ -277,7 +287,12 @@ package final class AuthenticationGate: Sendable {
     }
 
     /// The device passcode through the configured prompt; a correct one releases the passcode constraint key.
-    private func enterPasscode(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
+    private func enterPasscode(
+        _ reference: ContextReference,
+        reason: String,
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt
+    ) throws(AuthenticationFailure) {
         guard try gated({ try keybagService.hasPasscode() }) else {
             throw AuthenticationFailure(.passcodeNotSet, "no passcode is set")
         }
@@ -298,7 +313,12 @@ package final class AuthenticationGate: Sendable {
 
     /// Makes sure the context holds the application password, asking for it if none is set. Each
     /// item derives its own key from it when it is opened or sealed.
-    private func obtainApplicationPassword(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
+    private func obtainApplicationPassword(
+        _ reference: ContextReference,
+        reason: String,
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt
+    ) throws(AuthenticationFailure) {
         if credentials(of: reference).applicationPassword != nil { return }
         guard interactionAllowed else {
             throw AuthenticationFailure(.notInteractive, "the application password is needed, and interaction is not allowed")

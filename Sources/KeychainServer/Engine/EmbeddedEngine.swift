@@ -118,9 +118,10 @@ package final class EmbeddedEngine: KeychainEngine {
         _ policy: AuthenticationPolicy,
         for context: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt?
     ) throws(AuthenticationFailure) {
-        try gate.evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed)
+        try gate.evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
     }
 
     package func evaluate(
@@ -129,7 +130,8 @@ package final class EmbeddedEngine: KeychainEngine {
         missing: [Set<AccessPolicy.Constraint>]?,
         for context: ContextReference,
         reason: String,
-        interactionAllowed: Bool
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt?
     ) throws(AuthenticationFailure) {
         try gate.evaluate(
             accessControl,
@@ -137,7 +139,8 @@ package final class EmbeddedEngine: KeychainEngine {
             missing: missing,
             for: context,
             reason: reason,
-            interactionAllowed: interactionAllowed
+            interactionAllowed: interactionAllowed,
+            prompt: prompt
         )
     }
 

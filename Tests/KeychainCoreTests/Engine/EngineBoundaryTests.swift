@@ -73,13 +73,19 @@ import Testing
         let oversized = [EngineWire.version] + [UInt8](repeating: 0, count: EngineWire.maximumMessageSize)
 
         for hostile in [[], [EngineWire.version], foreignVersion, truncated, flipped, wrongMessage, oversized] {
-            let reply = server.respond(to: hostile) { _ in Issue.record("a hostile message produced an interim reply") }
+            let conversation = EngineConversation(program: nil) { _ in
+                Issue.record("a hostile message produced an interim reply")
+            } ask: { _ in
+                Issue.record("a hostile message asked a question")
+                return nil
+            }
+            let reply = server.respond(to: hostile, conversation: conversation)
             #expect(try Self.errorCode(reply) == .invalidParameter)
         }
         #expect(try Self.itemCount(engine) == 0)
 
         // The same request, well formed, runs.
-        let reply = server.respond(to: valid) { _ in }
+        let reply = server.respond(to: valid, conversation: .silent)
         guard case .item = try Self.decodeReply(reply) else {
             Issue.record("a valid add was not answered with the item")
             return
@@ -89,7 +95,7 @@ import Testing
 
     @Test func errorsCrossWithoutSecretsOrCauses() throws {
         let keychain = try TemporaryKeychain()
-        let loopback = WireEngine(serving: try #require(keychain.device.embedded))
+        let loopback = WireEngine(serving: try #require(keychain.device.embedded), prompt: keychain.device.configuration.passcodePrompt)
         let addition = try Self.query(Self.addition, for: .add)
         _ = try loopback.add(addition)
         do {
@@ -103,7 +109,7 @@ import Testing
 
     @Test func credentialsStayWithTheirReference() throws {
         let keychain = try TemporaryKeychain(passcode: "2468")
-        let engine = WireEngine(serving: try #require(keychain.device.embedded))
+        let engine = WireEngine(serving: try #require(keychain.device.embedded), prompt: keychain.device.configuration.passcodePrompt)
         let access = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: AccessControl.devicePasscode)
         var addition = try Self.query(Self.addition, for: .add)
         addition.accessControl = access
@@ -178,7 +184,7 @@ import Testing
 
     @Test func progressCrossesTheBoundary() throws {
         let keychain = try TemporaryKeychain()
-        let engine = WireEngine(serving: try #require(keychain.device.embedded))
+        let engine = WireEngine(serving: try #require(keychain.device.embedded), prompt: keychain.device.configuration.passcodePrompt)
         for index in 0..<5 {
             var addition = Self.addition
             addition[kSecAttrAccount as String] = "account \(index)"
