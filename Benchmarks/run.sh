@@ -37,6 +37,7 @@ BUILD=(swift build --package-path "$HERE" -c "$CONFIG")
 [ $CONFIG = release ] && BUILD+=(--static-swift-stdlib)
 "${BUILD[@]}" --product keychain-bench
 "${BUILD[@]}" --product security
+"${BUILD[@]}" --product securityd
 BIN=$("${BUILD[@]}" --show-bin-path)
 
 {
@@ -67,6 +68,8 @@ log "keychain-bench (sizes $SIZES)"
 
 log "security CLI, one process per operation ($CLI_N items)"
 python3 "$HERE/Scripts/cli.py" --security "$BIN/security" --n "$CLI_N" --out "$RESULTS/cli.jsonl"
+log "security CLI through securityd, one process per operation ($CLI_N items)"
+python3 "$HERE/Scripts/cli.py" --security "$BIN/security" --n "$CLI_N" --engine daemon --out "$RESULTS/cli.jsonl"
 
 if grep -Eq '"errors": ?[1-9]' "$RESULTS/keychain.jsonl" "$RESULTS/cli.jsonl"; then
   log "some operations failed (records with errors > 0 in $RESULTS)"; exit 1

@@ -3,7 +3,10 @@
 # Copyright (c) 2026 the swift-keychain project authors
 # Licensed under Apache License v2.0; see LICENSE.txt. SPDX-License-Identifier: Apache-2.0
 """One `security` process per operation, timed from Python's subprocess.run as ../shared/peers
-times `secret-tool`: store, look-up (-w, checked), update (-U) and delete over N items."""
+times `secret-tool`: store, look-up (-w, checked), update (-U) and delete over N items.
+
+--engine daemon runs the same through a securityd (started here, beside the security binary, and
+stopped at the end): each process then only connects to the daemon instead of opening the database."""
 import argparse
 import json
 import os
@@ -42,13 +45,29 @@ def main():
     parser.add_argument("--security", required=True)
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--engine", choices=("embedded", "daemon"), default="embedded")
     args = parser.parse_args()
 
     home = tempfile.mkdtemp(prefix="keychain-bench-cli-")
-    env = dict(os.environ, KEYCHAIN_HOME=home, KEYCHAIN_PROMPT="none")
+    env = dict(os.environ, KEYCHAIN_HOME=home, KEYCHAIN_PROMPT="none", KEYCHAIN_ENGINE=args.engine)
     first = [secrets.token_hex(32) for _ in range(args.n)]
     second = [secrets.token_hex(32) for _ in range(args.n)]
     subject = "swift-keychain security CLI (proc/op)"
+    daemon = None
+    if args.engine == "daemon":
+        subject = "swift-keychain security CLI via securityd (proc/op)"
+        socket = os.path.join(home, "daemon.socket")
+        securityd = os.path.join(os.path.dirname(os.path.abspath(args.security)), "securityd")
+        daemon = subprocess.Popen([securityd, "--keychain", os.path.join(home, "keychain"), "--socket", socket],
+                                  env=dict(env, KEYCHAIN_PINENTRY="none"),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while not os.path.exists(socket):
+            if daemon.poll() is not None or time.time() > deadline:
+                raise SystemExit("securityd did not start")
+            time.sleep(0.01)
+        env["KEYCHAIN_SOCKET"] = socket
+        env["KEYCHAIN_HOME"] = os.path.join(home, "keychain")
 
     def run(arguments):
         return subprocess.run([args.security] + arguments, stdout=subprocess.PIPE,
@@ -78,6 +97,9 @@ def main():
                 print(f"  {subject:<40} {phase:<8} {result['ops_per_s']:10.1f} ops/s  "
                       f"p50={result['lat_ms']['p50']:.3f} ms" + (f"  ERRORS={errors}" if errors else ""), flush=True)
     finally:
+        if daemon is not None:
+            daemon.terminate()
+            daemon.wait()
         shutil.rmtree(home, ignore_errors=True)
 
 

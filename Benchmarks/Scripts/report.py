@@ -10,6 +10,8 @@ import os
 KEYCHAIN = "swift-keychain (SecItem API)"
 PROTECTED = "swift-keychain (passcode set)"
 FLOOR = "floor: SQLite WAL, sync=FULL, commit/row"
+DAEMON = "swift-keychain via securityd"
+DAEMON_REFERENCE = "swift-keychain in-process (same run)"
 CRYPTO = "floor: swift-crypto"
 DATA_PROTECTION = "swift-keychain (data protection)"
 TRUNCATION = "floor: SQLite log truncation"
@@ -223,24 +225,49 @@ def main():
         w("")
 
     # CLI
+    embedded_cli = [r for r in cli if "securityd" not in r["peer"]]
+    daemon_cli = [r for r in cli if "securityd" in r["peer"]]
     if cli:
         w("## The CLI, one process per operation\n")
         spawn = next((r for r in peers if r["peer"] == "ref: spawn floor" and r["phase"] == "/bin/true"), None)
         w("Both timed from Python's `subprocess.run`, as the peers script times `secret-tool`; "
-          "`security` is a release build linked with `--static-swift-stdlib`, on a keychain without a passcode.\n")
-        w("| phase | `security` ops/s | p50 ms | `secret-tool` ops/s | p50 ms | `security` wall time ÷ `secret-tool` |")
-        w("|---|---:|---:|---:|---:|---:|")
+          "`security` is a release build linked with `--static-swift-stdlib`, on a keychain without a passcode, "
+          "with the in-process engine (each process opens the database) and through `securityd` (each process "
+          "connects to the daemon).\n")
+        w("| phase | `security` ops/s | p50 ms | via `securityd` ops/s | p50 ms | `secret-tool` ops/s | p50 ms "
+          "| `security` ÷ `secret-tool` wall time | via `securityd` ÷ `secret-tool` |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for p in PHASES:
-            c = next((r for r in cli if r["phase"] == p), None)
-            s = next((r for r in peers if "secret-tool" in r["peer"] and r["phase"] == p), None)
-            ratio = fmt_ratio(rate(s), rate(c)) if c and s else "–"
-            w(f"| {p} | {fmt_rate(rate(c))} | {fmt_ms(c)} | {fmt_rate(rate(s))} | {fmt_ms(s)} | {ratio} |")
+            c = next((r for r in embedded_cli if r["phase"] == p), None)
+            d = next((r for r in daemon_cli if r["phase"] == p), None)
+            s_ = next((r for r in peers if "secret-tool" in r["peer"] and r["phase"] == p), None)
+            ratio = fmt_ratio(rate(s_), rate(c)) if c and s_ else "–"
+            ratio_d = fmt_ratio(rate(s_), rate(d)) if d and s_ else "–"
+            w(f"| {p} | {fmt_rate(rate(c))} | {fmt_ms(c)} | {fmt_rate(rate(d))} | {fmt_ms(d)} | {fmt_rate(rate(s_))} "
+              f"| {fmt_ms(s_)} | {ratio} | {ratio_d} |")
         flush = next((r for r in peers if r["peer"] == "ref: disk flush" and "fdatasync" in r["phase"]), None)
         w("")
         if spawn:
             w(f"Process spawn floor (`/bin/true`, same run): p50 {fmt_ms(spawn)} ms.")
         if flush:
             w(f"Disk flush (4 KiB write + `fdatasync`, same run): p50 {fmt_ms(flush)} ms.")
+        w("")
+
+    # The daemon
+    daemon_records = [r for r in ours if r["peer"] in (DAEMON, DAEMON_REFERENCE)]
+    if daemon_records:
+        w("## Through `securityd` (same run)\n")
+        w("The same `SecItem*` calls from one process through the daemon's socket and with the in-process engine, "
+          "on one keychain (filled through the daemon); then look-ups from several client processes at once, "
+          "each timing its own loop after it opened the keychain (aggregate = all look-ups ÷ the longest loop).\n")
+        w("| phase | items | in-process ops/s | p50 ms | via `securityd` ops/s | p50 ms | daemon ÷ in-process |")
+        w("|---|---:|---:|---:|---:|---:|---:|")
+        for r in [r for r in daemon_records if r["peer"] == DAEMON]:
+            ref = next((x for x in daemon_records if x["peer"] == DAEMON_REFERENCE and x["phase"] == r["phase"]), None)
+            mine = r.get("value") if "value" in r else rate(r)
+            theirs = (ref.get("value") if "value" in ref else rate(ref)) if ref else None
+            w(f"| {r['phase']} | {r.get('size', 0):,} | {fmt_rate(theirs)} | {fmt_ms(ref) if ref and 'lat_ms' in ref else '–'} "
+              f"| {fmt_rate(mine)} | {fmt_ms(r) if 'lat_ms' in r else '–'} | {fmt_ratio(mine, theirs)} |")
         w("")
 
     # Targets
@@ -269,11 +296,25 @@ def main():
         rss = find(ours, KEYCHAIN, "lookup loop peak RSS", large)
         if rss:
             lines.append((f"look-up loop at {large:,} < 64 MiB", f"{rss['value']:.1f} MiB", verdict(rss["value"] < 64)))
-        c = next((r for r in cli if r["phase"] == "lookup"), None)
+        c = next((r for r in embedded_cli if r["phase"] == "lookup"), None)
+        d = next((r for r in daemon_cli if r["phase"] == "lookup"), None)
         s = next((r for r in peers if "secret-tool" in r["peer"] and r["phase"] == "lookup"), None)
         if c and s:
             x = s["ops_per_s"] / c["ops_per_s"]
             lines.append(("CLI look-up ≤ 0.5× `secret-tool lookup` wall time", f"{x:.2f}×", verdict(x <= 0.5)))
+        if d and s:
+            x = s["ops_per_s"] / d["ops_per_s"]
+            lines.append(("CLI look-up via `securityd` ≤ 0.5× `secret-tool lookup` wall time (issue 14)", f"{x:.2f}×", verdict(x <= 0.5)))
+        remote = next((r for r in ours if r["peer"] == DAEMON and r["phase"] == "lookup"), None)
+        if remote:
+            us = remote["lat_ms"]["p50"] * 1000
+            lines.append(("look-up via `securityd` p50 ≤ 100 µs (issue 14)", f"{us:.0f} µs", verdict(us <= 100)))
+        many = [r for r in ours if r["phase"].startswith("lookup, ") and r["peer"] in (DAEMON, DAEMON_REFERENCE)]
+        mine = next((r for r in many if r["peer"] == DAEMON), None)
+        theirs = next((r for r in many if r["peer"] == DAEMON_REFERENCE), None)
+        if mine and theirs:
+            x = mine["value"] / theirs["value"]
+            lines.append((f"{mine['phase']} via `securityd` ≥ 0.5× in-process (issue 14)", f"{x:.2f}×", verdict(x >= 0.5)))
         unlock = find(ours, PROTECTED, "unlock (passcode)")
         if unlock:
             ms = unlock["lat_ms"]["p50"]

@@ -19,7 +19,7 @@ struct KeychainBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-bench",
         abstract: "Measures swift-keychain through its public API against SQLite and swift-crypto floors.",
-        subcommands: [RunCommand.self, ProbeCommand.self],
+        subcommands: [RunCommand.self, ProbeCommand.self, ClientCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
@@ -49,6 +49,12 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "AES-GCM operations per message size.")
     var aesOperations = 100_000
+
+    @Option(help: "Items in the run through securityd beside the in-process engine (0: skip).")
+    var daemonItems = 1_000
+
+    @Option(help: "Client processes looking up at once through each engine.")
+    var daemonClients = 4
 
     @Option(help: "Where results are appended, one JSON object per line.")
     var out: String
@@ -100,6 +106,17 @@ struct RunCommand: ParsableCommand {
         if protectedItems > 0 {
             log.echo("passcode, application password, biometry (\(protectedItems) items)")
             try ProtectedItemRun(count: protectedItems, directory: directory, seed: workload.seed, log: log).run()
+        }
+        if daemonItems > 0 {
+            log.echo("securityd beside the in-process engine (\(daemonItems) items, \(daemonClients) client processes)")
+            try DaemonRun(
+                count: daemonItems,
+                sample: min(daemonItems, sample),
+                clients: daemonClients,
+                workload: workload,
+                directory: directory,
+                log: log
+            ).run()
         }
         let rekeyed = rekeySizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         log.echo("data protection: passcode over \(rekeyed.map(String.init).joined(separator: ", ")) items, log truncation")

@@ -11,20 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Monotonic nanoseconds.
+/// Monotonic nanoseconds (`CLOCK_MONOTONIC` on Linux).
 @inline(__always)
 func now() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    DispatchTime.now().uptimeNanoseconds
 }
 
 /// The latencies of one timed phase, in execution order.
