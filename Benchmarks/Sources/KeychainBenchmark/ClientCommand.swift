@@ -40,7 +40,11 @@ struct ClientCommand: ParsableCommand {
     }
 
     func run() throws {
-        let kind: DeviceConfiguration.EngineKind = engine == "daemon" ? .daemon : .embedded
+        let kind: DeviceConfiguration.EngineKind = switch engine {
+        case "daemon": .daemon
+        case "loopback": .loopback
+        default: .embedded
+        }
         let configuration = DeviceConfiguration(passcodePrompt: .none, engine: kind, daemonSocket: kind == .daemon ? socket : nil)
         let device = try Device(home: KeychainHome(url: URL(fileURLWithPath: home, isDirectory: true)), configuration: configuration)
         let workload = Workload(prefix: prefix, seed: seed)

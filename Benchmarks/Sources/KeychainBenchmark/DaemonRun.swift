@@ -29,6 +29,9 @@ struct DaemonRun {
 
     static let daemonSubject = "swift-keychain via securityd"
     static let embeddedSubject = "swift-keychain in-process (same run)"
+    /// The in-process engine with every request and reply encoded and decoded, with no socket:
+    /// what the wire format alone costs.
+    static let loopbackSubject = "swift-keychain in-process, wire format"
 
     func run() throws {
         let home = directory.appendingPathComponent("daemon-\(count)", isDirectory: true)
@@ -42,6 +45,7 @@ struct DaemonRun {
         }
         let operations = ItemOperations(workload: workload)
         let embedded = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodePrompt: .none, engine: .embedded))
+        let loopback = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodePrompt: .none, engine: .loopback))
         let remote = try Device(
             home: KeychainHome(url: home),
             configuration: DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: socket)
@@ -53,7 +57,7 @@ struct DaemonRun {
         }
         var sampler = IndexSampler(seed: workload.seed &+ 31)
         let indices = sampler.indices(sample, below: count)
-        for (subject, device) in [(Self.embeddedSubject, embedded), (Self.daemonSubject, remote)] {
+        for (subject, device) in [(Self.embeddedSubject, embedded), (Self.loopbackSubject, loopback), (Self.daemonSubject, remote)] {
             Device.withCurrent(device) {
                 _ = operations.lookup(0)  // a connection, a warm cache
                 let lookup = Sample.measure(indices.count) { operations.lookup(indices[$0]) }

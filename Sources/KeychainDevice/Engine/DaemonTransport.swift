@@ -41,17 +41,20 @@ package final class DaemonTransport: EngineTransport {
 
     // MARK: Exchanging
 
-    package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> [UInt8] {
+    package func exchange(
+        _ message: [UInt8],
+        receive: @escaping @Sendable (_ reply: [UInt8]) throws(KeychainCoreError) -> ReplyStep
+    ) throws(KeychainCoreError) -> EngineResponse {
         let frame = EngineFrame.header(forLength: message.count) + message
         if let reused = idleConnection() {
             // The daemon closes connections that stay idle; one it closed just as this request
             // was sent never read it, and the request goes again on a new connection.
-            switch try exchange(frame, on: reused, interim: interim) {
+            switch try exchange(frame, on: reused, receive: receive) {
             case .reply(let reply): return reply
             case .closedBeforeReply: break
             }
         }
-        switch try exchange(frame, on: try openConnection(), interim: interim) {
+        switch try exchange(frame, on: try openConnection(), receive: receive) {
         case .reply(let reply):
             return reply
         case .closedBeforeReply:
@@ -60,13 +63,17 @@ package final class DaemonTransport: EngineTransport {
     }
 
     private enum Outcome {
-        case reply([UInt8])
+        case reply(EngineResponse)
         case closedBeforeReply
     }
 
     /// Sends a frame on `descriptor` and reads the replies; the connection goes back to the pool
     /// after a final reply and is closed otherwise.
-    private func exchange(_ frame: [UInt8], on descriptor: Int32, interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> Outcome {
+    private func exchange(
+        _ frame: [UInt8],
+        on descriptor: Int32,
+        receive: (_ reply: [UInt8]) throws(KeychainCoreError) -> ReplyStep
+    ) throws(KeychainCoreError) -> Outcome {
         var answered = false
         do throws(KeychainCoreError) {
             guard try Self.sendAll(frame, on: descriptor) else {
@@ -82,16 +89,17 @@ package final class DaemonTransport: EngineTransport {
                 answered = true
                 // Interim replies are progress reports and questions (whose answers go back on
                 // the same connection); the final one is anything else.
-                if let response = try? EngineWire.decode(EngineResponse.self, from: reply), response.isInterim {
-                    if let answer = interim(reply) {
-                        guard try Self.sendAll(EngineFrame.header(forLength: answer.count) + answer, on: descriptor) else {
-                            throw KeychainCoreError(.io, "the keychain daemon closed the connection while it asked")
-                        }
+                switch try receive(reply) {
+                case .interim(let answer?):
+                    guard try Self.sendAll(EngineFrame.header(forLength: answer.count) + answer, on: descriptor) else {
+                        throw KeychainCoreError(.io, "the keychain daemon closed the connection while it asked")
                     }
+                case .interim(nil):
                     continue
+                case .final(let response):
+                    idle.withLock { $0.append(descriptor) }
+                    return .reply(response)
                 }
-                idle.withLock { $0.append(descriptor) }
-                return .reply(reply)
             }
         } catch {
             close(descriptor)

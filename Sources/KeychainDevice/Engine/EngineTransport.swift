@@ -17,15 +17,26 @@ package import KeychainCore
 ///
 /// A transport moves bytes only: ``WireEngine`` encodes the requests and decodes the replies.
 package protocol EngineTransport: Sendable {
-    /// Sends one request message and returns the final reply message.
+    /// Sends one request message and reads replies until the final one.
     ///
     /// - Parameters:
     ///   - message: The request, as ``EngineWire`` encodes it.
-    ///   - interim: Receives each interim reply (progress, a question) before the final one
-    ///     arrives; a message it returns (an answer) is sent to the far side.
+    ///   - receive: Decodes each reply and says what it is: interim (progress, or a question
+    ///     whose answer the transport sends back) or the final reply, which ends the exchange.
     /// - Throws: ``KeychainCoreError/Code/io`` when the far side cannot be reached or stops
-    ///   answering; the request may or may not have run.
-    func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> [UInt8]
+    ///   answering (the request may or may not have run), or what `receive` throws.
+    func exchange(
+        _ message: [UInt8],
+        receive: @escaping @Sendable (_ reply: [UInt8]) throws(KeychainCoreError) -> ReplyStep
+    ) throws(KeychainCoreError) -> EngineResponse
+}
+
+/// What one reply of an exchange is, once the client has decoded it.
+package enum ReplyStep: Sendable {
+    /// An interim reply; `answer` (to a question) goes back to the far side.
+    case interim(answer: [UInt8]?)
+    /// The final reply.
+    case final(EngineResponse)
 }
 
 /// The transport of the boundary test: the server runs in this process, on the caller's thread.
@@ -40,8 +51,28 @@ package struct LoopbackTransport: EngineTransport {
         server = EngineServer(engine: engine)
     }
 
-    package func exchange(_ message: [UInt8], interim: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws(KeychainCoreError) -> [UInt8] {
-        server.respond(to: message, conversation: EngineConversation(program: nil, report: { _ = interim($0) }, ask: interim))
+    package func exchange(
+        _ message: [UInt8],
+        receive: @escaping @Sendable (_ reply: [UInt8]) throws(KeychainCoreError) -> ReplyStep
+    ) throws(KeychainCoreError) -> EngineResponse {
+        do {
+            let failure = LockedState<KeychainCoreError?>(nil)
+            let interim = { @Sendable (bytes: [UInt8]) -> [UInt8]? in
+                do throws(KeychainCoreError) {
+                    if case .interim(let answer) = try receive(bytes) { return answer }
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                return nil
+            }
+            let conversation = EngineConversation(program: nil, report: { _ = interim($0) }, ask: interim)
+            let reply = server.respond(to: message, conversation: conversation)
+            if let error = failure.withLock({ $0 }) { throw error }
+            guard case .final(let response) = try receive(reply) else {
+                throw KeychainCoreError(.internalInconsistency, "the engine's final reply was an interim one")
+            }
+            return response
+        }
     }
 }
 

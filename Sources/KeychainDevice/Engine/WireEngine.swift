@@ -44,20 +44,23 @@ package final class WireEngine: KeychainEngine {
     ) throws(KeychainCoreError) -> EngineResponse {
         let message = try EngineWire.encode(request)
         let prompt = prompt ?? self.prompt
-        let reply = try transport.exchange(message) { bytes -> [UInt8]? in
-            guard let response = try? EngineWire.decode(EngineResponse.self, from: bytes) else { return nil }
-            guard case .ask(let question) = response else {
-                interim?(response)
-                return nil
+        let response = try transport.exchange(message) { bytes throws(KeychainCoreError) -> ReplyStep in
+            let response: EngineResponse
+            do {
+                response = try EngineWire.decode(EngineResponse.self, from: bytes)
+            } catch {
+                throw KeychainCoreError(.internalInconsistency, "the engine's reply does not decode", cause: error)
             }
-            let answer = prompt.ask(question.purpose, reason: question.reason)
-            return try? EngineWire.encode(EngineRequest.answer(answer))
-        }
-        let response: EngineResponse
-        do {
-            response = try EngineWire.decode(EngineResponse.self, from: reply)
-        } catch {
-            throw KeychainCoreError(.internalInconsistency, "the engine's reply does not decode", cause: error)
+            switch response {
+            case .ask(let question):
+                let answer = prompt.ask(question.purpose, reason: question.reason)
+                return .interim(answer: try? EngineWire.encode(EngineRequest.answer(answer)))
+            case .progress:
+                interim?(response)
+                return .interim(answer: nil)
+            default:
+                return .final(response)
+            }
         }
         if case .keychainError(let error) = response { throw error }
         return response
