@@ -51,7 +51,7 @@ package struct Pinentry: Sendable {
     ///   target's terminal is unusable, or it broke off): the caller then asks another way.
     package func ask(_ question: PromptQuestion, program: String?, target: PromptTarget) -> PasscodePrompt.Reply? {
         let terminal = target.terminal.flatMap(Self.usableTerminal)
-        guard terminal != nil || target.display["DISPLAY"] != nil || target.display["WAYLAND_DISPLAY"] != nil else { return nil }
+        guard terminal != nil || target.hasDisplay else { return nil }
         guard let session = AssuanSession(executable: executable, environment: environment(for: target)) else { return nil }
         defer { session.finish() }
         guard session.greeting() else { return nil }

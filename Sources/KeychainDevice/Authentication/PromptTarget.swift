@@ -58,9 +58,14 @@ package struct PromptTarget: Sendable, Hashable, Codable {
         )
     }
 
+    /// Whether the client has a graphical display a prompter can be shown on.
+    package var hasDisplay: Bool {
+        display["DISPLAY"] != nil || display["WAYLAND_DISPLAY"] != nil
+    }
+
     /// Whether a prompter can be shown to this client at all: it has a terminal or a display.
     package var canShowPrompter: Bool {
-        terminal != nil || display["DISPLAY"] != nil || display["WAYLAND_DISPLAY"] != nil
+        terminal != nil || hasDisplay
     }
 
     /// The name of the terminal open at `descriptor`, if it is one.

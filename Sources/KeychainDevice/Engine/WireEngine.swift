@@ -81,6 +81,12 @@ package final class WireEngine: KeychainEngine {
         }
     }
 
+    /// An evaluation: the request is made for where `prompt` (this engine's own when `nil`) can
+    /// be shown, and `prompt` answers the questions the engine relays.
+    private func evaluate(prompt: PasscodePrompt?, _ request: (PromptTarget) -> EngineRequest) throws(AuthenticationFailure) {
+        try authenticate(request(PromptTarget.current(for: prompt ?? self.prompt)), prompt: prompt)
+    }
+
     private static func unexpected(_ response: EngineResponse) -> KeychainCoreError {
         KeychainCoreError(.internalInconsistency, "the engine replied \(name(of: response))")
     }
@@ -195,11 +201,9 @@ package final class WireEngine: KeychainEngine {
         interactionAllowed: Bool,
         prompt: PasscodePrompt?
     ) throws(AuthenticationFailure) {
-        let target = PromptTarget.current(for: prompt ?? self.prompt)
-        try authenticate(
-            .evaluatePolicy(policy, context: context, reason: reason, interactionAllowed: interactionAllowed, target: target),
-            prompt: prompt
-        )
+        try evaluate(prompt: prompt) { target in
+            .evaluatePolicy(policy, context: context, reason: reason, interactionAllowed: interactionAllowed, target: target)
+        }
     }
 
     package func evaluate(
@@ -211,8 +215,7 @@ package final class WireEngine: KeychainEngine {
         interactionAllowed: Bool,
         prompt: PasscodePrompt?
     ) throws(AuthenticationFailure) {
-        let target = PromptTarget.current(for: prompt ?? self.prompt)
-        try authenticate(
+        try evaluate(prompt: prompt) { target in
             .evaluateAccessControl(
                 accessControl,
                 operation: operation,
@@ -221,9 +224,8 @@ package final class WireEngine: KeychainEngine {
                 reason: reason,
                 interactionAllowed: interactionAllowed,
                 target: target
-            ),
-            prompt: prompt
-        )
+            )
+        }
     }
 
     // MARK: Biometric sensor
