@@ -53,8 +53,8 @@ public final class Device: Sendable {
 
     /// The engine `configuration` asks for: in this process, or `securityd` (looked for only then).
     private static func engine(for home: KeychainHome, configuration: DeviceConfiguration) throws -> any KeychainEngine {
-        if configuration.engine == .daemon || configuration.engine == .auto {
-            let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessInfo.processInfo.environment
+        if configuration.engine == .daemon || (configuration.engine == .auto && home.isSessionHome(environment: environment)) {
             let named = configuration.daemonSocket ?? environment["KEYCHAIN_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
             let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
             // A daemon is started on first use only for a home's own socket; a named socket is one

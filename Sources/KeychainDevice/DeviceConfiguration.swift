@@ -77,12 +77,14 @@ public struct DeviceConfiguration: Sendable {
         /// In `securityd`, reached through its socket (started on first use when it can be
         /// found): the keys stay out of this process, and one unlock serves every process.
         case daemon
-        /// `securityd` when one listens or can be started, else in this process.
+        /// The session's keychain (the home `KEYCHAIN_HOME` or the default names) in `securityd`
+        /// when one listens or can be started, else in this process; a keychain opened at a
+        /// folder of the program's own choosing in this process.
         case auto
 
-        /// The kind named by `KEYCHAIN_ENGINE` (`embedded`, `loopback`, `daemon`, `auto`), else ``embedded``.
+        /// The kind named by `KEYCHAIN_ENGINE` (`embedded`, `loopback`, `daemon`, `auto`), else ``auto``.
         public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> EngineKind {
-            environment["KEYCHAIN_ENGINE"].flatMap(EngineKind.init(rawValue:)) ?? .embedded
+            environment["KEYCHAIN_ENGINE"].flatMap(EngineKind.init(rawValue:)) ?? .auto
         }
     }
 

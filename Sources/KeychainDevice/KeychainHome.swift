@@ -59,6 +59,12 @@ public struct KeychainHome: Hashable, Sendable {
         )
     }
 
+    /// Whether this is the keychain the environment names (``resolve(environment:)``): the
+    /// session's keychain, which ``DeviceConfiguration/EngineKind/auto`` serves through `securityd`.
+    package func isSessionHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        url.standardizedFileURL.path == Self.resolve(environment: environment).url.standardizedFileURL.path
+    }
+
     /// Whether a keychain exists here (its database file, or anything by that name).
     ///
     /// Commands that only report or search (`security status`, `find-…`) check this first, so

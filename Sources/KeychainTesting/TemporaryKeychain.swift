@@ -86,7 +86,17 @@ public final class TemporaryKeychain: Sendable {
         clock: @escaping @Sendable () -> Date
     ) -> DeviceConfiguration {
         let prompt = PasscodePrompt { _, _ in replies.next() }
-        return DeviceConfiguration(accessGroups: accessGroups, passcodeCost: .testing, passcodePrompt: prompt, clock: clock)
+        // In this process unless the environment asks for the wire format or a daemon: a test's
+        // keychain is its own, whatever `KEYCHAIN_ENGINE=auto` would do for the session's.
+        var engine = DeviceConfiguration.EngineKind.fromEnvironment()
+        if engine == .auto { engine = .embedded }
+        return DeviceConfiguration(
+            accessGroups: accessGroups,
+            passcodeCost: .testing,
+            passcodePrompt: prompt,
+            engine: engine,
+            clock: clock
+        )
     }
 
     deinit {

@@ -23,6 +23,12 @@ final class ClientTable: Sendable {
     }
 
     private let clients = LockedState<[Int32: Client]>([:])
+    private let lastSeen = LockedState<ContinuousClock.Instant>(.now)
+
+    /// How long no process has had a connection open; zero while one has.
+    var idleTime: Duration {
+        clients.withLock { table in table.isEmpty ? lastSeen.withLock { ContinuousClock.now - $0 } : .zero }
+    }
 
     /// A connection of process `processID` opened.
     func connect(_ processID: Int32) {
@@ -32,6 +38,7 @@ final class ClientTable: Sendable {
     /// A connection of `processID` closed; the contexts to release if it was the process's last.
     func disconnect(_ processID: Int32) -> Set<ContextReference> {
         clients.withLock { table in
+            lastSeen.withLock { $0 = .now }
             guard var client = table[processID] else { return [] }
             client.connections -= 1
             guard client.connections <= 0 else {

@@ -25,20 +25,23 @@ import ServiceLifecycle
 struct DaemonServer: Service {
     let endpoint: DaemonEndpoint
     let server: EngineServer
+    /// The client processes and their contexts.
+    let clients: ClientTable
     let logger: Logger
     /// The listening socket systemd passed (socket activation), if any; else the daemon binds
     /// ``endpoint`` itself.
     var activatedSocket: Int32?
     /// Threads for engine calls; a call waiting for a finger or a passcode holds one.
     var threads = 16
+    /// Told when the daemon listens.
+    var readiness: ReadinessPipe?
     /// How long a connection may send nothing (not even the rest of a frame) before it is closed.
     var idleTimeout: TimeAmount = .seconds(60)
 
     func run() async throws {
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
-        let clients = ClientTable()
-        let (server, logger, idleTimeout) = (server, logger, idleTimeout)
+        let (server, clients, logger, idleTimeout) = (server, clients, logger, idleTimeout)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 128)
             .childChannelInitializer { channel in
@@ -59,6 +62,7 @@ struct DaemonServer: Service {
             chmod(endpoint.socketPath, 0o600)
             logger.info("listening", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
         }
+        readiness?.report(.listening)
         try await withGracefulShutdownHandler {
             try await channel.closeFuture.get()
         } onGracefulShutdown: {

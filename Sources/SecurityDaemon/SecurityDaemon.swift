@@ -43,6 +43,12 @@ struct SecurityDaemon: AsyncParsableCommand {
     @Option(help: "Seconds a connection may stay silent before it is closed.")
     var idleTimeout: Int = 60
 
+    @Option(help: "Exit after this many seconds without clients (default: never).")
+    var exitWhenIdle: Int?
+
+    @Option(help: .hidden)
+    var readyFd: Int32?
+
     func run() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -60,23 +66,63 @@ struct SecurityDaemon: AsyncParsableCommand {
             ?? KeychainHome.resolve()
         let endpoint = socket.map { DaemonEndpoint(socketPath: URL(fileURLWithPath: $0).standardizedFileURL.path) }
             ?? DaemonEndpoint.forHome(home.url)
-        guard let instance = try SingleInstance.acquire(endpoint) else {
-            logger.info("another securityd serves this socket", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
-            return
+        let readiness = ReadinessPipe(descriptor: readyFd)
+        let engine: EmbeddedEngine
+        let instance: SingleInstance
+        do {
+            guard let acquired = try SingleInstance.acquire(endpoint) else {
+                readiness.withdraw()
+                logger.info("another securityd serves this socket", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
+                return
+            }
+            instance = acquired
+            var configuration = DeviceConfiguration.fromEnvironment()
+            configuration.engine = .embedded
+            // The daemon has no terminal: each client's evaluation is asked where that client is.
+            configuration.passcodePrompt = .none
+            configuration.logger = logger
+            engine = try EmbeddedEngine(directory: home.url, configuration: configuration)
+        } catch {
+            // The client that started this daemon reports it as the keychain would in its own process.
+            readiness.report(.failed(Self.coreError(error)))
+            throw error
         }
-        var configuration = DeviceConfiguration.fromEnvironment()
-        configuration.engine = .embedded
-        // The daemon has no terminal: each client's evaluation is asked where that client is.
-        configuration.passcodePrompt = .none
-        configuration.logger = logger
-        let engine = try EmbeddedEngine(directory: home.url, configuration: configuration)
-        let server = EngineServer(engine: engine, prompts: .daemon(pinentry: Pinentry()))
-        var service = DaemonServer(endpoint: endpoint, server: server, logger: logger)
+        var server = EngineServer(engine: engine, prompts: .daemon(pinentry: Pinentry()))
+        let watch = HomeWatch(home: home.url)
+        server.admission = { watch.problem() }
+        let clients = ClientTable()
+        var service = DaemonServer(endpoint: endpoint, server: server, clients: clients, logger: logger)
         service.activatedSocket = Self.activatedSocket()
+        service.readiness = readiness
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        try await group.run()
+        var lifetime = DaemonLifetime(home: home.url, clients: clients, logger: logger)
+        lifetime.exitWhenIdle = exitWhenIdle.map { .seconds(max(1, $0)) }
+        // The server stops first on a signal; when the lifetime ends, the server shuts down gracefully.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: service),
+                    .init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        do {
+            try await group.run()
+        } catch {
+            readiness.report(.failed(Self.coreError(error)))
+            throw error
+        }
+        // A removed home's lock file goes too (still held, so no other daemon has it open yet);
+        // a home that stays keeps its lock file, which the next daemon takes.
+        if !FileManager.default.fileExists(atPath: home.url.path) { unlink(endpoint.lockPath) }
         withExtendedLifetime(instance) {}
+    }
+
+    /// `error` as the engine's error, which crosses to a client.
+    private static func coreError(_ error: any Error) -> KeychainCoreError {
+        error as? KeychainCoreError ?? KeychainCoreError(.notAvailable, "the keychain daemon cannot start: \(error)")
     }
 
     /// The first socket systemd passed this process (`LISTEN_FDS`, `LISTEN_PID`), if any; the

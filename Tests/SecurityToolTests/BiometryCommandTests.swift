@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func accessControlOptionIsValidatedLikeSecAccessControlCreateWithFlags() throws {
-        let tool = SecurityToolRunner()
+        let tool = SecurityToolRunner(perProcess: true)
         defer { tool.remove() }
         var output = try tool.run(["add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control", "biometryAny,biometryCurrentSet"])
         #expect(output.status == 2)

@@ -138,15 +138,17 @@ struct DaemonTests {
         #expect(stored.count <= written.count + 1)  // at most the write in flight, unacknowledged
     }
 
-    @Test func theFirstClientStartsTheDaemonOfItsHome() throws {
+    @Test func byDefaultTheFirstClientStartsTheDaemonOfItsHomeWhichEndsWithTheHome() throws {
         let root = URL(fileURLWithPath: "/tmp/kc-auto-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
+        // The default engine (`auto`), as a user gets it: no KEYCHAIN_ENGINE, no socket named.
         var environment = ProcessInfo.processInfo.environment
-        environment["KEYCHAIN_ENGINE"] = "daemon"
+        environment["KEYCHAIN_ENGINE"] = nil
         environment["KEYCHAIN_SOCKET"] = nil
         environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("runtime").path
         environment["KEYCHAIN_SECURITYD"] = PrivateDaemon.executable.path
-        environment["KEYCHAIN_PROMPT"] = "none"
+        environment["KEYCHAIN_PINENTRY"] = "none"
+        environment["KEYCHAIN_PASSCODE_COST"] = "testing"
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Auto", "-w", "started"], environment: environment).status == 0)
         let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
@@ -154,9 +156,35 @@ struct DaemonTests {
         let lock = try String(contentsOfFile: endpoint.lockPath, encoding: .utf8)
         let processID = try #require(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(processID, SIGTERM) }
-        // The daemon holds the keychain: a second process reads through it, no start needed.
-        #expect(try tool.run(["find-generic-password", "-s", "Auto", "-w"], environment: environment).stdout == "started\n")
+
+        // The daemon holds the keychain: one unlock (setting the passcode) serves the next
+        // process, which is not asked; `lock` in one locks the next.
+        #expect(try tool.run(["passcode", "set"], input: "2468\n2468\n", environment: environment).status == 0)
+        var read = try tool.run(["find-generic-password", "-s", "Auto", "-w"], environment: environment)
+        #expect(read.stdout == "started\n" && read.stderr.isEmpty)
+        #expect(try tool.run(["lock"], environment: environment).status == 0)
+        read = try tool.run(["find-generic-password", "-s", "Auto", "-w"], environment: environment)
+        #expect(read.status == 36 && read.stdout.isEmpty)
         #expect(kill(processID, 0) == 0)
+
+        // A daemon whose home is removed stops (it would take writes nobody finds again).
+        try FileManager.default.removeItem(at: tool.home)
+        let deadline = Date().addingTimeInterval(10)
+        while kill(processID, 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(kill(processID, 0) != 0)
+        #expect(!FileManager.default.fileExists(atPath: endpoint.socketPath))
+    }
+
+    @Test func aKeychainAProgramOpensAtAFolderOfItsOwnStaysInTheProcessByDefault() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("kc-own-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        configuration.engine = .auto
+        let device = try Device(home: KeychainHome(url: home), configuration: configuration)
+        #expect(!(device.engine is WireEngine))
+        configuration.engine = .daemon
+        configuration.daemonSocket = "/nonexistent/socket"
+        #expect(try Device(home: KeychainHome(url: home), configuration: configuration).engine is WireEngine)
     }
 
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {

@@ -22,9 +22,14 @@ struct SecurityToolRunner {
     }
 
     let home: URL
+    /// Whether each command runs its own engine (`embedded`, or the `loopback` the environment
+    /// names) instead of the default, the home's `securityd`: for the tests of a process that
+    /// starts locked and unlocks only itself.
+    var perProcess = false
 
-    init() {
+    init(perProcess: Bool = false) {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("security-cli-\(UUID().uuidString)")
+        self.perProcess = perProcess
     }
 
     init(home: URL) {
@@ -57,6 +62,9 @@ struct SecurityToolRunner {
         var environment = base
         environment["KEYCHAIN_HOME"] = home.path
         environment["KEYCHAIN_ACCESS_GROUPS"] = nil
+        if perProcess && environment["KEYCHAIN_ENGINE"] != "loopback" {
+            environment["KEYCHAIN_ENGINE"] = "embedded"
+        }
         process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()

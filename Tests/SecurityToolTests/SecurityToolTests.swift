@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func passcodeLockAndUnlockThroughStandardInput() throws {
-        let tool = SecurityToolRunner()
+        let tool = SecurityToolRunner(perProcess: true)
         defer { tool.remove() }
         #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Locked", "-w", "pw"]).status == 0)
         let set = try tool.run(["passcode", "set"], input: "2468\n2468\n")

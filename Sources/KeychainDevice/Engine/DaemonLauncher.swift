@@ -34,17 +34,36 @@ package struct DaemonLauncher: Sendable {
         self.executable = executable
     }
 
-    /// Starts the daemon for `endpoint` and returns without waiting for it to listen.
-    package func start(endpoint: DaemonEndpoint) throws(KeychainCoreError) {
-        let arguments = [executable, "--keychain", home.path, "--socket", endpoint.socketPath]
-        // Nothing of this process but its environment goes to the daemon (``Spawner``), and the
-        // daemon runs in a session of its own.
-        switch Spawner.spawn(executable, arguments: arguments, newSession: true) {
+    /// Starts the daemon for `endpoint` and waits until it listens, or reports why it cannot
+    /// serve the keychain (thrown here, as the keychain would throw it in this process), or exits
+    /// because another daemon was quicker.
+    package func start(endpoint: DaemonEndpoint, timeout: Duration) throws(KeychainCoreError) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw KeychainCoreError(.notAvailable, "cannot start the keychain daemon: \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        let arguments = [executable, "--keychain", home.path, "--socket", endpoint.socketPath, "--ready-fd", "3"]
+        // Nothing of this process but its environment and the report pipe goes to the daemon
+        // (``Spawner``), and the daemon runs in a session of its own.
+        let spawned = Spawner.spawn(
+            executable,
+            arguments: arguments,
+            streams: [.null, .null, .null, .descriptor(ends[1])],
+            newSession: true
+        )
+        close(ends[1])
+        switch spawned {
         case .failure(let failure):
+            close(ends[0])
             throw KeychainCoreError(.notAvailable, "cannot start the keychain daemon \(executable): \(String(cString: strerror(failure.code)))")
-        case .success(let spawned):
-            // Reap it in the background if it exits at once (another daemon holds the lock).
-            Thread.detachNewThread { Spawner.wait(for: spawned) }
+        case .success(let processID):
+            // Reap it in the background when it exits (another daemon held the lock, or it failed).
+            Thread.detachNewThread { Spawner.wait(for: processID) }
+        }
+        if case .failed(let error) = DaemonReadiness.receive(from: ends[0], timeout: timeout) {
+            throw error
         }
     }
 

@@ -153,7 +153,7 @@ package final class DaemonTransport: EngineTransport {
         guard let launcher, case .failure(let failure) = first, failure.code == ENOENT || failure.code == ECONNREFUSED else {
             throw Self.unreachable(endpoint, first)
         }
-        try launcher.start(endpoint: endpoint)
+        try launcher.start(endpoint: endpoint, timeout: Self.startTimeout)
         let start = ContinuousClock.now
         var last = first
         while ContinuousClock.now - start < Self.startTimeout {

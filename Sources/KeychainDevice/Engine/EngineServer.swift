@@ -21,6 +21,9 @@ package struct EngineServer: Sendable {
     package let engine: any KeychainEngine
     /// How evaluations ask a person.
     package let prompts: PromptRouting
+    /// Asked before each request runs; the error it gives is the reply (the daemon refuses to serve
+    /// a home that others have become able to write).
+    package var admission: @Sendable () -> (any Error)? = { nil }
 
     package init(engine: any KeychainEngine, prompts: PromptRouting = .relaying) {
         self.engine = engine
@@ -61,6 +64,9 @@ package struct EngineServer: Sendable {
     /// Runs one decoded request.
     package func run(_ request: EngineRequest, conversation: EngineConversation) -> EngineResponse {
         do throws(KeychainCoreError) {
+            if let refusal = admission() {
+                throw refusal as? KeychainCoreError ?? KeychainCoreError(.notAvailable, "\(refusal)")
+            }
             switch request {
             case .add(let query):
                 return .item(try engine.add(query))

@@ -50,6 +50,9 @@ enum Session {
                 configuration.passcodePrompt = Terminal.isInteractive ? .terminal : .standardInput
             }
             let device = try Device(home: keychainHome, configuration: configuration)
+            // A keychain served by securityd is reached (the daemon started) here, so that a
+            // home it refuses is reported as one a process refuses.
+            _ = try device.hasPasscode()
             Device.setProcessDefault(device)
             return device
         } catch {

@@ -1,0 +1,40 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+import KeychainDevice
+
+/// The pipe to the client that started this daemon (`--ready-fd`): told once that the daemon
+/// listens, or why it cannot serve, then closed.
+final class ReadinessPipe: Sendable {
+    private let descriptor: LockedState<Int32?>
+
+    /// The pipe at `descriptor`, kept from the programs the daemon starts; `nil` gives a pipe that reports nothing.
+    init(descriptor: Int32?) {
+        if let descriptor { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        self.descriptor = LockedState(descriptor)
+    }
+
+    /// Sends `readiness` if nothing was sent yet.
+    func report(_ readiness: DaemonReadiness) {
+        guard let descriptor = descriptor.withLock({ value in defer { value = nil }; return value }) else { return }
+        readiness.send(to: descriptor)
+    }
+
+    /// Closes the pipe unsent (another daemon serves the socket).
+    func withdraw() {
+        guard let descriptor = descriptor.withLock({ value in defer { value = nil }; return value }) else { return }
+        close(descriptor)
+    }
+}
