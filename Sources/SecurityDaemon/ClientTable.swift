@@ -24,6 +24,26 @@ final class ClientTable: Sendable {
 
     private let clients = LockedState<[Int32: Client]>([:])
     private let lastSeen = LockedState<ContinuousClock.Instant>(.now)
+    /// Requests running, and when the last one ended.
+    private let requests = LockedState<(running: Int, lastEnded: ContinuousClock.Instant)>((0, .now))
+
+    /// How long no request has run; zero while one runs.
+    var quietTime: Duration {
+        requests.withLock { $0.running > 0 ? .zero : ContinuousClock.now - $0.lastEnded }
+    }
+
+    /// A request started running.
+    func requestStarted() {
+        requests.withLock { $0.running += 1 }
+    }
+
+    /// A request finished.
+    func requestEnded() {
+        requests.withLock {
+            $0.running -= 1
+            $0.lastEnded = .now
+        }
+    }
 
     /// How long no process has had a connection open; zero while one has.
     var idleTime: Duration {

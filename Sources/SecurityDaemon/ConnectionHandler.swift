@@ -128,11 +128,26 @@ final class ConnectionHandler: ChannelInboundHandler {
             }
             return (try? answer.futureResult.wait()) ?? nil
         }
+        clients.requestStarted()
+        let decoded = EngineServer.request(in: message)
+        // A brief request (a look-up, the lock state) or one that did not decode is answered here:
+        // two thread hand-offs cost more than the request. Anything that may wait (a person,
+        // scrypt, the write lock) runs on the pool.
+        if (try? decoded.get())?.isBrief != false {
+            let reply = server.respond(to: decoded, conversation: .silent) { request, response in
+                clients.note(request, response, by: processID)
+            }
+            clients.requestEnded()
+            isBusy = false
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
+            return
+        }
         pool.runIfActive(eventLoop: context.eventLoop) {
-            server.respond(to: message, conversation: conversation) { request, response in
+            server.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
         }.whenComplete { result in
+            clients.requestEnded()
             handler.value.isBusy = false
             switch result {
             case .success(let reply):

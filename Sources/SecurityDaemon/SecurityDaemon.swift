@@ -46,6 +46,9 @@ struct SecurityDaemon: AsyncParsableCommand {
     @Option(help: "Exit after this many seconds without clients (default: never).")
     var exitWhenIdle: Int?
 
+    @Option(help: "Lock the keychain after this many seconds without requests (default: KEYCHAIN_AUTO_LOCK, else never).")
+    var autoLock: Int?
+
     @Option(help: .hidden)
     var readyFd: Int32?
 
@@ -97,13 +100,17 @@ struct SecurityDaemon: AsyncParsableCommand {
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         var lifetime = DaemonLifetime(home: home.url, clients: clients, logger: logger)
         lifetime.exitWhenIdle = exitWhenIdle.map { .seconds(max(1, $0)) }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: service),
+            .init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup),
+        ]
+        if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
+            services.append(.init(service: AutoLock(engine: engine, clients: clients, logger: logger, after: after)))
+        }
         // The server stops first on a signal; when the lifetime ends, the server shuts down gracefully.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: service),
-                    .init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

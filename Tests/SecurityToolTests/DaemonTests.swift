@@ -187,6 +187,25 @@ struct DaemonTests {
         #expect(try Device(home: KeychainHome(url: home), configuration: configuration).engine is WireEngine)
     }
 
+    @Test func anAutoLockLocksEveryProcessAfterATimeWithoutRequests() throws {
+        let daemon = try PrivateDaemon(environment: ["KEYCHAIN_AUTO_LOCK": "1"])
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "idle secret"]).status == 0)
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Boot", "-w", "stays", "--accessible", "AfterFirstUnlock"]).status == 0)
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(try daemon.tool(["status"]).stdout.contains("state: unlocked"))
+
+        // A second and a half without requests: locked for everyone, as a Mac locks its keychain.
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(try daemon.tool(["status"]).stdout.contains("state: locked"))
+        let read = try daemon.tool(["find-generic-password", "-s", "Idle", "-w"])
+        #expect(read.status == 36 && read.stdout.isEmpty)
+        // The class kept after the first unlock stays readable, as after a device locks.
+        #expect(try daemon.tool(["find-generic-password", "-s", "Boot", "-w"]).stdout == "stays\n")
+        #expect(try daemon.tool(["unlock"], input: "2468\n").stdout == "unlocked\n")
+        #expect(try daemon.tool(["find-generic-password", "-s", "Idle", "-w"]).stdout == "idle secret\n")
+    }
+
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

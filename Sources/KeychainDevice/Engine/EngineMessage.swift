@@ -50,6 +50,19 @@ package enum EngineRequest: Sendable, Codable {
     case changeSimulatedSensor(SimulatedSensorChange)
 }
 
+extension EngineRequest {
+    /// Whether the request completes without waiting for anything but the processor: no person,
+    /// no passcode derivation, no database write lock (a search without a context, the lock
+    /// state, context bookkeeping). The daemon answers these on the connection's own thread.
+    package var isBrief: Bool {
+        switch self {
+        case .search(let query): query.credentialReference == nil
+        case .lockState, .biometryState, .preflight, .makeContext, .releaseContext, .invalidateContext: true
+        default: false
+        }
+    }
+}
+
 /// A reply from a ``KeychainEngine``: a result, an error, or an interim reply before the final
 /// one: progress of a passcode change, or a question for the client's prompt.
 package enum EngineResponse: Sendable, Codable {

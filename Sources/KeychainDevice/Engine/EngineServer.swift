@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import KeychainCore
+package import KeychainCore
 
 /// The far side of the boundary: decodes a request, runs it on an engine, encodes the reply.
 ///
@@ -45,12 +45,26 @@ package struct EngineServer: Sendable {
         conversation: EngineConversation,
         observe: (EngineRequest, EngineResponse) -> Void = { _, _ in }
     ) -> [UInt8] {
+        respond(to: Self.request(in: message), conversation: conversation, observe: observe)
+    }
+
+    /// The request a message holds, or why it holds none.
+    package static func request(in message: [UInt8]) -> Result<EngineRequest, KeychainCoreError> {
+        Result { () throws(KeychainCoreError) in try EngineWire.decode(EngineRequest.self, from: message) }
+    }
+
+    /// Answers a decoded request (or the error of one that did not decode, which runs nothing).
+    package func respond(
+        to decoded: Result<EngineRequest, KeychainCoreError>,
+        conversation: EngineConversation,
+        observe: (EngineRequest, EngineResponse) -> Void = { _, _ in }
+    ) -> [UInt8] {
         let response: EngineResponse
-        do {
-            let request = try EngineWire.decode(EngineRequest.self, from: message)
+        switch decoded {
+        case .success(let request):
             response = run(request, conversation: conversation)
             observe(request, response)
-        } catch {
+        case .failure(let error):
             response = .keychainError(error)
         }
         do {

@@ -1,0 +1,54 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+import KeychainDevice
+import Logging
+import ServiceLifecycle
+
+/// Locks the keychain after a time without requests, as macOS's "Lock after N minutes of
+/// inactivity" does: the `WhenUnlocked` classes become unreadable for every process until the
+/// next unlock (the `AfterFirstUnlock` classes stay readable, as after a device locks).
+///
+/// Off unless `securityd --auto-lock SECONDS` (or `KEYCHAIN_AUTO_LOCK`) asks for it. A request
+/// that is running (an evaluation waiting for a finger, say) keeps the keychain unlocked.
+struct AutoLock: Service {
+    let engine: any KeychainEngine
+    let clients: ClientTable
+    let logger: Logger
+    /// How long without requests before the keychain locks.
+    let after: Duration
+
+    func run() async throws {
+        let interval = min(.seconds(1), after / 4)
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: interval)
+                guard clients.quietTime >= after else { continue }
+                guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
+                do throws(KeychainCoreError) {
+                    try engine.lock()
+                    logger.info("locked the keychain after a time without requests")
+                } catch {
+                    logger.error("could not lock the keychain: \(error.code)")
+                }
+            }
+        }
+    }
+
+    /// The time `KEYCHAIN_AUTO_LOCK` names (seconds, a positive integer), if any.
+    static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
+        environment["KEYCHAIN_AUTO_LOCK"].flatMap(Int.init).flatMap { $0 > 0 ? .seconds($0) : nil }
+    }
+}
