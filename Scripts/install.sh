@@ -34,5 +34,5 @@ if command -v systemctl > /dev/null && systemctl --user show-environment > /dev/
     systemctl --user enable --now swift-keychain-securityd.socket
     echo "enabled swift-keychain-securityd.socket"
 else
-    echo "no systemd user session: clients start securityd on first use (KEYCHAIN_ENGINE=auto or daemon)"
+    echo "no systemd user session: clients start securityd on first use (the default, KEYCHAIN_ENGINE=auto)"
 fi

@@ -61,13 +61,18 @@ public final class Device: Sendable {
             // that whoever named it runs.
             let launcher = named == nil ? DaemonLauncher(home: home.url, environment: environment) : nil
             if configuration.engine == .daemon || launcher != nil || FileManager.default.fileExists(atPath: endpoint.socketPath) {
-                return WireEngine(transport: DaemonTransport(endpoint: endpoint, launcher: launcher), prompt: configuration.passcodePrompt)
+                return WireEngine(
+                    transport: DaemonTransport(endpoint: endpoint, launcher: launcher),
+                    prompt: configuration.passcodePrompt,
+                    accessGroups: AccessGroups(configuration.accessGroups)
+                )
             }
         }
         let linked = try KeychainDeviceError.translating {
             try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
         }
-        return configuration.engine == .loopback ? WireEngine(serving: linked, prompt: configuration.passcodePrompt) : linked
+        guard configuration.engine == .loopback else { return linked }
+        return WireEngine(serving: linked, prompt: configuration.passcodePrompt, accessGroups: AccessGroups(configuration.accessGroups))
     }
 
     // MARK: Passcode and lock

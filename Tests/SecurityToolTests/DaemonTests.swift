@@ -206,6 +206,40 @@ struct DaemonTests {
         #expect(try daemon.tool(["find-generic-password", "-s", "Idle", "-w"]).stdout == "idle secret\n")
     }
 
+    @Test func eachClientsAccessGroupsApplyThroughTheDaemon() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        func device(_ groups: [String]) throws -> Device {
+            let configuration = DeviceConfiguration(accessGroups: groups, passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+            return try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
+        }
+        let mail = try device(["mail"])
+        let notes = try device(["notes"])
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "Grouped",
+            kSecReturnAttributes as String: true,
+        ]
+        var result: CFTypeRef?
+        Device.withCurrent(mail) {
+            #expect(SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Grouped",
+                                kSecValueData as String: Data("mail's".utf8)] as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+        }
+        // The item went to the client's first group, and another application's groups do not reach it.
+        #expect((result as? [String: Any])?[kSecAttrAccessGroup as String] as? String == "mail")
+        Device.withCurrent(notes) {
+            var unseen: CFTypeRef?
+            #expect(SecItemCopyMatching(query as CFDictionary, &unseen) == errSecItemNotFound)
+            var named = query
+            named[kSecAttrAccessGroup as String] = "mail"
+            #expect(SecItemCopyMatching(named as CFDictionary, &unseen) == errSecMissingEntitlement)
+            #expect(SecItemDelete([kSecClass as String: kSecClassGenericPassword] as CFDictionary) == errSecItemNotFound)
+        }
+        // The tool, like macOS's, sees every group.
+        #expect(try daemon.tool(["find-generic-password", "-s", "Grouped", "-w"]).stdout == "mail's\n")
+    }
+
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

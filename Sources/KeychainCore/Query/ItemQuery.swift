@@ -58,6 +58,14 @@ package struct ItemQuery: Sendable, Codable {
     /// before a call leaves the process; the context itself never reaches the engine.
     package var credentialReference: ContextReference?
 
+    // MARK: Caller
+
+    /// The access groups the request may use (the caller's `keychain-access-groups`); `nil` for
+    /// the engine's own. A client of the daemon sends the groups it is configured with, as a
+    /// process of the in-process engine uses its own: on Linux, access groups separate
+    /// applications that cooperate (see ``AccessGroups``).
+    package var accessGroups: AccessGroups?
+
     package init(itemClass: ItemClass) {
         self.itemClass = itemClass
     }

@@ -19,7 +19,7 @@ import Foundation
 /// access group searches every group in the list; the group `"*"` grants every group. On Linux
 /// any process of the user can open the keychain files, so access groups separate applications
 /// that cooperate; they are not a boundary against a hostile process of the same user.
-package struct AccessGroups: Hashable, Sendable {
+package struct AccessGroups: Hashable, Sendable, Codable {
     /// The wildcard that grants every group.
     package static let wildcard = "*"
 

@@ -79,8 +79,8 @@ package struct LoopbackTransport: EngineTransport {
 extension WireEngine {
     /// An engine that sends every request through the wire format to `engine`, in this process;
     /// `prompt` answers the questions the engine relays.
-    package convenience init(serving engine: any KeychainEngine, prompt: PasscodePrompt) {
-        self.init(transport: LoopbackTransport(serving: engine), prompt: prompt)
+    package convenience init(serving engine: any KeychainEngine, prompt: PasscodePrompt, accessGroups: AccessGroups? = nil) {
+        self.init(transport: LoopbackTransport(serving: engine), prompt: prompt, accessGroups: accessGroups)
     }
 
     /// The engine behind a loopback transport; `nil` for any other transport.

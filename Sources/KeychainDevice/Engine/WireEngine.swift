@@ -26,11 +26,23 @@ package final class WireEngine: KeychainEngine {
     /// Answers the questions the engine relays to this client (the daemon asks through its own
     /// prompter instead when this is the terminal prompt and it has one).
     package let prompt: PasscodePrompt
+    /// The access groups item requests ask for (this client's configuration); `nil` leaves them
+    /// to the engine's own.
+    package let accessGroups: AccessGroups?
 
-    /// An engine that sends every request through `transport`; `prompt` answers relayed questions.
-    package init(transport: any EngineTransport, prompt: PasscodePrompt) {
+    /// An engine that sends every request through `transport`; `prompt` answers relayed
+    /// questions; item requests carry `accessGroups`.
+    package init(transport: any EngineTransport, prompt: PasscodePrompt, accessGroups: AccessGroups? = nil) {
         self.transport = transport
         self.prompt = prompt
+        self.accessGroups = accessGroups
+    }
+
+    /// `query` with this client's access groups.
+    private func scoped(_ query: ItemQuery) -> ItemQuery {
+        var query = query
+        query.accessGroups = accessGroups
+        return query
     }
 
     // MARK: Transport
@@ -116,23 +128,23 @@ package final class WireEngine: KeychainEngine {
     // MARK: Items
 
     package func add(_ query: ItemQuery) throws(KeychainCoreError) -> ItemResult {
-        let response = try send(.add(query))
+        let response = try send(.add(scoped(query)))
         guard case .item(let item) = response else { throw Self.unexpected(response) }
         return item
     }
 
     package func search(_ query: ItemQuery) throws(KeychainCoreError) -> [ItemResult] {
-        let response = try send(.search(query))
+        let response = try send(.search(scoped(query)))
         guard case .items(let items) = response else { throw Self.unexpected(response) }
         return items
     }
 
     package func update(_ query: ItemQuery, with changes: ItemUpdate) throws(KeychainCoreError) {
-        try expectDone(.update(query, changes))
+        try expectDone(.update(scoped(query), changes))
     }
 
     package func delete(_ query: ItemQuery) throws(KeychainCoreError) {
-        try expectDone(.delete(query))
+        try expectDone(.delete(scoped(query)))
     }
 
     // MARK: Lock state

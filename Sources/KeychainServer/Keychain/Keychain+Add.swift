@@ -43,12 +43,13 @@ extension Keychain {
         )
 
         var attributes = query.attributes
+        let callerGroups = accessGroups(of: query)
         if let group = query.accessGroup {
-            guard accessGroups.permits(group) else {
+            guard callerGroups.permits(group) else {
                 throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
             }
         } else {
-            guard let group = accessGroups.groupForNewItems else {
+            guard let group = callerGroups.groupForNewItems else {
                 throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
             }
             attributes["agrp"] = .string(group)

@@ -32,7 +32,7 @@ extension Keychain {
         guard query.itemClass != .identity else {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
         }
-        if let group = changes.attributes["agrp"], case .string(let name) = group, !accessGroups.permits(name) {
+        if let group = changes.attributes["agrp"], case .string(let name) = group, !accessGroups(of: query).permits(name) {
             throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(name)")
         }
         let itemClass = query.itemClass

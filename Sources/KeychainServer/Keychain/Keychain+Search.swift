@@ -190,15 +190,16 @@ extension Keychain {
         let table = query.itemClass.tableName
         var filter = RowFilter(identifier: query.persistentReference?.identifier)
         var groupsToMatch: [String]?
+        let callerGroups = accessGroups(of: query)
         if let group = query.accessGroup {
-            guard accessGroups.permits(group) else {
+            guard callerGroups.permits(group) else {
                 throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
             }
-        } else if !accessGroups.grantsAll {
-            guard !accessGroups.groups.isEmpty, schema.attribute("agrp") != nil else {
+        } else if !callerGroups.grantsAll {
+            guard !callerGroups.groups.isEmpty, schema.attribute("agrp") != nil else {
                 throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
             }
-            groupsToMatch = accessGroups.groups
+            groupsToMatch = callerGroups.groups
         }
         for tier in tiers.available {
             if let protection = query.protection, !tier.covers(protection) { continue }
@@ -224,8 +225,9 @@ extension Keychain {
     /// Whether a decrypted item has every attribute value of the query.
     private func matches(_ item: StoredItem, _ query: ItemQuery, schema: ItemSchema) -> Bool {
         if let protection = query.protection, protection != item.protection { return false }
-        if !accessGroups.grantsAll {
-            guard case .string(let group)? = item.attributes["agrp"], accessGroups.permits(group) else { return false }
+        let callerGroups = accessGroups(of: query)
+        if !callerGroups.grantsAll {
+            guard case .string(let group)? = item.attributes["agrp"], callerGroups.permits(group) else { return false }
         }
         for (code, wanted) in query.attributes {
             guard let descriptor = schema.attribute(code) else { return false }

@@ -45,6 +45,11 @@ package final class Keychain: Sendable {
     let codec: ItemCodec
     let logger: Logger
 
+    /// The access groups a request may use: the ones its caller was granted, else this process's.
+    func accessGroups(of query: ItemQuery) -> AccessGroups {
+        query.accessGroups ?? accessGroups
+    }
+
     /// The keychain home: `keychain.db`, `device.key` and `keybag.key`.
     package var directory: URL { keybagService.directory }
     /// The wrong-passcode and failed-match counts.
