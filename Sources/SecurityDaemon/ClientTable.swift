@@ -27,6 +27,37 @@ final class ClientTable: Sendable {
     /// Requests running, and when the last one ended.
     private let requests = LockedState<(running: Int, lastEnded: ContinuousClock.Instant)>((0, .now))
 
+    /// Evaluations waiting (for a finger, a passcode typed into pinentry, a relayed answer), in
+    /// all and by process.
+    private let evaluations = LockedState<(total: Int, byProcess: [Int32: Int])>((0, [:]))
+
+    /// The most evaluations one process may have waiting at once.
+    static let evaluationsPerProcess = 4
+    /// The most evaluations waiting at once in all: the rest of the daemon's threads stay free
+    /// for item requests, however many prompts nobody answers.
+    static let evaluationsInAll = 12
+
+    /// Counts an evaluation of `processID` that is about to wait; `false` (counting nothing) when
+    /// that process or the daemon already has as many as it may.
+    func startEvaluation(by processID: Int32) -> Bool {
+        evaluations.withLock { state in
+            let mine = state.byProcess[processID, default: 0]
+            guard mine < Self.evaluationsPerProcess, state.total < Self.evaluationsInAll else { return false }
+            state.byProcess[processID] = mine + 1
+            state.total += 1
+            return true
+        }
+    }
+
+    /// An evaluation counted by ``startEvaluation(by:)`` ended.
+    func endEvaluation(by processID: Int32) {
+        evaluations.withLock { state in
+            let mine = state.byProcess[processID, default: 1] - 1
+            state.byProcess[processID] = mine > 0 ? mine : nil
+            state.total -= 1
+        }
+    }
+
     /// How long no request has run; zero while one runs.
     var quietTime: Duration {
         requests.withLock { $0.running > 0 ? .zero : ContinuousClock.now - $0.lastEnded }

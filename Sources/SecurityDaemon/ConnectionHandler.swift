@@ -142,11 +142,23 @@ final class ConnectionHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
             return
         }
+        // Evaluations wait for people: a process may keep only a few waiting, and all of them
+        // together only part of the pool, so that prompts nobody answers cannot stop other work.
+        let isEvaluation = (try? decoded.get())?.isEvaluation == true
+        if isEvaluation && !clients.startEvaluation(by: processID) {
+            let refusal = AuthenticationFailure(.systemCancel, "too many authentications are waiting; try again when one has ended")
+            let reply = (try? EngineWire.encode(EngineResponse.authenticationFailure(refusal))) ?? []
+            clients.requestEnded()
+            isBusy = false
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
+            return
+        }
         pool.runIfActive(eventLoop: context.eventLoop) {
             server.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
         }.whenComplete { result in
+            if isEvaluation { clients.endEvaluation(by: processID) }
             clients.requestEnded()
             handler.value.isBusy = false
             switch result {

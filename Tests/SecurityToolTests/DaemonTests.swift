@@ -240,6 +240,84 @@ struct DaemonTests {
         #expect(try daemon.tool(["find-generic-password", "-s", "Grouped", "-w"]).stdout == "mail's\n")
     }
 
+    @Test func promptsNobodyAnswersCannotTakeEveryThread() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+
+        /// Sends an evaluation that asks this client for the passcode; returns the first reply.
+        func parkEvaluation(on connection: Int32) throws -> EngineResponse {
+            guard case .context(let context) = try RawClient.exchange(.makeContext, on: connection) else {
+                throw PrivateDaemon.DaemonError.didNotAnswer
+            }
+            let request = EngineRequest.evaluatePolicy(.deviceOwner, context: context, reason: "park", interactionAllowed: true, target: PromptTarget(kind: .custom))
+            let message = try EngineWire.encode(request)
+            RawClient.write(EngineFrame.header(forLength: message.count) + message, to: connection)
+            let header = try RawClient.readExactly(EngineFrame.headerLength, from: connection)
+            let length = try #require(EngineFrame.length(ofHeader: header))
+            return try EngineWire.decode(EngineResponse.self, from: RawClient.readExactly(length, from: connection))
+        }
+
+        // One process asks four questions and answers none: each holds a daemon thread.
+        var parked: [Int32] = []
+        defer { parked.forEach { close($0) } }
+        for _ in 0..<4 {  // ClientTable.evaluationsPerProcess
+            let connection = try RawClient.connect(daemon.endpoint.socketPath)
+            parked.append(connection)
+            guard case .ask = try parkEvaluation(on: connection) else {
+                Issue.record("the evaluation did not ask")
+                return
+            }
+        }
+        // A fifth from the same process is turned away at once, as a system cancel.
+        let fifth = try RawClient.connect(daemon.endpoint.socketPath)
+        defer { close(fifth) }
+        guard case .authenticationFailure(let failure) = try parkEvaluation(on: fifth) else {
+            Issue.record("a fifth waiting evaluation was accepted")
+            return
+        }
+        #expect(failure.code == .systemCancel)
+        // Other processes are still served, writes included.
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Busy", "-w", "served"]).status == 0)
+        #expect(try daemon.tool(["find-generic-password", "-s", "Busy", "-w"]).stdout == "served\n")
+
+        // When the questions' connections close, their evaluations end and the room comes back.
+        parked.forEach { close($0) }
+        parked = []
+        let deadline = Date().addingTimeInterval(10)
+        var reply = try parkEvaluation(on: fifth)
+        while case .authenticationFailure = reply, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            reply = try parkEvaluation(on: fifth)
+        }
+        guard case .ask = reply else {
+            Issue.record("the daemon did not take evaluations again after the waiting ones ended")
+            return
+        }
+    }
+
+    @Test func aHomeReplacedUnderTheDaemonIsNotServed() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Old", "-w", "old home"]).status == 0)
+        // Another folder at the same path: the daemon's open files are the old home's.
+        let aside = daemon.home.deletingLastPathComponent().appendingPathComponent("aside")
+        try FileManager.default.moveItem(at: daemon.home, to: aside)
+        try FileManager.default.createDirectory(at: daemon.home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        let device = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
+        Device.withCurrent(device) {
+            var result: CFTypeRef?
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Old", kSecReturnData as String: true]
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecNotAvailable)
+            #expect(result == nil)
+        }
+        // And it stops, leaving the socket to a daemon of the new home.
+        let deadline = Date().addingTimeInterval(10)
+        while kill(daemon.processID, 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(kill(daemon.processID, 0) != 0)
+    }
+
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

@@ -63,6 +63,16 @@ extension EngineRequest {
     }
 }
 
+extension EngineRequest {
+    /// Whether the request is an evaluation, which may wait for a person as long as they take.
+    package var isEvaluation: Bool {
+        switch self {
+        case .evaluatePolicy, .evaluateAccessControl: true
+        default: false
+        }
+    }
+}
+
 /// A reply from a ``KeychainEngine``: a result, an error, or an interim reply before the final
 /// one: progress of a passcode change, or a question for the client's prompt.
 package enum EngineResponse: Sendable, Codable {
