@@ -34,6 +34,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let logger: Logger
     private var processID: Int32?
     private var programName: String?
+    /// What this client's item requests may use, from its verified identity.
+    private var grant = AccessGrant.nothing
     private var isBusy = false
     /// The question of the running request that waits for the client's answer.
     private var pendingAnswer: EventLoopPromise<[UInt8]?>?
@@ -52,6 +54,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .success(let peer) where peer.userID == getuid():
             processID = peer.processID
             programName = peer.programName
+            let identity = ClientIdentity.of(processID: peer.processID)
+            grant = identity.grant
+            if identity != .unsandboxed {
+                logger.info("a sandboxed client connected", metadata: ["keychain.client.identity": "\(identity)"])
+            }
             clients.connect(peer.processID)
             context.fireChannelActive()
         case .success(let peer):
@@ -115,7 +122,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let server = server
         let clients = clients
-        let conversation = EngineConversation(program: programName) { interim in
+        let conversation = EngineConversation(program: programName, grant: grant) { interim in
             channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)
         } ask: { question in
             // On the pool's thread: the question goes out on the event loop, and this thread
@@ -134,7 +141,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         // two thread hand-offs cost more than the request. Anything that may wait (a person,
         // scrypt, the write lock) runs on the pool.
         if (try? decoded.get())?.isBrief != false {
-            let reply = server.respond(to: decoded, conversation: .silent) { request, response in
+            let reply = server.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
             clients.requestEnded()

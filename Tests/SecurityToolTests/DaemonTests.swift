@@ -318,6 +318,42 @@ struct DaemonTests {
         #expect(kill(daemon.processID, 0) != 0)
     }
 
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        && FileManager.default.isExecutableFile(atPath: "/usr/sbin/chroot"), "needs root to build a sandbox's root"))
+    func aFlatpakAppGetsItsOwnGroupOnly() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Shared", "-w", "the user's"]).status == 0)
+
+        // A root as Flatpak makes one: the host's folders, and /.flatpak-info naming the app.
+        let root = daemon.root.appendingPathComponent("sandbox")
+        let folders = ["usr", "opt", "tmp", "proc", "work", "etc", "dev"].filter { FileManager.default.fileExists(atPath: "/" + $0) }
+        for folder in folders {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for link in ["bin", "lib", "lib64", "sbin"] {
+            try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent(link).path, withDestinationPath: "usr/" + link)
+        }
+        try Data("[Application]\nname=org.example.Notes\n".utf8).write(to: root.appendingPathComponent(".flatpak-info"))
+        func sandboxed(_ arguments: [String]) throws -> SecurityToolRunner.Output {
+            let mounts = folders.map { "mount --rbind /\($0) \(root.path)/\($0)" }
+            let command = ([SecurityToolRunner.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let script = (mounts + ["exec chroot \(root.path) \(command)"]).joined(separator: " && ")
+            return try SecurityToolRunner.runProgram("/usr/bin/unshare", ["-m", "sh", "-c", script], environment: daemon.clientEnvironment(starting: false))
+        }
+
+        // The app sees nothing of the user's items, even asking for every group as the tool does…
+        var output = try sandboxed(["find-generic-password", "-s", "Shared", "-w"])
+        #expect(output.status == 44 && output.stdout.isEmpty, "\(output.stderr)")
+        // …and what it adds goes to its own group, which the user's tool sees.
+        output = try sandboxed(["add-generic-password", "-a", "me", "-s", "Notes", "-w", "the notes"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try sandboxed(["find-generic-password", "-s", "Notes", "-w"]).stdout == "the notes\n")
+        output = try daemon.tool(["find-generic-password", "-s", "Notes", "--json"])
+        #expect(output.stdout.contains("org.example.Notes"), "\(output.stdout)")
+        #expect(try daemon.tool(["find-generic-password", "-s", "Shared", "-w"]).stdout == "the user's\n")
+    }
+
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

@@ -49,6 +49,24 @@ struct SecurityToolRunner {
         return root.appendingPathComponent(".build/debug/security")
     }
 
+    /// Runs `program arguments…` with `environment`, nothing on standard input.
+    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = environment
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
     /// Runs `security arguments…`, feeding `input` on standard input (not a terminal).
     @discardableResult
     func run(

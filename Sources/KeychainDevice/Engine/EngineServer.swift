@@ -83,13 +83,13 @@ package struct EngineServer: Sendable {
             }
             switch request {
             case .add(let query):
-                return .item(try engine.add(query))
+                return .item(try engine.add(scoped(query, conversation)))
             case .search(let query):
-                return .items(try engine.search(query))
+                return .items(try engine.search(scoped(query, conversation)))
             case .update(let query, let changes):
-                try engine.update(query, with: changes)
+                try engine.update(scoped(query, conversation), with: changes)
             case .delete(let query):
-                try engine.delete(query)
+                try engine.delete(scoped(query, conversation))
             case .lockState:
                 return .lockState(try engine.lockState())
             case .unlock(let passcode, let endsBiometricLockout):
@@ -139,6 +139,14 @@ package struct EngineServer: Sendable {
         } catch {
             return .keychainError(error)
         }
+    }
+
+    /// `query` with the access groups the client's grant allows of those it asked for.
+    private func scoped(_ query: ItemQuery, _ conversation: EngineConversation) -> ItemQuery {
+        guard let grant = conversation.grant else { return query }
+        var query = query
+        query.accessGroups = grant.scope(query.accessGroups)
+        return query
     }
 
     /// A progress callback that sends each report as an interim reply.

@@ -1,0 +1,62 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+package import KeychainCore
+
+/// What the far side of the engine boundary lets one client's item requests use: the access
+/// groups it grants, and the group that stands for the client's own `"default"`.
+///
+/// A client asks for the groups it is configured with (`ItemQuery/accessGroups`); the server
+/// replaces them with ``scope(_:)`` before the engine sees them, so a client can give groups up
+/// but never gain one. The daemon grants an unsandboxed program everything it asks for (access
+/// groups separate cooperating programs of the user), and a Flatpak app its own group only.
+package struct AccessGrant: Sendable, Hashable {
+    /// The groups granted; `"*"` grants every group.
+    package var groups: AccessGroups
+    /// The group a request for `"default"` means (an app's own), if not `"default"` itself.
+    package var ownGroup: String?
+
+    package init(groups: AccessGroups, ownGroup: String? = nil) {
+        self.groups = groups
+        self.ownGroup = ownGroup
+    }
+
+    /// Whatever the client asks for.
+    package static let everything = AccessGrant(groups: AccessGroups([AccessGroups.wildcard]))
+    /// Nothing: every item request is refused (`errSecMissingEntitlement`).
+    package static let nothing = AccessGrant(groups: AccessGroups([]))
+
+    /// The groups a request that asked for `requested` (`nil`: the engine's own) may use.
+    ///
+    /// ```swift
+    /// let app = AccessGrant(groups: AccessGroups(["org.example.Notes"]), ownGroup: "org.example.Notes")
+    /// app.scope(AccessGroups(["default", "*"]))   // ["org.example.Notes"]
+    /// app.scope(AccessGroups(["mail"]))           // [] — refused
+    /// AccessGrant.everything.scope(AccessGroups(["mail"]))  // ["mail"]
+    /// ```
+    package func scope(_ requested: AccessGroups?) -> AccessGroups? {
+        guard let requested else {
+            return groups.grantsAll ? nil : AccessGroups(ownGroup.map { [$0] } ?? [])
+        }
+        var result: [String] = []
+        for asked in requested.groups where asked != AccessGroups.wildcard {
+            let group = asked == AccessGroups.defaultGroup ? ownGroup ?? asked : asked
+            if groups.permits(group) && !result.contains(group) { result.append(group) }
+        }
+        if requested.grantsAll {
+            result += groups.grantsAll ? [AccessGroups.wildcard] : groups.groups.filter { !result.contains($0) }
+        }
+        return AccessGroups(result)
+    }
+}

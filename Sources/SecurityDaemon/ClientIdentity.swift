@@ -1,0 +1,103 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import Foundation
+import KeychainCore
+import KeychainDevice
+
+/// Which application a client process is, as far as the daemon can verify it: a Flatpak app (its
+/// id, from the `/.flatpak-info` that Flatpak puts at the root of every sandbox and the app cannot
+/// write), an unsandboxed program, or a process whose sandbox the daemon cannot see into.
+///
+/// Read when the connection opens, from `/proc/PID/` of the `SO_PEERCRED` process. What it is
+/// worth: a sandboxed app cannot pass for another app or for an unsandboxed program; an
+/// unsandboxed program can run anything as the user (and, with user namespaces, even fake a
+/// `/.flatpak-info`), so for it access groups stay a convention between cooperating programs.
+enum ClientIdentity: Sendable, Hashable {
+    /// No sandbox: the program asks for its groups.
+    case unsandboxed
+    /// A Flatpak app: its own group is its app id.
+    case flatpak(appID: String)
+    /// The process's root cannot be read (it is not dumpable) and it runs with `no_new_privs` or
+    /// a seccomp filter, as sandboxes do: it gets nothing, since it could be an app hiding its id.
+    case unverifiable
+
+    /// What the client's item requests may use.
+    var grant: AccessGrant {
+        switch self {
+        case .unsandboxed: .everything
+        case .flatpak(let appID): AccessGrant(groups: AccessGroups([appID]), ownGroup: appID)
+        case .unverifiable: .nothing
+        }
+    }
+
+    /// The identity of process `processID`, whose `/proc` folder is `proc` (for tests).
+    static func of(processID: Int32, proc: String = "/proc") -> ClientIdentity {
+        let root = "\(proc)/\(processID)/root"
+        let descriptor = open(root + "/.flatpak-info", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor >= 0 {
+            defer { close(descriptor) }
+            guard let appID = flatpakAppID(Self.read(descriptor, limit: 64 << 10)) else { return .unverifiable }
+            return .flatpak(appID: appID)
+        }
+        let reason = errno
+        // No such file under a root the daemon could look into: no Flatpak sandbox.
+        if reason == ENOENT, access(root + "/", F_OK) == 0 { return .unsandboxed }
+        // The root is closed to the daemon (a non-dumpable process of the same user). The tool and
+        // hardened programs are non-dumpable too; sandboxes also set no_new_privs and seccomp,
+        // which a process cannot undo.
+        return isConfined(processID: processID, proc: proc) ? .unverifiable : .unsandboxed
+    }
+
+    /// The `name` of the `[Application]` group of a `.flatpak-info` key file.
+    static func flatpakAppID(_ text: String) -> String? {
+        var inApplication = false
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                inApplication = line == "[Application]"
+            } else if inApplication, line.hasPrefix("name=") {
+                let name = String(line.dropFirst(5))
+                // Flatpak's app ids: reverse-DNS, letters, digits, `_`, `-` and dots, at most 255 bytes.
+                let allowed = name.utf8.allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber)) }
+                return !name.isEmpty && name.utf8.count <= 255 && name.contains(".") && allowed ? name : nil
+            }
+        }
+        return nil
+    }
+
+    /// Whether `/proc/PID/status` shows `NoNewPrivs: 1` or a seccomp mode (readable for any process).
+    private static func isConfined(processID: Int32, proc: String) -> Bool {
+        guard let status = try? String(contentsOfFile: "\(proc)/\(processID)/status", encoding: .utf8) else { return true }
+        for line in status.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 2 else { continue }
+            if fields[0] == "NoNewPrivs" && fields[1] != "0" { return true }
+            if fields[0] == "Seccomp" && fields[1] != "0" { return true }
+        }
+        return false
+    }
+
+    private static func read(_ descriptor: Int32, limit: Int) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,82 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import Foundation
+import KeychainCore
+import KeychainDevice
+import Testing
+
+@testable import SecurityDaemon
+
+/// Who a client is and what it may use: Flatpak apps get their own group only, a process whose
+/// sandbox the daemon cannot see into gets nothing, an unsandboxed program what it asks for.
+@Suite struct ClientIdentityTests {
+    /// A fake `/proc` with one process folder per entry.
+    final class FakeProc {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fake-proc-\(UUID().uuidString)")
+
+        func process(_ id: Int32, root: [String: String]?, status: String? = nil) throws {
+            let folder = url.appendingPathComponent("\(id)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if let root {
+                let rootFolder = folder.appendingPathComponent("root")
+                try FileManager.default.createDirectory(at: rootFolder, withIntermediateDirectories: true)
+                for (name, text) in root { try Data(text.utf8).write(to: rootFolder.appendingPathComponent(name)) }
+            }
+            if let status { try Data(status.utf8).write(to: folder.appendingPathComponent("status")) }
+        }
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    @Test func theFlatpakInfoAtTheRootNamesTheApp() throws {
+        let proc = FakeProc()
+        try proc.process(10, root: [".flatpak-info": "[Application]\nname=org.example.Notes\nruntime=x\n\n[Instance]\nname=evil.other\n"])
+        try proc.process(11, root: [:])
+        try proc.process(12, root: [".flatpak-info": "[Instance]\nname=org.example.Notes\n"])
+        try proc.process(13, root: [".flatpak-info": "[Application]\nname=org.example.Notes/../x\n"])
+        #expect(ClientIdentity.of(processID: 10, proc: proc.url.path) == .flatpak(appID: "org.example.Notes"))
+        #expect(ClientIdentity.of(processID: 11, proc: proc.url.path) == .unsandboxed)
+        // A file that names no app, or names it badly, is not believed either way.
+        #expect(ClientIdentity.of(processID: 12, proc: proc.url.path) == .unverifiable)
+        #expect(ClientIdentity.of(processID: 13, proc: proc.url.path) == .unverifiable)
+    }
+
+    @Test func aRootTheDaemonCannotSeeIntoIsJudgedByTheProcessesConfinement() throws {
+        let proc = FakeProc()
+        // No readable root (a non-dumpable process): sandboxes run with no_new_privs or seccomp.
+        try proc.process(20, root: nil, status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\n")
+        try proc.process(21, root: nil, status: "Name:\tsecurity\nNoNewPrivs:\t0\nSeccomp:\t0\n")
+        try proc.process(22, root: nil, status: "Name:\tx\nNoNewPrivs:\t0\nSeccomp:\t2\n")
+        #expect(ClientIdentity.of(processID: 20, proc: proc.url.path) == .unverifiable)
+        #expect(ClientIdentity.of(processID: 21, proc: proc.url.path) == .unsandboxed)
+        #expect(ClientIdentity.of(processID: 22, proc: proc.url.path) == .unverifiable)
+        // A process that is gone is nobody.
+        #expect(ClientIdentity.of(processID: 99, proc: proc.url.path) == .unverifiable)
+    }
+
+    @Test func grantsNarrowWhatTheClientAsksForAndNeverWidenIt() {
+        let notes = ClientIdentity.flatpak(appID: "org.example.Notes").grant
+        #expect(notes.scope(AccessGroups(["default"]))?.groups == ["org.example.Notes"])
+        #expect(notes.scope(AccessGroups(["default", "*"]))?.groups == ["org.example.Notes"])
+        #expect(notes.scope(AccessGroups(["mail", "*"]))?.groups == ["org.example.Notes"])
+        #expect(notes.scope(AccessGroups(["mail"]))?.groups == [])
+        #expect(notes.scope(nil)?.groups == ["org.example.Notes"])
+        let anyone = ClientIdentity.unsandboxed.grant
+        #expect(anyone.scope(AccessGroups(["mail", "shared"]))?.groups == ["mail", "shared"])
+        #expect(anyone.scope(AccessGroups(["default", "*"]))?.groups == ["default", "*"])
+        #expect(anyone.scope(nil) == nil)
+        #expect(ClientIdentity.unverifiable.grant.scope(AccessGroups(["default", "*"]))?.groups == [])
+    }
+}
