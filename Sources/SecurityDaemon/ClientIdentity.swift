@@ -29,8 +29,9 @@ enum ClientIdentity: Sendable, Hashable {
     case unsandboxed
     /// A Flatpak app: its own group is its app id.
     case flatpak(appID: String)
-    /// The process's root cannot be read (it is not dumpable) and it runs with `no_new_privs` or
-    /// a seccomp filter, as sandboxes do: it gets nothing, since it could be an app hiding its id.
+    /// The process's root cannot be read (it is not dumpable) and it runs more confined than the
+    /// daemon (`no_new_privs`, seccomp filters), as sandboxes do: it gets nothing, since it could be
+    /// an app hiding its id.
     case unverifiable
 
     /// What the client's item requests may use.
@@ -55,8 +56,8 @@ enum ClientIdentity: Sendable, Hashable {
         // No such file under a root the daemon could look into: no Flatpak sandbox.
         if reason == ENOENT, access(root + "/", F_OK) == 0 { return .unsandboxed }
         // The root is closed to the daemon (a non-dumpable process of the same user). The tool and
-        // hardened programs are non-dumpable too; sandboxes also set no_new_privs and seccomp,
-        // which a process cannot undo.
+        // hardened programs are non-dumpable too; sandboxes also set no_new_privs and seccomp
+        // filters, which a process cannot undo.
         return isConfined(processID: processID, proc: proc) ? .unverifiable : .unsandboxed
     }
 
@@ -77,16 +78,42 @@ enum ClientIdentity: Sendable, Hashable {
         return nil
     }
 
-    /// Whether `/proc/PID/status` shows `NoNewPrivs: 1` or a seccomp mode (readable for any process).
-    private static func isConfined(processID: Int32, proc: String) -> Bool {
-        guard let status = try? String(contentsOfFile: "\(proc)/\(processID)/status", encoding: .utf8) else { return true }
-        for line in status.split(separator: "\n") {
-            let fields = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 2 else { continue }
-            if fields[0] == "NoNewPrivs" && fields[1] != "0" { return true }
-            if fields[0] == "Seccomp" && fields[1] != "0" { return true }
+    /// Whether the process runs more confined than this daemon: `no_new_privs` the daemon lacks,
+    /// or a stricter seccomp mode or more seccomp filters (as a sandbox adds). Compared with the
+    /// daemon's own, so that a container that confines every process (Docker's seccomp profile)
+    /// is not taken for a sandbox. A status that cannot be read counts as confined.
+    static func isConfined(processID: Int32, proc: String) -> Bool {
+        guard let client = Confinement(statusOf: "\(proc)/\(processID)/status") else { return true }
+        let own = Confinement.ofThisProcess ?? Confinement(noNewPrivileges: false, seccompMode: 0, seccompFilters: 0)
+        return (client.noNewPrivileges && !own.noNewPrivileges) || client.seccompMode > own.seccompMode
+            || client.seccompFilters > own.seccompFilters
+    }
+
+    /// What `/proc/PID/status` says of a process's confinement.
+    struct Confinement: Sendable {
+        var noNewPrivileges: Bool
+        var seccompMode: Int
+        var seccompFilters: Int
+
+        static let ofThisProcess = Confinement(statusOf: "/proc/self/status")
+
+        init(noNewPrivileges: Bool, seccompMode: Int, seccompFilters: Int) {
+            self.noNewPrivileges = noNewPrivileges
+            self.seccompMode = seccompMode
+            self.seccompFilters = seccompFilters
         }
-        return false
+
+        init?(statusOf path: String) {
+            guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            var fields: [String: Int] = [:]
+            for line in status.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, let value = Int(parts[1]) { fields[parts[0]] = value }
+            }
+            // A kernel too old to report them reports none: assume the worst of the client.
+            guard let noNewPrivileges = fields["NoNewPrivs"], let mode = fields["Seccomp"] else { return nil }
+            self.init(noNewPrivileges: noNewPrivileges != 0, seccompMode: mode, seccompFilters: fields["Seccomp_filters"] ?? 0)
+        }
     }
 
     private static func read(_ descriptor: Int32, limit: Int) -> String {

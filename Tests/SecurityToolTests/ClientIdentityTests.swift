@@ -56,12 +56,17 @@ import Testing
     @Test func aRootTheDaemonCannotSeeIntoIsJudgedByTheProcessesConfinement() throws {
         let proc = FakeProc()
         // No readable root (a non-dumpable process): sandboxes run with no_new_privs or seccomp.
-        try proc.process(20, root: nil, status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\n")
-        try proc.process(21, root: nil, status: "Name:\tsecurity\nNoNewPrivs:\t0\nSeccomp:\t0\n")
-        try proc.process(22, root: nil, status: "Name:\tx\nNoNewPrivs:\t0\nSeccomp:\t2\n")
+        // Compared with the daemon's own (this test process's), as in a container that confines all.
+        let own = try #require(ClientIdentity.Confinement.ofThisProcess)
+        let ownLines = "NoNewPrivs:\t\(own.noNewPrivileges ? 1 : 0)\nSeccomp:\t\(own.seccompMode)\nSeccomp_filters:\t\(own.seccompFilters)\n"
+        try proc.process(20, root: nil, status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t\(own.seccompFilters + 1)\n")
+        try proc.process(21, root: nil, status: "Name:\tsecurity\n" + ownLines)
+        try proc.process(22, root: nil, status: "Name:\tx\nNoNewPrivs:\t\(own.noNewPrivileges ? 1 : 0)\nSeccomp:\t2\nSeccomp_filters:\t\(own.seccompFilters + 1)\n")
+        try proc.process(23, root: nil, status: "Name:\told kernel\n")
         #expect(ClientIdentity.of(processID: 20, proc: proc.url.path) == .unverifiable)
         #expect(ClientIdentity.of(processID: 21, proc: proc.url.path) == .unsandboxed)
         #expect(ClientIdentity.of(processID: 22, proc: proc.url.path) == .unverifiable)
+        #expect(ClientIdentity.of(processID: 23, proc: proc.url.path) == .unverifiable)
         // A process that is gone is nobody.
         #expect(ClientIdentity.of(processID: 99, proc: proc.url.path) == .unverifiable)
     }

@@ -574,6 +574,22 @@ struct DaemonTests {
         #expect(error.message.contains("another user"))
     }
 
+    @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to run a daemon as another user"))
+    func aNonDumpableUnsandboxedClientKeepsItsGroups() throws {
+        // Without root's privileges the daemon cannot look into the root of `security` (which makes
+        // itself non-dumpable); the tool runs no more confined than the daemon, so it is unsandboxed.
+        let daemon = try PrivateDaemon(user: Self.otherUser)
+        defer { daemon.stop() }
+        func tool(_ arguments: [String]) throws -> SecurityToolRunner.Output {
+            let setpriv = ["--reuid=\(Self.otherUser)", "--regid=\(Self.otherUser)", "--clear-groups", SecurityToolRunner.executable.path]
+            return try SecurityToolRunner.runProgram("/usr/bin/setpriv", setpriv + arguments, environment: daemon.clientEnvironment(starting: false))
+        }
+        var output = try tool(["add-generic-password", "-a", "me", "-s", "Hardened", "-w", "kept"])
+        #expect(output.status == 0, "\(output.stderr)")
+        output = try tool(["find-generic-password", "-s", "Hardened", "-w"])
+        #expect(output.stdout == "kept\n", "\(output.stderr)")
+    }
+
     @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to read as another user"))
     func anotherProcessOfTheSameUserCannotReadTheDaemonsMemory() throws {
         let daemon = try PrivateDaemon(user: Self.otherUser)
