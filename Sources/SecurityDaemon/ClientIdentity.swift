@@ -70,12 +70,22 @@ enum ClientIdentity: Sendable, Hashable {
                 inApplication = line == "[Application]"
             } else if inApplication, line.hasPrefix("name=") {
                 let name = String(line.dropFirst(5))
-                // Flatpak's app ids: reverse-DNS, letters, digits, `_`, `-` and dots, at most 255 bytes.
-                let allowed = name.utf8.allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber)) }
-                return !name.isEmpty && name.utf8.count <= 255 && name.contains(".") && allowed ? name : nil
+                // Flatpak's app ids: reverse-DNS names of ASCII letters, digits, `_`, `-` and dots.
+                let wellFormed = name.utf8.count <= 255 && name.contains(".") && name.utf8.allSatisfy(isAppIDByte)
+                return wellFormed ? name : nil
             }
         }
         return nil
+    }
+
+    private static func isAppIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
     }
 
     /// Whether the process runs more confined than this daemon: `no_new_privs` the daemon lacks,

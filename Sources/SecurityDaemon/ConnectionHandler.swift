@@ -57,7 +57,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             let identity = ClientIdentity.of(processID: peer.processID)
             grant = identity.grant
             if identity != .unsandboxed {
-                logger.info("a sandboxed client connected", metadata: ["keychain.client.identity": "\(identity)"])
+                logger.debug("a sandboxed client connected", metadata: ["keychain.client.identity": "\(identity)"])
             }
             clients.connect(peer.processID)
             context.fireChannelActive()
