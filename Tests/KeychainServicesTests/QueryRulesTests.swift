@@ -111,12 +111,17 @@ import Testing
         }
     }
 
-    @Test func returnKeyWithNullResultIsErrSecParam() throws {
+    /// Apple's client always hands securityd a result slot and drops the result when the caller's
+    /// pointer is NULL (`SecItem.m`; `secd-01-items.m` adds with `kSecReturnData` and no result).
+    @Test func returnKeyWithNullResultIsNotAnError() throws {
         let keychain = try TemporaryKeychain()
         keychain.run {
             #expect(SecItemAdd(Self.with([kSecValueData as String: Data("x".utf8)]) as CFDictionary, nil) == errSecSuccess)
-            #expect(SecItemCopyMatching(Self.with([kSecReturnData as String: true]) as CFDictionary, nil) == errSecParam)
-            #expect(SecItemAdd(Self.with([kSecAttrAccount as String: "2", kSecReturnData as String: true]) as CFDictionary, nil) == errSecParam)
+            #expect(SecItemCopyMatching(Self.with([kSecReturnData as String: true]) as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemAdd(Self.with([kSecAttrAccount as String: "2", kSecReturnData as String: true]) as CFDictionary, nil) == errSecSuccess)
+            // The add happened; a search that finds nothing still says so.
+            #expect(SecItemCopyMatching(Self.with([kSecAttrAccount as String: "2"]) as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemCopyMatching(Self.with([kSecAttrAccount as String: "3", kSecReturnData as String: true]) as CFDictionary, nil) == errSecItemNotFound)
         }
     }
 

@@ -23,7 +23,8 @@ import KeychainDevice
 /// - Parameters:
 ///   - attributes: The item's class, attributes and value (`kSecValueData`), and optionally
 ///     `kSecReturn…` keys asking for the new item.
-///   - result: On return, the new item as the `kSecReturn…` keys ask; may be `nil` when none is set.
+///   - result: On return, the new item as the `kSecReturn…` keys ask; may be `nil` (the result is
+///     then dropped, as Apple's client drops it).
 /// - Returns: `errSecSuccess`, `errSecDuplicateItem` if an item with the same primary key exists,
 ///   or another result code.
 /// - Note: On Linux the keychain is the one of `KeychainDevice.Device.current()`: the
@@ -31,9 +32,6 @@ import KeychainDevice
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(attributes, for: .add)
-        if !call.query.returnTypes.isEmpty && result == nil {
-            throw KeychainCoreError(.invalidParameter, "a kSecReturn key is set but result is NULL")
-        }
         let device = try Device.current()
         let item = try call.authenticating(on: device) { query throws(KeychainCoreError) in
             try device.engine.add(query)
@@ -53,9 +51,6 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .copyMatching)
-        if !call.query.returnTypes.isEmpty && result == nil {
-            throw KeychainCoreError(.invalidParameter, "a kSecReturn key is set but result is NULL")
-        }
         try SecItemResult.validate(call.query)
         let device = try Device.current()
         let items = try call.authenticating(on: device) { query throws(KeychainCoreError) in
