@@ -21,7 +21,8 @@ import ServiceLifecycle
 /// A daemon serving a removed home would accept writes that no later daemon can find. Returning
 /// from ``run()`` shuts the daemon's group down gracefully (the requests running finish).
 struct DaemonLifetime: Service {
-    let home: URL
+    /// The home the daemon opened.
+    let watch: HomeWatch
     let clients: ClientTable
     let logger: Logger
     /// How long the daemon may go without clients before it exits; `nil` for never.
@@ -30,7 +31,7 @@ struct DaemonLifetime: Service {
     var interval: Duration = .seconds(2)
 
     func run() async throws {
-        guard let identity = Self.identity(of: home.path) else {
+        guard watch.holdsHome else {
             logger.warning("the keychain home is gone; stopping")
             return
         }
@@ -38,7 +39,7 @@ struct DaemonLifetime: Service {
         try? await cancelWhenGracefulShutdown {
             while true {
                 try await Task.sleep(for: interval)
-                if Self.identity(of: home.path) != identity {
+                if !watch.holdsHome {
                     logger.notice("the keychain home was removed or replaced; stopping")
                     return
                 }
@@ -48,12 +49,5 @@ struct DaemonLifetime: Service {
                 }
             }
         }
-    }
-
-    /// The device and inode of a folder, which tell a folder from another made at the same path.
-    private static func identity(of path: String) -> [UInt64]? {
-        var status = stat()
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
-        return [UInt64(status.st_dev), UInt64(status.st_ino)]
     }
 }

@@ -33,6 +33,13 @@ struct HomeWatch: Sendable {
         identity = lstat(home.path, &status) == 0 ? (UInt64(status.st_dev), UInt64(status.st_ino)) : nil
     }
 
+    /// Whether the folder at the home's path is still the one the daemon opened.
+    var holdsHome: Bool {
+        var status = stat()
+        guard let identity, lstat(home.path, &status) == 0 else { return false }
+        return identity == (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
     /// The home's problem, if it has one now.
     func problem() -> KeychainCoreError? {
         var status = stat()

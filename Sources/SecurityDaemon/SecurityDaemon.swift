@@ -98,7 +98,7 @@ struct SecurityDaemon: AsyncParsableCommand {
         service.activatedSocket = Self.activatedSocket()
         service.readiness = readiness
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
-        var lifetime = DaemonLifetime(home: home.url, clients: clients, logger: logger)
+        var lifetime = DaemonLifetime(watch: watch, clients: clients, logger: logger)
         lifetime.exitWhenIdle = exitWhenIdle.map { .seconds(max(1, $0)) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: service),
