@@ -327,7 +327,10 @@ struct DaemonTests {
 
         // A root as Flatpak makes one: the host's folders, and /.flatpak-info naming the app.
         let root = daemon.root.appendingPathComponent("sandbox")
-        let folders = ["usr", "opt", "tmp", "proc", "work", "etc", "dev"].filter { FileManager.default.fileExists(atPath: "/" + $0) }
+        // The tool and the daemon's socket are where this checkout and its temporary folder are.
+        let own = [SecurityToolRunner.executable, daemon.root].compactMap { $0.standardizedFileURL.pathComponents.dropFirst().first }
+        let folders = Set(["usr", "opt", "tmp", "proc", "etc", "dev"] + own).sorted()
+            .filter { FileManager.default.fileExists(atPath: "/" + $0) }
         for folder in folders {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
