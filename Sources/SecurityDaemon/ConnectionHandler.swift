@@ -34,8 +34,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let logger: Logger
     private var processID: Int32?
     private var programName: String?
-    /// What this client's item requests may use, from its verified identity.
-    private var grant = AccessGrant.nothing
+    /// Which application the client is, as verified when it connected.
+    private var identity = ClientIdentity.unverifiable
     private var isBusy = false
     /// The question of the running request that waits for the client's answer.
     private var pendingAnswer: EventLoopPromise<[UInt8]?>?
@@ -54,8 +54,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .success(let peer) where peer.userID == getuid():
             processID = peer.processID
             programName = peer.programName
-            let identity = ClientIdentity.of(processID: peer.processID)
-            grant = identity.grant
+            identity = ClientIdentity.of(processID: peer.processID)
             if identity != .unsandboxed {
                 logger.debug("a sandboxed client connected", metadata: ["keychain.client.identity": "\(identity)"])
             }
@@ -122,7 +121,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let server = server
         let clients = clients
-        let conversation = EngineConversation(program: programName, grant: grant) { interim in
+        let conversation = EngineConversation(program: programName, client: identity) { interim in
             channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)
         } ask: { question in
             // On the pool's thread: the question goes out on the event loop, and this thread

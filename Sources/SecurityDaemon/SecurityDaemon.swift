@@ -93,6 +93,7 @@ struct SecurityDaemon: AsyncParsableCommand {
         var server = EngineServer(engine: engine, prompts: .daemon(pinentry: Pinentry()))
         let watch = HomeWatch(home: home.url)
         server.admission = { watch.problem() }
+        server.applications = ApplicationRegistry(engine: engine)
         let clients = ClientTable()
         var service = DaemonServer(endpoint: endpoint, server: server, clients: clients, logger: logger)
         service.activatedSocket = Self.activatedSocket()

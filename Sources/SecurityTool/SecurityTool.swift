@@ -28,7 +28,7 @@ struct SecurityTool: ParsableCommand {
         subcommands: [
             AddGenericPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
             AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,
-            DumpKeychain.self, Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, Demo.self,
+            DumpKeychain.self, Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self, Demo.self,
         ]
     )
 }

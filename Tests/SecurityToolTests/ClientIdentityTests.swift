@@ -72,16 +72,27 @@ import Testing
     }
 
     @Test func grantsNarrowWhatTheClientAsksForAndNeverWidenIt() {
-        let notes = ClientIdentity.flatpak(appID: "org.example.Notes").grant
+        let notes = AccessGrant(groups: AccessGroups(["org.example.Notes"]), ownGroup: "org.example.Notes")
         #expect(notes.scope(AccessGroups(["default"]))?.groups == ["org.example.Notes"])
         #expect(notes.scope(AccessGroups(["default", "*"]))?.groups == ["org.example.Notes"])
         #expect(notes.scope(AccessGroups(["mail", "*"]))?.groups == ["org.example.Notes"])
         #expect(notes.scope(AccessGroups(["mail"]))?.groups == [])
         #expect(notes.scope(nil)?.groups == ["org.example.Notes"])
-        let anyone = ClientIdentity.unsandboxed.grant
-        #expect(anyone.scope(AccessGroups(["mail", "shared"]))?.groups == ["mail", "shared"])
-        #expect(anyone.scope(AccessGroups(["default", "*"]))?.groups == ["default", "*"])
-        #expect(anyone.scope(nil) == nil)
-        #expect(ClientIdentity.unverifiable.grant.scope(AccessGroups(["default", "*"]))?.groups == [])
+        // Groups the user granted come after the app's own, which receives new items.
+        let granted = AccessGrant(groups: AccessGroups(["org.example.Notes", "default"]), ownGroup: "org.example.Notes")
+        #expect(granted.scope(AccessGroups(["default"]))?.groups == ["org.example.Notes", "default"])
+        #expect(granted.scope(AccessGroups(["default"]))?.groupForNewItems == "org.example.Notes")
+        #expect(granted.scope(AccessGroups(["mail", "*"]))?.groups == ["org.example.Notes", "default"])
+        // The user's programs: anything but the excluded groups, however they ask.
+        let programs = AccessGrant(groups: AccessGroups(["*"], excluding: ["org.example.Notes"]))
+        #expect(programs.scope(AccessGroups(["mail", "shared"]))?.groups == ["mail", "shared"])
+        #expect(programs.scope(AccessGroups(["org.example.Notes"]))?.groups == [])
+        let everything = programs.scope(AccessGroups(["default", "*"]))
+        #expect(everything?.groups == ["default", "*"])
+        #expect(everything?.permits("mail") == true)
+        #expect(everything?.permits("org.example.Notes") == false)
+        #expect(programs.scope(nil)?.permits("org.example.Notes") == false)
+        #expect(AccessGrant.everything.scope(nil) == nil)
+        #expect(AccessGrant.nothing.scope(AccessGroups(["default", "*"]))?.groups == [])
     }
 }

@@ -318,15 +318,10 @@ struct DaemonTests {
         #expect(kill(daemon.processID, 0) != 0)
     }
 
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-        && FileManager.default.isExecutableFile(atPath: "/usr/sbin/chroot"), "needs root to build a sandbox's root"))
-    func aFlatpakAppGetsItsOwnGroupOnly() throws {
-        let daemon = try PrivateDaemon()
-        defer { daemon.stop() }
-        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Shared", "-w", "the user's"]).status == 0)
-
-        // A root as Flatpak makes one: the host's folders, and /.flatpak-info naming the app.
-        let root = daemon.root.appendingPathComponent("sandbox")
+    /// Runs the tool as a Flatpak app would run: in a root of its own that shows the host's
+    /// folders and has a `/.flatpak-info` naming the app.
+    static func sandboxedTool(_ daemon: PrivateDaemon, appID: String) throws -> ([String], String) throws -> SecurityToolRunner.Output {
+        let root = daemon.root.appendingPathComponent("sandbox-" + appID)
         // The tool and the daemon's socket are where this checkout and its temporary folder are.
         let own = [SecurityToolRunner.executable, daemon.root].compactMap { $0.standardizedFileURL.pathComponents.dropFirst().first }
         let folders = Set(["usr", "opt", "tmp", "proc", "etc", "dev"] + own).sorted()
@@ -337,24 +332,83 @@ struct DaemonTests {
         for link in ["bin", "lib", "lib64", "sbin"] {
             try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent(link).path, withDestinationPath: "usr/" + link)
         }
-        try Data("[Application]\nname=org.example.Notes\n".utf8).write(to: root.appendingPathComponent(".flatpak-info"))
-        func sandboxed(_ arguments: [String]) throws -> SecurityToolRunner.Output {
+        try Data("[Application]\nname=\(appID)\n".utf8).write(to: root.appendingPathComponent(".flatpak-info"))
+        return { arguments, input in
             let mounts = folders.map { "mount --rbind /\($0) \(root.path)/\($0)" }
             let command = ([SecurityToolRunner.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
             let script = (mounts + ["exec chroot \(root.path) \(command)"]).joined(separator: " && ")
-            return try SecurityToolRunner.runProgram("/usr/bin/unshare", ["-m", "sh", "-c", script], environment: daemon.clientEnvironment(starting: false))
+            return try SecurityToolRunner.runProgram(
+                "/usr/bin/unshare", ["-m", "sh", "-c", script], environment: daemon.clientEnvironment(starting: false), input: input
+            )
         }
+    }
+
+    static let canSandbox = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        && FileManager.default.isExecutableFile(atPath: "/usr/sbin/chroot")
+
+    @Test(.enabled(if: canSandbox, "needs root to build a sandbox's root"))
+    func aFlatpakAppGetsItsOwnGroupOnly() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Shared", "-w", "the user's"]).status == 0)
+        let notes = try Self.sandboxedTool(daemon, appID: "org.example.Notes")
 
         // The app sees nothing of the user's items, even asking for every group as the tool does…
-        var output = try sandboxed(["find-generic-password", "-s", "Shared", "-w"])
+        var output = try notes(["find-generic-password", "-s", "Shared", "-w"], "")
         #expect(output.status == 44 && output.stdout.isEmpty, "\(output.stderr)")
         // …and what it adds goes to its own group, which the user's tool sees.
-        output = try sandboxed(["add-generic-password", "-a", "me", "-s", "Notes", "-w", "the notes"])
+        output = try notes(["add-generic-password", "-a", "me", "-s", "Notes", "-w", "the notes"], "")
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(try sandboxed(["find-generic-password", "-s", "Notes", "-w"]).stdout == "the notes\n")
+        #expect(try notes(["find-generic-password", "-s", "Notes", "-w"], "").stdout == "the notes\n")
         output = try daemon.tool(["find-generic-password", "-s", "Notes", "--json"])
         #expect(output.stdout.contains("org.example.Notes"), "\(output.stdout)")
         #expect(try daemon.tool(["find-generic-password", "-s", "Shared", "-w"]).stdout == "the user's\n")
+    }
+
+    @Test(.enabled(if: canSandbox, "needs root to build a sandbox's root"))
+    func anAppsSecretsNeedThePasscodeFromTheUsersProgramsAndAGrantFromOtherApps() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        let notes = try Self.sandboxedTool(daemon, appID: "org.example.Notes")
+        let mail = try Self.sandboxedTool(daemon, appID: "org.example.Mail")
+        #expect(try notes(["add-generic-password", "-a", "me", "-s", "Notes", "-w", "the notes"], "").status == 0)
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+
+        // Unlocked, the user's tool still needs the passcode for the app's secret, asked per read.
+        var output = try daemon.tool(["find-generic-password", "-s", "Notes", "-w"])
+        #expect(output.status != 0 && output.stdout.isEmpty, "\(output.stderr)")
+        #expect(try daemon.tool(["find-generic-password", "-s", "Notes", "-w"], input: "1357\n").stdout.isEmpty)
+        #expect(try daemon.tool(["find-generic-password", "-s", "Notes", "-w"], input: "2468\n").stdout == "the notes\n")
+        // Its name is not a secret to the user.
+        #expect(try daemon.tool(["find-generic-password", "-s", "Notes"]).status == 0)
+
+        // Another app does not see it, until the user grants it the group (with the passcode).
+        #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
+        #expect(try mail(["access-group", "grant", "org.example.Mail", "org.example.Notes"], "2468\n").status != 0)
+        #expect(try daemon.tool(["access-group", "grant", "org.example.Mail", "org.example.Notes"], input: "1357\n").status != 0)
+        #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
+        output = try daemon.tool(["access-group", "grant", "org.example.Mail", "org.example.Notes"], input: "2468\n")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").stdout == "the notes\n")
+        output = try daemon.tool(["access-group", "list"])
+        #expect(output.stdout.contains("org.example.Mail: org.example.Notes"), "\(output.stdout)")
+        #expect(output.stdout.contains("org.example.Notes: its own group only"), "\(output.stdout)")
+
+        // Revoked: unseen again. And the grant was kept by the daemon, not the tool: after a
+        // restart (and the unlock) it is still there.
+        #expect(try daemon.tool(["access-group", "revoke", "org.example.Mail", "org.example.Notes"]).status == 0)
+        #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
+        #expect(try daemon.tool(["access-group", "grant", "org.example.Mail", "default"], input: "2468\n").status == 0)
+        try daemon.killAndRestart()
+        #expect(try daemon.tool(["unlock"], input: "2468\n").status == 0)
+        #expect(try daemon.tool(["access-group", "list"]).stdout.contains("org.example.Mail: default"))
+        #expect(try daemon.tool(["find-generic-password", "-s", "Notes", "-w"]).stdout.isEmpty)
+
+        // Deleting the app's item asks too.
+        #expect(try daemon.tool(["delete-generic-password", "-s", "Notes"]).status != 0)
+        #expect(try notes(["find-generic-password", "-s", "Notes", "-w"], "").stdout == "the notes\n")
+        #expect(try daemon.tool(["delete-generic-password", "-s", "Notes"], input: "2468\n").status == 0)
+        #expect(try notes(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
     }
 
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {

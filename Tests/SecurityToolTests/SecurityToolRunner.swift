@@ -50,17 +50,20 @@ struct SecurityToolRunner {
     }
 
     /// Runs `program arguments…` with `environment`, nothing on standard input.
-    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String]) throws -> Output {
+    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String], input: String = "") throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.environment = environment
+        let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -28,9 +28,12 @@ package struct AccessGroups: Hashable, Sendable, Codable {
 
     /// The groups, in order; the first concrete one receives new items.
     package var groups: [String]
+    /// Groups never granted, not even by `"*"` (the daemon's own records, sandboxed apps' groups).
+    package var excluded: [String]
 
-    package init(_ groups: [String]) {
+    package init(_ groups: [String], excluding excluded: [String] = []) {
         self.groups = groups
+        self.excluded = excluded
     }
 
     /// The configuration of a process that sets nothing: its own default group only.
@@ -53,6 +56,9 @@ package struct AccessGroups: Hashable, Sendable, Codable {
 
     /// Whether the process may name `group` explicitly.
     package func permits(_ group: String) -> Bool {
-        grantsAll || groups.contains(group)
+        (grantsAll || groups.contains(group)) && !excluded.contains(group)
     }
+
+    /// Whether every group is granted with no exception: nothing to check item by item.
+    package var grantsEverything: Bool { grantsAll && excluded.isEmpty }
 }

@@ -25,18 +25,18 @@ package struct EngineConversation: Sendable {
     /// Sends a question and waits for the client's answer; `nil` when the client is gone or
     /// cannot answer.
     package var ask: @Sendable ([UInt8]) -> [UInt8]?
-    /// What the client's item requests may use; `nil` leaves them as the client asked (a client
-    /// in the server's own process).
-    package var grant: AccessGrant?
+    /// Which application the client is, as the server verified it; `nil` leaves its item requests
+    /// as it asked (a client in the server's own process).
+    package var client: ClientIdentity?
 
     package init(
         program: String?,
-        grant: AccessGrant? = nil,
+        client: ClientIdentity? = nil,
         report: @escaping @Sendable ([UInt8]) -> Void,
         ask: @escaping @Sendable ([UInt8]) -> [UInt8]?
     ) {
         self.program = program
-        self.grant = grant
+        self.client = client
         self.report = report
         self.ask = ask
     }

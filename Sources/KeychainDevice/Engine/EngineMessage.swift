@@ -48,6 +48,13 @@ package enum EngineRequest: Sendable, Codable {
 
     case biometryState
     case changeSimulatedSensor(SimulatedSensorChange)
+
+    /// The sandboxed apps the daemon has seen, with the groups the user granted each.
+    case applications
+    /// Grants sandboxed app `application` the `groups`, once the daemon's prompt took the passcode.
+    case grantAccessGroups([String], application: String, target: PromptTarget)
+    /// Takes `groups` back from sandboxed app `application`.
+    case revokeAccessGroups([String], application: String)
 }
 
 extension EngineRequest {
@@ -67,7 +74,7 @@ extension EngineRequest {
     /// Whether the request is an evaluation, which may wait for a person as long as they take.
     package var isEvaluation: Bool {
         switch self {
-        case .evaluatePolicy, .evaluateAccessControl: true
+        case .evaluatePolicy, .evaluateAccessControl, .grantAccessGroups: true
         default: false
         }
     }
@@ -83,6 +90,7 @@ package enum EngineResponse: Sendable, Codable {
     case context(ContextReference)
     case preflight(AuthenticationFailure?)
     case biometryState(BiometryState)
+    case applications([String: [String]])
     /// Interim: items re-sealed so far, of the total.
     case progress(completed: Int, total: Int)
     /// Interim: the client's prompt is asked this; it sends ``EngineRequest/answer(_:)`` back.

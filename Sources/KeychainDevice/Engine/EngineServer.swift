@@ -24,6 +24,9 @@ package struct EngineServer: Sendable {
     /// Asked before each request runs; the error it gives is the reply (the daemon refuses to serve
     /// a home that others have become able to write).
     package var admission: @Sendable () -> (any Error)? = { nil }
+    /// Sandboxed apps and their groups, when clients are told apart (the daemon); `nil` runs item
+    /// requests with the groups they ask for.
+    package var applications: ApplicationRegistry?
 
     package init(engine: any KeychainEngine, prompts: PromptRouting = .relaying) {
         self.engine = engine
@@ -83,13 +86,13 @@ package struct EngineServer: Sendable {
             }
             switch request {
             case .add(let query):
-                return .item(try engine.add(scoped(query, conversation)))
+                return .item(try add(query, conversation))
             case .search(let query):
-                return .items(try engine.search(scoped(query, conversation)))
+                return .items(try search(query, conversation))
             case .update(let query, let changes):
-                try engine.update(scoped(query, conversation), with: changes)
+                try changing(query, conversation) { query throws(KeychainCoreError) in try engine.update(query, with: changes) }
             case .delete(let query):
-                try engine.delete(scoped(query, conversation))
+                try changing(query, conversation) { query throws(KeychainCoreError) in try engine.delete(query) }
             case .lockState:
                 return .lockState(try engine.lockState())
             case .unlock(let passcode, let endsBiometricLockout):
@@ -104,8 +107,10 @@ package struct EngineServer: Sendable {
                 return .context(try engine.makeContext())
             case .releaseContext(let context):
                 engine.releaseContext(context)
+                applications?.presence.forget(context)
             case .invalidateContext(let context):
                 engine.invalidateContext(context)
+                applications?.presence.forget(context)
             case .setApplicationPassword(let password, let context):
                 return authenticating { () throws(AuthenticationFailure) in try engine.setApplicationPassword(password, for: context) }
             case .preflight(let policy, let context):
@@ -117,16 +122,19 @@ package struct EngineServer: Sendable {
                 }
             case .evaluateAccessControl(let accessControl, let operation, let missing, let context, let reason, let interactionAllowed, let target):
                 let prompt = prompt(for: target, conversation: conversation)
+                // The daemon's own presence check is evaluated whole, whatever the client says is missing.
+                let checksPresence = applications != nil && accessControl == PresenceLedger.check
                 return authenticating { () throws(AuthenticationFailure) in
                     try engine.evaluate(
                         accessControl,
-                        operation: operation,
-                        missing: missing,
+                        operation: checksPresence ? .useItem : operation,
+                        missing: checksPresence ? nil : missing,
                         for: context,
                         reason: reason,
                         interactionAllowed: interactionAllowed,
                         prompt: prompt
                     )
+                    if checksPresence { applications?.presence.notePresence(context) }
                 }
             case .answer:
                 throw KeychainCoreError(.invalidParameter, "an answer arrived with no question asked")
@@ -134,19 +142,21 @@ package struct EngineServer: Sendable {
                 return .biometryState(try engine.biometryState())
             case .changeSimulatedSensor(let change):
                 try engine.changeSimulatedSensor(change)
+            case .applications:
+                return .applications(try registry(for: conversation).applications())
+            case .grantAccessGroups(let groups, let application, let target):
+                let registry = try registry(for: conversation)
+                if case .failure(let failure) = confirmPasscode(target: target, conversation: conversation, reason: "grant \(application) keychain access") {
+                    return .authenticationFailure(failure)
+                }
+                try registry.grant(groups, to: application)
+            case .revokeAccessGroups(let groups, let application):
+                try registry(for: conversation).revoke(groups, from: application)
             }
             return .done
         } catch {
             return .keychainError(error)
         }
-    }
-
-    /// `query` with the access groups the client's grant allows of those it asked for.
-    private func scoped(_ query: ItemQuery, _ conversation: EngineConversation) -> ItemQuery {
-        guard let grant = conversation.grant else { return query }
-        var query = query
-        query.accessGroups = grant.scope(query.accessGroups)
-        return query
     }
 
     /// A progress callback that sends each report as an interim reply.
@@ -159,7 +169,7 @@ package struct EngineServer: Sendable {
 
     /// The prompt for one evaluation of a client: chosen by ``prompts``, with a relay to the
     /// client's own prompt through the conversation.
-    private func prompt(for target: PromptTarget, conversation: EngineConversation) -> PasscodePrompt {
+    func prompt(for target: PromptTarget, conversation: EngineConversation) -> PasscodePrompt {
         let relay = PasscodePrompt { purpose, reason in
             guard let question = try? EngineWire.encode(EngineResponse.ask(PromptQuestion(purpose: purpose, reason: reason))),
                 let answer = conversation.ask(question),

@@ -49,7 +49,7 @@ package final class WireEngine: KeychainEngine {
 
     /// Sends a request and returns the final reply; `interim` receives progress, and `prompt`
     /// answers the engine's questions.
-    private func send(
+    func send(
         _ request: EngineRequest,
         prompt: PasscodePrompt? = nil,
         interim: (@Sendable (EngineResponse) -> Void)? = nil
@@ -95,11 +95,11 @@ package final class WireEngine: KeychainEngine {
 
     /// An evaluation: the request is made for where `prompt` (this engine's own when `nil`) can
     /// be shown, and `prompt` answers the questions the engine relays.
-    private func evaluate(prompt: PasscodePrompt?, _ request: (PromptTarget) -> EngineRequest) throws(AuthenticationFailure) {
+    func evaluate(prompt: PasscodePrompt?, _ request: (PromptTarget) -> EngineRequest) throws(AuthenticationFailure) {
         try authenticate(request(PromptTarget.current(for: prompt ?? self.prompt)), prompt: prompt)
     }
 
-    private static func unexpected(_ response: EngineResponse) -> KeychainCoreError {
+    static func unexpected(_ response: EngineResponse) -> KeychainCoreError {
         KeychainCoreError(.internalInconsistency, "the engine replied \(name(of: response))")
     }
 
@@ -113,6 +113,7 @@ package final class WireEngine: KeychainEngine {
         case .context: "a context"
         case .preflight: "a preflight"
         case .biometryState: "a biometry state"
+        case .applications: "applications"
         case .progress: "progress"
         case .ask: "a question"
         case .keychainError: "an error"
@@ -120,7 +121,7 @@ package final class WireEngine: KeychainEngine {
         }
     }
 
-    private func expectDone(_ request: EngineRequest) throws(KeychainCoreError) {
+    func expectDone(_ request: EngineRequest) throws(KeychainCoreError) {
         let response = try send(request)
         guard case .done = response else { throw Self.unexpected(response) }
     }

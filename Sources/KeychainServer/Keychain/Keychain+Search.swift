@@ -226,8 +226,12 @@ extension Keychain {
     private func matches(_ item: StoredItem, _ query: ItemQuery, schema: ItemSchema) -> Bool {
         if let protection = query.protection, protection != item.protection { return false }
         let callerGroups = accessGroups(of: query)
-        if !callerGroups.grantsAll {
-            guard case .string(let group)? = item.attributes["agrp"], callerGroups.permits(group) else { return false }
+        if !callerGroups.grantsEverything {
+            if case .string(let group)? = item.attributes["agrp"] {
+                guard callerGroups.permits(group) else { return false }
+            } else if !callerGroups.grantsAll {
+                return false
+            }
         }
         for (code, wanted) in query.attributes {
             guard let descriptor = schema.attribute(code) else { return false }

@@ -87,10 +87,16 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 ///
 /// - Parameter query: The item class and attributes of the items to delete. Every match is deleted.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another result code.
+///
+/// Deleting never needs an item's access control; through `securityd`, deleting a sandboxed
+/// app's items from another program needs the user's presence, asked as for a read.
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .delete)
-        try Device.current().engine.delete(call.query)
+        let device = try Device.current()
+        let attempt = Result { () throws(KeychainCoreError) in try device.engine.delete(call.query) }
+        guard case .failure(let error) = attempt, error.code == .authenticationNeeded else { return try attempt.get() }
+        try call.authenticating(on: device) { query throws(KeychainCoreError) in try device.engine.delete(query) }
     }
 }
 

@@ -147,8 +147,8 @@ enum ItemCommands {
             SecItemDelete([kSecClass as String: itemClass, kSecValuePersistentRef as String: reference] as CFDictionary)
         }
         FileHandle.standardOutput.synchronizeFile()
-        Terminal.printError("password has been deleted.")
         if deleteStatus != errSecSuccess { throw Session.fail(deleteStatus, "SecKeychainItemDelete") }
+        Terminal.printError("password has been deleted.")
     }
 }
 

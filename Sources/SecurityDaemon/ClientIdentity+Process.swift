@@ -16,33 +16,8 @@ import Foundation
 import KeychainCore
 import KeychainDevice
 
-/// Which application a client process is, as far as the daemon can verify it: a Flatpak app (its
-/// id, from the `/.flatpak-info` that Flatpak puts at the root of every sandbox and the app cannot
-/// write), an unsandboxed program, or a process whose sandbox the daemon cannot see into.
-///
-/// Read when the connection opens, from `/proc/PID/` of the `SO_PEERCRED` process. What it is
-/// worth: a sandboxed app cannot pass for another app or for an unsandboxed program; an
-/// unsandboxed program can run anything as the user (and, with user namespaces, even fake a
-/// `/.flatpak-info`), so for it access groups stay a convention between cooperating programs.
-enum ClientIdentity: Sendable, Hashable {
-    /// No sandbox: the program asks for its groups.
-    case unsandboxed
-    /// A Flatpak app: its own group is its app id.
-    case flatpak(appID: String)
-    /// The process's root cannot be read (it is not dumpable) and it runs more confined than the
-    /// daemon (`no_new_privs`, seccomp filters), as sandboxes do: it gets nothing, since it could be
-    /// an app hiding its id.
-    case unverifiable
-
-    /// What the client's item requests may use.
-    var grant: AccessGrant {
-        switch self {
-        case .unsandboxed: .everything
-        case .flatpak(let appID): AccessGrant(groups: AccessGroups([appID]), ownGroup: appID)
-        case .unverifiable: .nothing
-        }
-    }
-
+/// Reading a client's identity from `/proc`.
+extension ClientIdentity {
     /// The identity of process `processID`, whose `/proc` folder is `proc` (for tests).
     static func of(processID: Int32, proc: String = "/proc") -> ClientIdentity {
         let root = "\(proc)/\(processID)/root"

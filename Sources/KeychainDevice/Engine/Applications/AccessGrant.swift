@@ -19,12 +19,14 @@ package import KeychainCore
 ///
 /// A client asks for the groups it is configured with (`ItemQuery/accessGroups`); the server
 /// replaces them with ``scope(_:)`` before the engine sees them, so a client can give groups up
-/// but never gain one. The daemon grants an unsandboxed program everything it asks for (access
-/// groups separate cooperating programs of the user), and a Flatpak app its own group only.
+/// but never gain one. The daemon grants an unsandboxed program everything but sandboxed apps'
+/// groups (access groups separate cooperating programs of the user), and a Flatpak app its own
+/// group and those the user granted it (``ApplicationRegistry``).
 package struct AccessGrant: Sendable, Hashable {
     /// The groups granted; `"*"` grants every group.
     package var groups: AccessGroups
-    /// The group a request for `"default"` means (an app's own), if not `"default"` itself.
+    /// The group a request for `"default"` means (an app's own, followed by the others it is
+    /// granted, as an iOS app's default groups are all its entitled ones), if not `"default"` itself.
     package var ownGroup: String?
 
     package init(groups: AccessGroups, ownGroup: String? = nil) {
@@ -40,23 +42,21 @@ package struct AccessGrant: Sendable, Hashable {
     /// The groups a request that asked for `requested` (`nil`: the engine's own) may use.
     ///
     /// ```swift
-    /// let app = AccessGrant(groups: AccessGroups(["org.example.Notes"]), ownGroup: "org.example.Notes")
-    /// app.scope(AccessGroups(["default", "*"]))   // ["org.example.Notes"]
+    /// let app = AccessGrant(groups: AccessGroups(["org.example.Notes", "default"]), ownGroup: "org.example.Notes")
+    /// app.scope(AccessGroups(["default"]))        // ["org.example.Notes", "default"]
     /// app.scope(AccessGroups(["mail"]))           // [] — refused
     /// AccessGrant.everything.scope(AccessGroups(["mail"]))  // ["mail"]
     /// ```
     package func scope(_ requested: AccessGroups?) -> AccessGroups? {
-        guard let requested else {
-            return groups.grantsAll ? nil : AccessGroups(ownGroup.map { [$0] } ?? [])
-        }
+        guard let requested else { return groups.grantsEverything ? nil : groups }
         var result: [String] = []
         for asked in requested.groups where asked != AccessGroups.wildcard {
-            let group = asked == AccessGroups.defaultGroup ? ownGroup ?? asked : asked
-            if groups.permits(group) && !result.contains(group) { result.append(group) }
+            let meant = asked == AccessGroups.defaultGroup && ownGroup != nil ? groups.groups : [asked]
+            for group in meant where groups.permits(group) && !result.contains(group) { result.append(group) }
         }
         if requested.grantsAll {
             result += groups.grantsAll ? [AccessGroups.wildcard] : groups.groups.filter { !result.contains($0) }
         }
-        return AccessGroups(result)
+        return AccessGroups(result, excluding: groups.excluded)
     }
 }

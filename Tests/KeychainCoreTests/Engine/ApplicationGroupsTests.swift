@@ -1,0 +1,188 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainServices
+import KeychainTesting
+import Testing
+
+@testable import KeychainCore
+@testable import KeychainDevice
+@testable import KeychainServer
+
+/// Sandboxed apps' groups at the engine's far side, as the daemon runs it: each app keeps to its
+/// own group and the groups the user granted it; the user's unsandboxed programs read an app's
+/// secrets only after the passcode, asked by the server, never on the program's word.
+@Suite struct ApplicationGroupsTests {
+    let keychain: TemporaryKeychain
+    let engine: any KeychainEngine
+    let server: EngineServer
+    let registry: ApplicationRegistry
+
+    init() throws {
+        keychain = try TemporaryKeychain()
+        engine = try #require(keychain.device.embedded)
+        registry = ApplicationRegistry(engine: engine)
+        var server = EngineServer(engine: engine)
+        server.applications = registry
+        self.server = server
+    }
+
+    /// A conversation of `client` whose relayed prompt answers `passcode` (or nobody answers).
+    static func conversation(_ client: ClientIdentity, answering passcode: String? = nil) -> EngineConversation {
+        EngineConversation(program: "test", client: client, report: { _ in }) { _ in
+            passcode.flatMap { try? EngineWire.encode(EngineRequest.answer(.entered($0))) }
+        }
+    }
+
+    static let notes = ClientIdentity.flatpak(appID: "org.example.Notes")
+    static let mail = ClientIdentity.flatpak(appID: "org.example.Mail")
+
+    static func query(_ values: [String: Any], for operation: KeychainOperation) throws -> ItemQuery {
+        var query = try QueryParser.parse(values.merging([kSecClass as String: kSecClassGenericPassword]) { $1 }, for: operation)
+        // As a client configured with no groups sends it.
+        query.accessGroups = AccessGroups(["default", "*"])
+        return query
+    }
+
+    func add(_ service: String, as client: ClientIdentity) throws -> EngineResponse {
+        let query = try Self.query([kSecAttrService as String: service, kSecValueData as String: Data("\(service) secret".utf8)], for: .add)
+        return server.run(.add(query), conversation: Self.conversation(client))
+    }
+
+    func read(_ service: String, as client: ClientIdentity, context: ContextReference? = nil, ui: AuthenticationUI = .allow) throws -> EngineResponse {
+        var query = try Self.query([kSecAttrService as String: service, kSecReturnData as String: true], for: .copyMatching)
+        query.credentialReference = context
+        query.authenticationUI = ui
+        return server.run(.search(query), conversation: Self.conversation(client))
+    }
+
+    static func code(_ response: EngineResponse) -> KeychainCoreError.Code? {
+        if case .keychainError(let error) = response { return error.code }
+        return nil
+    }
+
+    static func data(_ response: EngineResponse) -> String? {
+        guard case .items(let items) = response, let data = items.first?.data else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func anAppKeepsToItsOwnGroupUntilTheUserGrantsAnother() throws {
+        #expect(Self.code(try add("Notes", as: Self.notes)) == nil)
+        #expect(Self.code(try add("Mail", as: Self.mail)) == nil)
+        // Neither sees the other's item, asking for every group or naming it.
+        #expect(Self.code(try read("Notes", as: Self.mail)) == .itemNotFound)
+        let named = try Self.query([kSecAttrService as String: "Notes", kSecAttrAccessGroup as String: "org.example.Notes"], for: .copyMatching)
+        #expect(Self.code(server.run(.search(named), conversation: Self.conversation(Self.mail))) == .missingEntitlement)
+        #expect(Self.data(try read("Notes", as: Self.notes)) == "Notes secret")
+
+        // The user grants Mail the Notes group (no passcode set: nothing to ask).
+        let grant = EngineRequest.grantAccessGroups(["org.example.Notes"], application: "org.example.Mail", target: PromptTarget(kind: .custom))
+        #expect(Self.code(server.run(grant, conversation: Self.conversation(.unsandboxed))) == nil)
+        #expect(Self.data(try read("Notes", as: Self.mail)) == "Notes secret")
+        #expect(registry.applications() == ["org.example.Mail": ["org.example.Notes"], "org.example.Notes": []])
+
+        // Taken back: unseen again.
+        let revoke = EngineRequest.revokeAccessGroups(["org.example.Notes"], application: "org.example.Mail")
+        #expect(Self.code(server.run(revoke, conversation: Self.conversation(.unsandboxed))) == nil)
+        #expect(Self.code(try read("Notes", as: Self.mail)) == .itemNotFound)
+    }
+
+    @Test func anAppCannotGrantItselfGroupsNorReachTheRegistry() throws {
+        _ = try add("Notes", as: Self.notes)
+        let grant = EngineRequest.grantAccessGroups(["default"], application: "org.example.Notes", target: PromptTarget(kind: .custom))
+        #expect(Self.code(server.run(grant, conversation: Self.conversation(Self.notes))) == .missingEntitlement)
+        #expect(Self.code(server.run(.applications, conversation: Self.conversation(Self.notes))) == .missingEntitlement)
+        // The registry's own items are closed to every client, the user's programs included.
+        var records = try Self.query([kSecAttrAccessGroup as String: ApplicationRegistry.recordsGroup, kSecMatchLimit as String: kSecMatchLimitAll], for: .copyMatching)
+        records.accessGroups = AccessGroups(["*"])
+        #expect(Self.code(server.run(.search(records), conversation: Self.conversation(.unsandboxed))) == .missingEntitlement)
+        var every = try Self.query([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true], for: .copyMatching)
+        every.accessGroups = AccessGroups(["*"])
+        guard case .items(let items) = server.run(.search(every), conversation: Self.conversation(.unsandboxed)) else {
+            Issue.record("the user's program could not list the items")
+            return
+        }
+        #expect(items.allSatisfy { $0.attributes[QueryKey.accessGroup] != .string(ApplicationRegistry.recordsGroup) })
+        #expect(items.count == 1)
+        // An unverifiable client gets nothing at all.
+        #expect(Self.code(try read("Notes", as: .unverifiable)) == .missingEntitlement)
+    }
+
+    @Test func theUsersProgramsReadAnAppsSecretOnlyAfterThePasscode() throws {
+        try engine.setPasscode("2468", current: nil, progress: nil)
+        _ = try add("Notes", as: Self.notes)
+        #expect(Self.code(try add("Mine", as: .unsandboxed)) == nil)
+        // The user's own items need nothing; the app's names are visible, its secret is not.
+        #expect(Self.data(try read("Mine", as: .unsandboxed)) == "Mine secret")
+        let needed = try read("Notes", as: .unsandboxed)
+        guard case .keychainError(let error) = needed, error.code == .authenticationNeeded, let request = error.authenticationRequest else {
+            Issue.record("an app's secret was released without the user's presence")
+            return
+        }
+        #expect(request.accessControl == PresenceLedger.check)
+        #expect(Self.code(try read("Notes", as: .unsandboxed, ui: .skip)) == .itemNotFound)
+
+        // Claiming to have nothing missing, or asking as for a new item, skips nothing: the
+        // server asks for the passcode, and with nobody to answer there is no presence.
+        let context = try engine.makeContext()
+        for (operation, missing) in [(AccessOperation.useItem, [Set<AccessPolicy.Constraint>()]), (.createItem, nil)] {
+            let evaluation = EngineRequest.evaluateAccessControl(
+                PresenceLedger.check, operation: operation, missing: missing, context: context,
+                reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+            )
+            guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed)) else {
+                Issue.record("the presence check passed with nobody present")
+                continue
+            }
+        }
+        #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
+        // Deleting or changing the app's item asks too.
+        var delete = try Self.query([kSecAttrService as String: "Notes"], for: .delete)
+        delete.credentialReference = context
+        #expect(Self.code(server.run(.delete(delete), conversation: Self.conversation(.unsandboxed))) == .authenticationNeeded)
+
+        // The passcode, answered to the server's prompt, proves presence for that context.
+        let evaluation = EngineRequest.evaluateAccessControl(
+            PresenceLedger.check, operation: .useItem, missing: nil, context: context,
+            reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+        )
+        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
+            Issue.record("the passcode did not prove presence")
+            return
+        }
+        #expect(Self.data(try read("Notes", as: .unsandboxed, context: context)) == "Notes secret")
+        // Not another context, and not once this one is released.
+        #expect(Self.code(try read("Notes", as: .unsandboxed, context: try engine.makeContext())) == .authenticationNeeded)
+        _ = server.run(.releaseContext(context), conversation: Self.conversation(.unsandboxed))
+        #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) != nil)
+    }
+
+    @Test func grantingNeedsThePasscodeWhenOneIsSet() throws {
+        try engine.setPasscode("2468", current: nil, progress: nil)
+        let grant = EngineRequest.grantAccessGroups(["default"], application: "org.example.Notes", target: PromptTarget(kind: .custom))
+        guard case .authenticationFailure = server.run(grant, conversation: Self.conversation(.unsandboxed, answering: "1357")) else {
+            Issue.record("a wrong passcode granted a group")
+            return
+        }
+        #expect(registry.applications()["org.example.Notes"] ?? [] == [])
+        guard case .done = server.run(grant, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
+            Issue.record("the passcode did not grant the group")
+            return
+        }
+        // The grant outlives the server: it is an item of the keychain, sealed like the user's.
+        let reopened = ApplicationRegistry(engine: engine)
+        #expect(reopened.applications()["org.example.Notes"] == ["default"])
+        #expect(reopened.grant(for: Self.notes, present: false).groups.groups == ["org.example.Notes", "default"])
+    }
+}
