@@ -361,7 +361,7 @@ struct DaemonTests {
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try notes(["find-generic-password", "-s", "Notes", "-w"], "").stdout == "the notes\n")
         output = try daemon.tool(["find-generic-password", "-s", "Notes", "--json"])
-        #expect(output.stdout.contains("org.example.Notes"), "\(output.stdout)")
+        #expect(output.stdout.contains("flatpak:org.example.Notes"), "\(output.stdout)")
         #expect(try daemon.tool(["find-generic-password", "-s", "Shared", "-w"]).stdout == "the user's\n")
     }
 
@@ -384,19 +384,19 @@ struct DaemonTests {
 
         // Another app does not see it, until the user grants it the group (with the passcode).
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
-        #expect(try mail(["access-group", "grant", "org.example.Mail", "org.example.Notes"], "2468\n").status != 0)
-        #expect(try daemon.tool(["access-group", "grant", "org.example.Mail", "org.example.Notes"], input: "1357\n").status != 0)
+        #expect(try mail(["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"], "2468\n").status != 0)
+        #expect(try daemon.tool(["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"], input: "1357\n").status != 0)
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
-        output = try daemon.tool(["access-group", "grant", "org.example.Mail", "org.example.Notes"], input: "2468\n")
+        output = try daemon.tool(["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"], input: "2468\n")
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").stdout == "the notes\n")
         output = try daemon.tool(["access-group", "list"])
-        #expect(output.stdout.contains("org.example.Mail: org.example.Notes"), "\(output.stdout)")
+        #expect(output.stdout.contains("org.example.Mail: flatpak:org.example.Notes"), "\(output.stdout)")
         #expect(output.stdout.contains("org.example.Notes: its own group only"), "\(output.stdout)")
 
         // Revoked: unseen again. And the grant was kept by the daemon, not the tool: after a
         // restart (and the unlock) it is still there.
-        #expect(try daemon.tool(["access-group", "revoke", "org.example.Mail", "org.example.Notes"]).status == 0)
+        #expect(try daemon.tool(["access-group", "revoke", "org.example.Mail", "flatpak:org.example.Notes"]).status == 0)
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
         #expect(try daemon.tool(["access-group", "grant", "org.example.Mail", "default"], input: "2468\n").status == 0)
         try daemon.killAndRestart()

@@ -28,7 +28,8 @@ package struct AccessGroups: Hashable, Sendable, Codable {
 
     /// The groups, in order; the first concrete one receives new items.
     package var groups: [String]
-    /// Groups never granted, not even by `"*"` (the daemon's own records, sandboxed apps' groups).
+    /// Groups never granted, not even by `"*"` (the daemon's own records, sandboxed apps' groups);
+    /// an entry ending in `*` excludes every group that begins with what precedes it.
     package var excluded: [String]
 
     package init(_ groups: [String], excluding excluded: [String] = []) {
@@ -56,7 +57,11 @@ package struct AccessGroups: Hashable, Sendable, Codable {
 
     /// Whether the process may name `group` explicitly.
     package func permits(_ group: String) -> Bool {
-        (grantsAll || groups.contains(group)) && !excluded.contains(group)
+        (grantsAll || groups.contains(group)) && !isExcluded(group)
+    }
+
+    private func isExcluded(_ group: String) -> Bool {
+        excluded.contains { $0.hasSuffix(Self.wildcard) ? group.hasPrefix($0.dropLast()) : $0 == group }
     }
 
     /// Whether every group is granted with no exception: nothing to check item by item.

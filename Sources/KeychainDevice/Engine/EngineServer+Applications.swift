@@ -20,7 +20,7 @@ extension EngineServer {
     func add(_ query: ItemQuery, _ conversation: EngineConversation) throws(KeychainCoreError) -> ItemResult {
         guard let client = conversation.client, let applications else { return try engine.add(query) }
         var present = applications.presence.isPresent(query.credentialReference)
-        if client == .unsandboxed, !present, let group = query.accessGroup, applications.isAppGroup(group) {
+        if client == .unsandboxed, !present, let group = query.accessGroup, ClientIdentity.isAppGroup(group) {
             try requirePresence()
             present = true
         }
@@ -37,7 +37,7 @@ extension EngineServer {
         var results = try engine.search(scoped(query, client, present: true))
         let isAppItem = { (item: ItemResult) -> Bool in
             guard case .string(let group)? = item.attributes[QueryKey.accessGroup] else { return false }
-            return applications.isAppGroup(group)
+            return ClientIdentity.isAppGroup(group)
         }
         guard results.contains(where: isAppItem) else { return results }
         if query.authenticationUI == .skip {

@@ -17,10 +17,10 @@ import KeychainDevice
 
 /// `security access-group …`: which groups a sandboxed app may use besides its own.
 ///
-/// Through `securityd`, a Flatpak app's items are in its own group (its app id), which no other
-/// app can reach and which the user's programs read only after the passcode or a finger. These
-/// commands let the user share groups with an app: `default` (the user's own items), another
-/// app's id, or any group name.
+/// Through `securityd`, a Flatpak app's items are in its own group (`flatpak:` and its app id),
+/// which no other app can reach and which the user's programs read only after the passcode or a
+/// finger. These commands let the user share groups with an app: `default` (the user's own
+/// items), another app's group, or any group name.
 struct AccessGroupCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "access-group",
@@ -52,12 +52,12 @@ struct AccessGroupCommands: ParsableCommand {
     struct Grant: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let an app use access groups besides its own.")
         @Argument(help: "The app's id (org.example.Notes).") var app: String
-        @Argument(help: "The groups: default (the user's items), another app's id, any group.") var groups: [String]
+        @Argument(help: "The groups: default (the user's items), flatpak:<app id> (another app's), any group.") var groups: [String]
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
             try BiometryCommands.perform("access-group grant") {
-                try AccessGroupCommands.daemon(keychain).grantAccessGroups(groups, to: app)
+                try AccessGroupCommands.daemon(keychain).grantAccessGroups(groups, to: AccessGroupCommands.appID(app))
             }
             Swift.print("granted \(Terminal.escaped(app)): \(groups.map(Terminal.escaped).joined(separator: ", "))")
         }
@@ -71,10 +71,15 @@ struct AccessGroupCommands: ParsableCommand {
 
         func run() throws {
             try BiometryCommands.perform("access-group revoke") {
-                try AccessGroupCommands.daemon(keychain).revokeAccessGroups(groups, from: app)
+                try AccessGroupCommands.daemon(keychain).revokeAccessGroups(groups, from: AccessGroupCommands.appID(app))
             }
             Swift.print("revoked \(Terminal.escaped(app)): \(groups.map(Terminal.escaped).joined(separator: ", "))")
         }
+    }
+
+    /// An app named by its id or by its group.
+    static func appID(_ name: String) -> String {
+        name.hasPrefix(ClientIdentity.flatpakGroupPrefix) ? String(name.dropFirst(ClientIdentity.flatpakGroupPrefix.count)) : name
     }
 
     /// The engine of the keychain's daemon; an in-process keychain has no apps to tell apart.

@@ -82,20 +82,43 @@ import Testing
         #expect(Self.code(try add("Mail", as: Self.mail)) == nil)
         // Neither sees the other's item, asking for every group or naming it.
         #expect(Self.code(try read("Notes", as: Self.mail)) == .itemNotFound)
-        let named = try Self.query([kSecAttrService as String: "Notes", kSecAttrAccessGroup as String: "org.example.Notes"], for: .copyMatching)
+        let named = try Self.query([kSecAttrService as String: "Notes", kSecAttrAccessGroup as String: "flatpak:org.example.Notes"], for: .copyMatching)
         #expect(Self.code(server.run(.search(named), conversation: Self.conversation(Self.mail))) == .missingEntitlement)
         #expect(Self.data(try read("Notes", as: Self.notes)) == "Notes secret")
 
         // The user grants Mail the Notes group (no passcode set: nothing to ask).
-        let grant = EngineRequest.grantAccessGroups(["org.example.Notes"], application: "org.example.Mail", target: PromptTarget(kind: .custom))
+        let grant = EngineRequest.grantAccessGroups(["flatpak:org.example.Notes"], application: "org.example.Mail", target: PromptTarget(kind: .custom))
         #expect(Self.code(server.run(grant, conversation: Self.conversation(.unsandboxed))) == nil)
         #expect(Self.data(try read("Notes", as: Self.mail)) == "Notes secret")
-        #expect(registry.applications() == ["org.example.Mail": ["org.example.Notes"], "org.example.Notes": []])
+        #expect(registry.applications() == ["org.example.Mail": ["flatpak:org.example.Notes"], "org.example.Notes": []])
 
         // Taken back: unseen again.
-        let revoke = EngineRequest.revokeAccessGroups(["org.example.Notes"], application: "org.example.Mail")
+        let revoke = EngineRequest.revokeAccessGroups(["flatpak:org.example.Notes"], application: "org.example.Mail")
         #expect(Self.code(server.run(revoke, conversation: Self.conversation(.unsandboxed))) == nil)
         #expect(Self.code(try read("Notes", as: Self.mail)) == .itemNotFound)
+    }
+
+    @Test func noAppCanClaimAGroupOfTheUsersNorFindItemsPlantedInItsOwn() throws {
+        // The user's programs use a group named like an app; the app's own group is another.
+        var shared = try Self.query([kSecAttrService as String: "Shared", kSecAttrAccessGroup as String: "org.example.Notes"], for: .add)
+        shared.valueData = Data("user's".utf8)
+        #expect(Self.code(server.run(.add(shared), conversation: Self.conversation(.unsandboxed))) == nil)
+        #expect(Self.code(try read("Shared", as: Self.notes)) == .itemNotFound)
+        // A program cannot plant an item in an app's group, even before the app first connects.
+        var planted = try Self.query([kSecAttrService as String: "Planted", kSecAttrAccessGroup as String: "flatpak:org.example.Notes"], for: .add)
+        planted.valueData = Data("planted".utf8)
+        try engine.setPasscode("2468", current: nil, progress: nil)
+        #expect(Self.code(server.run(.add(planted), conversation: Self.conversation(.unsandboxed))) == .authenticationNeeded)
+        #expect(Self.code(try read("Planted", as: Self.notes)) == .itemNotFound)
+        // What the app adds lands in its own group.
+        _ = try add("Notes", as: Self.notes)
+        var attributes = try Self.query([kSecAttrService as String: "Notes", kSecReturnAttributes as String: true], for: .copyMatching)
+        attributes.accessGroups = AccessGroups(["default"])
+        guard case .items(let items) = server.run(.search(attributes), conversation: Self.conversation(Self.notes)) else {
+            Issue.record("the app did not find its own item")
+            return
+        }
+        #expect(items.first?.attributes[QueryKey.accessGroup] == .string("flatpak:org.example.Notes"))
     }
 
     @Test func anAppCannotGrantItselfGroupsNorReachTheRegistry() throws {
@@ -183,6 +206,6 @@ import Testing
         // The grant outlives the server: it is an item of the keychain, sealed like the user's.
         let reopened = ApplicationRegistry(engine: engine)
         #expect(reopened.applications()["org.example.Notes"] == ["default"])
-        #expect(reopened.grant(for: Self.notes, present: false).groups.groups == ["org.example.Notes", "default"])
+        #expect(reopened.grant(for: Self.notes, present: false).groups.groups == ["flatpak:org.example.Notes", "default"])
     }
 }

@@ -16,13 +16,13 @@ package import KeychainCore
 /// The daemon's record of sandboxed apps and of the groups the user granted them, kept as items
 /// of its own in the keychain it serves.
 ///
-/// A group that is a sandboxed app's own (its app id, once the app has connected) is closed to
-/// every other client: another sandboxed app reaches it only when the user granted it that group
-/// (`security access-group grant`), an unsandboxed program only after the user proved presence
-/// (see ``PresenceLedger``). The records are items of the group ``recordsGroup``, which no
-/// client can name or reach with `"*"`, protected `AfterFirstUnlockThisDeviceOnly`: someone who
-/// can write the database but does not know the passcode cannot forge a grant; before the first
-/// unlock they cannot be read, and apps seen since the daemon started are still remembered.
+/// A sandboxed app's own group (`flatpak:` and its app id, ``ClientIdentity/ownGroup``) is closed
+/// to every other client: another sandboxed app reaches it only when the user granted it that
+/// group (`security access-group grant`), an unsandboxed program only after the user proved
+/// presence (see ``PresenceLedger``). The records are items of the group ``recordsGroup``, which
+/// no client can name or reach with `"*"`, protected `AfterFirstUnlockThisDeviceOnly`: someone
+/// who can write the database but does not know the passcode cannot forge a grant; before the
+/// first unlock they cannot be read (apps then have their own groups only).
 package final class ApplicationRegistry: Sendable {
     /// The group of the registry's own items.
     package static let recordsGroup = "swift-keychain.applications"
@@ -55,22 +55,18 @@ package final class ApplicationRegistry: Sendable {
     /// What `client`'s item requests may use; `present` when the request's context proved the
     /// user's presence.
     package func grant(for client: ClientIdentity, present: Bool) -> AccessGrant {
-        let (apps, grants) = snapshot()
+        let grants = snapshot().grants
         switch client {
         case .flatpak(let appID):
-            let own = [appID] + (grants[appID] ?? []).sorted().filter { $0 != appID }
-            return AccessGrant(groups: AccessGroups(own, excluding: [Self.recordsGroup]), ownGroup: appID)
+            let ownGroup = ClientIdentity.flatpakGroupPrefix + appID
+            let own = [ownGroup] + (grants[appID] ?? []).sorted().filter { $0 != ownGroup }
+            return AccessGrant(groups: AccessGroups(own, excluding: [Self.recordsGroup]), ownGroup: ownGroup)
         case .unsandboxed:
-            let closed = present ? [] : apps.sorted()
+            let closed = present ? [] : [ClientIdentity.flatpakGroupPrefix + AccessGroups.wildcard]
             return AccessGrant(groups: AccessGroups([AccessGroups.wildcard], excluding: [Self.recordsGroup] + closed))
         case .unverifiable:
             return .nothing
         }
-    }
-
-    /// Whether `group` is a sandboxed app's own.
-    package func isAppGroup(_ group: String) -> Bool {
-        snapshot().apps.contains(group)
     }
 
     /// The sandboxed apps known, with the groups granted to each.

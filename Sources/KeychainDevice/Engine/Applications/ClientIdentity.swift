@@ -21,7 +21,7 @@
 package enum ClientIdentity: Sendable, Hashable {
     /// No sandbox: the program asks for its groups.
     case unsandboxed
-    /// A Flatpak app: its own group is its app id.
+    /// A Flatpak app: its own group is ``ownGroup``, `flatpak:` and its app id.
     case flatpak(appID: String)
     /// The process's root cannot be read (it is not dumpable) and it runs more confined than the
     /// daemon (`no_new_privs`, seccomp filters), as sandboxes do: it gets nothing, since it could be
@@ -32,5 +32,20 @@ package enum ClientIdentity: Sendable, Hashable {
     package var appID: String? {
         if case .flatpak(let appID) = self { return appID }
         return nil
+    }
+
+    /// What begins the group of every Flatpak app: `flatpak:` and the app id. No other client can
+    /// name such a group, so an app cannot be given items planted before it first connected, and
+    /// no app can claim a group the user's programs use by choosing its id.
+    package static let flatpakGroupPrefix = "flatpak:"
+
+    /// The app's own access group (its `"default"`), if the client is a sandboxed app.
+    package var ownGroup: String? {
+        appID.map { Self.flatpakGroupPrefix + $0 }
+    }
+
+    /// Whether `group` is a sandboxed app's own.
+    package static func isAppGroup(_ group: String) -> Bool {
+        group.hasPrefix(flatpakGroupPrefix)
     }
 }
