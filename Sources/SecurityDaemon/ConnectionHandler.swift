@@ -95,6 +95,17 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
+    /// A client that does not read its replies stops being read: once the replies waiting for it
+    /// pass the channel's high-water mark, the daemon takes no more of its requests until it has
+    /// read them. Without this, requests answered at once (look-ups) would pile up their replies
+    /// in the daemon's memory for as long as the client sends.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        let writable = context.channel.isWritable
+        context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
+        if writable { context.read() }
+        context.fireChannelWritabilityChanged()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is FrameError || error is ByteToMessageDecoderError {
             logger.notice("closed a connection that sent a malformed frame")

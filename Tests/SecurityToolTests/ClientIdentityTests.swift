@@ -91,6 +91,7 @@ import Testing
         #expect(everything?.groups == ["default", "*"])
         #expect(everything?.permits("mail") == true)
         #expect(everything?.permits("org.example.Notes") == false)
+        #expect(programs.scope(nil)?.groups == ["default"])
         #expect(programs.scope(nil)?.permits("org.example.Notes") == false)
         #expect(AccessGrant.everything.scope(nil) == nil)
         #expect(AccessGrant.nothing.scope(AccessGroups(["default", "*"]))?.groups == [])

@@ -411,6 +411,58 @@ struct DaemonTests {
         #expect(try notes(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
     }
 
+    @Test func aClientThatNeverReadsItsRepliesCannotMakeTheDaemonHoardThem() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil), prompt: .none)
+        var add = try QueryParser.parse([
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "Big",
+            kSecValueData as String: Data(repeating: 0x42, count: 512 << 10),
+        ], for: .add)
+        add.accessGroups = AccessGroups(["default"])
+        _ = try bystander.add(add)
+        var search = try QueryParser.parse([
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "Big",
+            kSecReturnData as String: true,
+        ], for: .copyMatching)
+        search.accessGroups = AccessGroups(["default"])
+        let message = try EngineWire.encode(EngineRequest.search(search))
+        let frame = EngineFrame.header(forLength: message.count) + message
+        let before = try #require(Self.residentMegabytes(of: daemon.processID))
+
+        // Look-ups of a half-megabyte secret, sent for three seconds and never read.
+        let hostile = try RawClient.connect(daemon.endpoint.socketPath)
+        defer { close(hostile) }
+        _ = fcntl(hostile, F_SETFL, fcntl(hostile, F_GETFL) | O_NONBLOCK)
+        var sent = 0
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            let written = frame.withUnsafeBytes { send(hostile, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written == frame.count { sent += 1 } else { Thread.sleep(forTimeInterval: 0.05) }
+            if written > 0 && written < frame.count { break }  // a partial frame: stop here
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+
+        // The daemon stopped taking its requests once the replies piled up: a few megabytes, not
+        // a half for each request sent.
+        let after = try #require(Self.residentMegabytes(of: daemon.processID))
+        #expect(after - before < 128, "sent \(sent) requests; the daemon grew from \(before) MB to \(after) MB")
+        // Everyone else is served meanwhile.
+        #expect(try bystander.lockState().hasPasscode == false)
+        #expect(daemon.isRunning)
+    }
+
+    /// The resident memory of a process, in megabytes.
+    static func residentMegabytes(of processID: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 / 1024 }
+        }
+        return nil
+    }
+
     @Test func aMalformedFrameClosesOnlyItsOwnConnection() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

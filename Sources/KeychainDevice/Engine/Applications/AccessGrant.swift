@@ -39,7 +39,8 @@ package struct AccessGrant: Sendable, Hashable {
     /// Nothing: every item request is refused (`errSecMissingEntitlement`).
     package static let nothing = AccessGrant(groups: AccessGroups([]))
 
-    /// The groups a request that asked for `requested` (`nil`: the engine's own) may use.
+    /// The groups a request that asked for `requested` (`nil`: the engine's own, or `"default"`
+    /// when the grant has exceptions) may use.
     ///
     /// ```swift
     /// let app = AccessGrant(groups: AccessGroups(["org.example.Notes", "default"]), ownGroup: "org.example.Notes")
@@ -48,7 +49,8 @@ package struct AccessGrant: Sendable, Hashable {
     /// AccessGrant.everything.scope(AccessGroups(["mail"]))  // ["mail"]
     /// ```
     package func scope(_ requested: AccessGroups?) -> AccessGroups? {
-        guard let requested else { return groups.grantsEverything ? nil : groups }
+        // Nothing asked: what a client configured with nothing asks for.
+        guard let requested else { return groups.grantsEverything ? nil : scope(AccessGroups.standard) }
         var result: [String] = []
         for asked in requested.groups where asked != AccessGroups.wildcard {
             let meant = asked == AccessGroups.defaultGroup && ownGroup != nil ? groups.groups : [asked]
