@@ -27,4 +27,17 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("0 failures"))
     }
+
+    /// The same with every process's calls going to one `securityd`, whose lock every process sees.
+    @Test func processesThreadsAndScriptsAgreeThroughOneDaemon() throws {
+        let home = StressRunner.temporaryHome("concurrency-daemon")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let output = try StressRunner.run([
+            "concurrency", "--processes", "2", "--threads", "3", "--operations", "150",
+            "--scripts", "1", "--script-operations", "12", "--seed", "20261125", "--home", home, "--through-daemon",
+            "--tool", StressRunner.executable.deletingLastPathComponent().appendingPathComponent("security").path,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("0 failures"))
+    }
 }

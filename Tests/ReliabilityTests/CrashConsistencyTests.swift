@@ -25,6 +25,22 @@ import Testing
         #expect(output.stdout.contains("0 lost, 0 half-written"))
     }
 
+    /// The same with the keychain in `securityd`, which is killed instead of the writer: what the
+    /// daemon acknowledged is on disk, whatever it was doing when it died.
+    @Test func aKilledDaemonLosesNothingItAcknowledged() throws {
+        let home = StressRunner.temporaryHome("crash-daemon")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let output = try StressRunner.run(["crash", "--kills", "12", "--seed", "20261125", "--home", home, "--through-daemon"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("12 kill points"))
+        #expect(output.stdout.contains("0 lost, 0 half-written"))
+        // And it catches a daemon client that acknowledges before the daemon has answered.
+        let broken = try StressRunner.run(["crash", "--kills", "12", "--seed", "7", "--home", home + "-broken", "--through-daemon", "--broken-worker"])
+        try? FileManager.default.removeItem(atPath: home + "-broken")
+        #expect(broken.status != 0)
+        #expect(broken.stderr.contains("lost or unexpected state"))
+    }
+
     /// The harness itself can fail: a worker that reports success before writing is caught.
     @Test func harnessCatchesAWorkerThatAcknowledgesTooEarly() throws {
         let home = StressRunner.temporaryHome("crash-broken")

@@ -21,16 +21,19 @@ struct CommandLineWriter {
     let tool: URL
     let home: String
     let passcode: String
+    /// More environment for the tool (the daemon to use).
+    let environment: [String: String]
     var generator: SplitMix64
     private(set) var model: [Int: UInt64] = [:]
     private(set) var failures: [String] = []
     private(set) var operations = 0
 
-    init(name: String, tool: URL, home: String, passcode: String, seed: UInt64) {
+    init(name: String, tool: URL, home: String, passcode: String, environment: [String: String] = [:], seed: UInt64) {
         self.name = name
         self.tool = tool
         self.home = home
         self.passcode = passcode
+        self.environment = environment
         generator = SplitMix64(seed: seed)
     }
 
@@ -42,7 +45,10 @@ struct CommandLineWriter {
             let key = Int(generator.next() % UInt64(keys))
             let version = UInt64(step + 1)
             let item = ["-s", service, "-a", "item-\(key)"]
-            let secret = ["-l", StressItems.label(version: version), "-X", Self.hex(StressItems.secret(key, version: version))]
+            // Through a daemon, the lock thread locks every process, between a tool's own unlock and
+            // its retry too: the tool's items are then after-first-unlock ones, as the library writers' are.
+            let protection = environment.isEmpty ? [] : ["--accessible", "AfterFirstUnlock"]
+            let secret = ["-l", StressItems.label(version: version), "-X", Self.hex(StressItems.secret(key, version: version))] + protection
             switch generator.next() % 4 {
             case 0:
                 expect(run(["add-generic-password"] + item + secret), model[key] == nil ? 0 : 45, "add \(key)")
@@ -79,7 +85,8 @@ struct CommandLineWriter {
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["KEYCHAIN_HOME": home, "KEYCHAIN_PROMPT": "stdin", "KEYCHAIN_PASSCODE_COST": "testing"]) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["KEYCHAIN_HOME": home, "KEYCHAIN_PROMPT": "stdin", "KEYCHAIN_PASSCODE_COST": "testing"].merging(environment) { $1 }) { _, new in new }
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice

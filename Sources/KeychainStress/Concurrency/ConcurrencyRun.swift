@@ -37,15 +37,23 @@ struct ConcurrencyRun: ParsableCommand {
     @Option(help: "Where to create the keychain home (a new temporary directory when omitted).") var home: String?
     @Option(help: "The security tool (default: beside this executable).") var tool: String?
     @Option(help: "Append the summary as one JSON line to this file.") var results: String?
+    @Flag(help: "Serve the keychain from one securityd (beside this program) for every process.")
+    var throughDaemon = false
 
     func run() throws {
         let seed = seed ?? UInt64.random(in: 1...UInt64.max)
-        let homeURL = URL(fileURLWithPath: home ?? NSTemporaryDirectory() + "keychain-concurrency-\(seed)")
-        try? FileManager.default.removeItem(at: homeURL)
+        let folder = URL(fileURLWithPath: home ?? NSTemporaryDirectory() + "keychain-concurrency-\(seed)")
+        try? FileManager.default.removeItem(at: folder)
+        // A daemon serves only a home inside a private folder, and listens in one.
+        let daemon = try throughDaemon ? StressDaemon(folder: folder) : nil
+        if daemon != nil { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        let homeURL = daemon?.home ?? folder
+        let server = try daemon?.start()
+        defer { server.map(StressDaemon.stop) }
         let tool = tool.map(URL.init(fileURLWithPath:))
             ?? ChildProcess.executable.deletingLastPathComponent().appendingPathComponent("security")
         let passcode = "concurrency-passcode"
-        let device = try Device.stress(homeURL)
+        let device = try Device.stress(homeURL, daemonSocket: daemon?.socket)
         Device.setProcessDefault(device)
         try device.setPasscode(passcode)
         try Self.addSharedItems()
@@ -60,7 +68,7 @@ struct ConcurrencyRun: ParsableCommand {
                 "concurrency-worker", "--home", homeURL.path, "--name", "p\(index)", "--threads", String(threads),
                 "--operations", String(operations), "--seed", String(SplitMix64.derive(seed, 100 + index)),
                 "--passcode", passcode,
-            ] + (index < 2 ? ["--shared-attribute", String(2 + index)] : []))
+            ] + (index < 2 ? ["--shared-attribute", String(2 + index)] : []) + (daemon?.workerArguments ?? []))
         }
         let outcomes = Collector<Writer.Outcome>()
         let lockCycles = Collector<[String]>()
@@ -78,7 +86,7 @@ struct ConcurrencyRun: ParsableCommand {
                 outcomes.append(writer.outcome)
             } else {
                 var writer = CommandLineWriter(
-                    name: "cli\(index)", tool: tool, home: homePath, passcode: passcode,
+                    name: "cli\(index)", tool: tool, home: homePath, passcode: passcode, environment: daemon?.toolEnvironment ?? [:],
                     seed: SplitMix64.derive(seed, 200 + index)
                 )
                 writer.run(operations: scriptOperations)

@@ -32,9 +32,11 @@ struct ConcurrencyWorker: ParsableCommand {
     @Option var seed: UInt64
     @Option var passcode: String
     @Option(help: "The shared attribute the first thread owns.") var sharedAttribute: Int?
+    @Option(help: "The socket of the securityd that serves the keychain (in this process when omitted).")
+    var socket: String?
 
     func run() throws {
-        let device = try Device.stress(URL(fileURLWithPath: home))
+        let device = try Device.stress(URL(fileURLWithPath: home), daemonSocket: socket)
         Device.setProcessDefault(device)
         try device.unlock(passcode: passcode)
         let outcomes = Collector<Writer.Outcome>()

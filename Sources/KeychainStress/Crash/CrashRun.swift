@@ -34,26 +34,32 @@ struct CrashRun: ParsableCommand {
     @Option(help: "Append the summary as one JSON line to this file.") var results: String?
     @Flag(help: "Use a worker that acknowledges before it writes: the harness must then report losses.")
     var brokenWorker = false
+    @Flag(help: "Serve the keychain from a securityd (beside this program) and kill the daemon in the middle of the worker's writes.")
+    var throughDaemon = false
 
     func run() throws {
         let seed = seed ?? UInt64.random(in: 1...UInt64.max)
         var generator = SplitMix64(seed: seed)
         let home = URL(fileURLWithPath: home ?? NSTemporaryDirectory() + "keychain-crash-\(seed)")
         try? FileManager.default.removeItem(at: home)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        print("crash: seed \(seed), \(kills) kill points, keychain \(home.path)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // A daemon serves only a home inside a private folder, and listens in one.
+        let daemon = try throughDaemon ? StressDaemon(folder: home) : nil
+        let keychainHome = daemon?.home ?? home
+        print("crash: seed \(seed), \(kills) kill points, keychain \(keychainHome.path)")
 
         var model = KeychainModel()
-        try Self.withDevice(home) { device in try device.setPasscode(KeychainModel.passcode(0)) }
+        try Self.withDevice(keychainHome) { device in try device.setPasscode(KeychainModel.passcode(0)) }
         var tally = CrashTally()
         for round in 0..<kills {
             let journalURL = home.appendingPathComponent("journal-\(round)")
+            let server = try daemon?.start()
             let worker = try ChildProcess.start([
-                "crash-worker", "--home", home.path, "--journal", journalURL.path,
+                "crash-worker", "--home", keychainHome.path, "--journal", journalURL.path,
                 "--seed", String(SplitMix64.derive(seed, round)),
                 "--passcode-index", String(model.passcodeIndex),
                 "--first-version", String(UInt64(round + 1) << 32),
-            ] + (brokenWorker ? ["--acknowledge-early"] : []))
+            ] + (brokenWorker ? ["--acknowledge-early"] : []) + (daemon?.workerArguments ?? []))
             // One kill in ten lands while the worker opens, unlocks and lists; the others while it writes.
             if generator.next() % 10 == 0 {
                 ChildProcess.sleep(milliseconds: Double(generator.next() % 60))
@@ -61,17 +67,22 @@ struct CrashRun: ParsableCommand {
                 try Self.waitUntilReady(journalURL, worker: worker)
                 ChildProcess.sleep(milliseconds: Double(generator.next() % 1_000) / 1_000 * maxDelay)
             }
+            // Through the daemon, the daemon dies: the worker's call in flight then fails, which
+            // leaves its outcome unknown, as a kill does.
+            let serverKilled = server.map { ChildProcess.terminate($0) } ?? true
             let killed = ChildProcess.terminate(worker)
             let journal = try CrashJournal.read(journalURL)
             try? FileManager.default.removeItem(at: journalURL)
-            if let failure = journal.failure {
+            if let failure = journal.failure, server == nil {
                 throw StressError("round \(round): the worker failed: \(failure)")
             }
-            guard killed else { throw StressError("round \(round): the worker exited by itself (\(worker.terminationStatus))") }
+            guard killed || server != nil, serverKilled else {
+                throw StressError("round \(round): the \(serverKilled ? "worker" : "daemon") exited by itself")
+            }
 
             var expected = model
             for operation in journal.acknowledged { expected = operation.apply(to: expected) }
-            model = try Self.verify(home, expected: expected, inFlight: journal.inFlight, round: round)
+            model = try Self.verify(keychainHome, expected: expected, inFlight: journal.inFlight, round: round)
             tally.record(journal)
             if (round + 1) % 50 == 0 { print("crash: \(round + 1) kill points, \(tally.acknowledged) operations acknowledged") }
         }

@@ -34,10 +34,12 @@ struct CrashWorker: ParsableCommand {
     @Option(help: "Distinct item keys.") var keys = 24
     @Flag(help: "Journal each operation as acknowledged before running it: a broken worker, for checking the harness.")
     var acknowledgeEarly = false
+    @Option(help: "The socket of the securityd that serves the keychain (in this process when omitted).")
+    var socket: String?
 
     func run() throws {
         let journal = try CrashJournal(appendingTo: URL(fileURLWithPath: journal))
-        let device = try Device.stress(URL(fileURLWithPath: home))
+        let device = try Device.stress(URL(fileURLWithPath: home), daemonSocket: socket)
         Device.setProcessDefault(device)
         var passcodeIndex = passcodeIndex
         try device.unlock(passcode: KeychainModel.passcode(passcodeIndex))

@@ -35,14 +35,16 @@ enum ChildProcess {
         try start(executable, arguments, environment: environment)
     }
 
-    /// Starts `executable arguments…` with standard input closed and standard output discarded.
-    static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    /// Starts `executable arguments…` with standard input closed and standard output discarded
+    /// (standard error too when `quiet`).
+    static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], quiet: Bool = false) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
+        if quiet { process.standardError = FileHandle.nullDevice }
         try process.run()
         return process
     }

@@ -15,11 +15,14 @@ import Foundation
 import KeychainDevice
 
 extension Device {
-    /// The keychain in `home` as every harness process opens it: cheap passcode KDF, never prompts.
-    static func stress(_ home: URL) throws -> Device {
-        try Device(
-            home: KeychainHome(url: home),
-            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
-        )
+    /// The keychain in `home` as every harness process opens it: cheap passcode KDF, never prompts;
+    /// in this process, or served by the `securityd` listening on `daemonSocket`.
+    static func stress(_ home: URL, daemonSocket: String? = nil) throws -> Device {
+        var configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        if let daemonSocket {
+            configuration.engine = .daemon
+            configuration.daemonSocket = daemonSocket
+        }
+        return try Device(home: KeychainHome(url: home), configuration: configuration)
     }
 }
