@@ -65,6 +65,18 @@ struct SecurityDaemon: AsyncParsableCommand {
         if !ProcessProtection.harden() {
             logger.warning("this process could not be made non-dumpable")
         }
+        // Nor find them in swap.
+        switch MemoryLock.lockIfAllowed() {
+        case .locked:
+            logger.info("memory locked: keys and passcodes stay out of swap")
+        case .limited(let bytes):
+            logger.notice(
+                "memory not locked: the locked-memory limit is finite; run with LimitMEMLOCK=infinity to keep keys out of swap",
+                metadata: ["keychain.memlock.limit": "\(bytes)"]
+            )
+        case .failed(let code):
+            logger.warning("memory could not be locked", metadata: ["errno": "\(code)"])
+        }
         let home = self.home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL) }
             ?? KeychainHome.resolve()
         let endpoint = socket.map { DaemonEndpoint(socketPath: URL(fileURLWithPath: $0).standardizedFileURL.path) }

@@ -456,9 +456,38 @@ struct DaemonTests {
 
     /// The resident memory of a process, in megabytes.
     static func residentMegabytes(of processID: Int32) -> Int? {
+        statusField("VmRSS", of: processID).map { $0 / 1024 }
+    }
+
+    /// Whether this process may raise `RLIMIT_MEMLOCK` to unlimited (root with `CAP_SYS_RESOURCE`;
+    /// not in an unprivileged container).
+    static let canLiftTheMemoryLockLimit: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { return false }
+        return (try? SecurityToolRunner.runProgram("/usr/bin/prlimit", ["--memlock=unlimited", "/bin/true"], environment: [:]).status) == 0
+    }()
+
+    @Test(.enabled(if: canLiftTheMemoryLockLimit, "needs CAP_SYS_RESOURCE to raise RLIMIT_MEMLOCK"))
+    func theDaemonsMemoryIsLockedWhereTheLimitAllowsIt() throws {
+        // Unlimited (root, or systemd's LimitMEMLOCK=infinity): everything it touches is locked.
+        let locked = try PrivateDaemon(memoryLockLimit: "unlimited")
+        defer { locked.stop() }
+        #expect(try locked.tool(["add-generic-password", "-a", "me", "-s", "Locked", "-w", "in locked memory"]).status == 0)
+        #expect(try locked.tool(["find-generic-password", "-s", "Locked", "-w"]).stdout == "in locked memory\n")
+        #expect((Self.statusField("VmLck", of: locked.processID) ?? 0) > 0)
+        // A finite limit: nothing is locked, and the daemon serves as before (locking everything
+        // would make allocations past the limit fail).
+        let limited = try PrivateDaemon(memoryLockLimit: "65536")
+        defer { limited.stop() }
+        #expect(try limited.tool(["add-generic-password", "-a", "me", "-s", "Plain", "-w", "in plain memory"]).status == 0)
+        #expect(try limited.tool(["find-generic-password", "-s", "Plain", "-w"]).stdout == "in plain memory\n")
+        #expect(Self.statusField("VmLck", of: limited.processID) == 0)
+    }
+
+    /// A `kB` field of `/proc/PID/status`.
+    static func statusField(_ name: String, of processID: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 / 1024 }
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return line.split(separator: " ").compactMap { Int($0) }.first
         }
         return nil
     }

@@ -29,9 +29,10 @@ final class PrivateDaemon {
         SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("securityd")
     }
 
-    /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root). It shows no
-    /// pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
-    init(user: UInt32? = nil, idleTimeout: Int? = nil, environment: [String: String] = [:]) throws {
+    /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root); with
+    /// `memoryLockLimit`, under that `RLIMIT_MEMLOCK` (`prlimit`; raising it needs root). It shows
+    /// no pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
+    init(user: UInt32? = nil, idleTimeout: Int? = nil, memoryLockLimit: String? = nil, environment: [String: String] = [:]) throws {
         self.environment = environment
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
@@ -47,7 +48,9 @@ final class PrivateDaemon {
                 executable = copy
             }
         }
-        process = try Self.launch(executable, home: home, endpoint: endpoint, user: user, idleTimeout: idleTimeout, environment: environment)
+        process = try Self.launch(
+            executable, home: home, endpoint: endpoint, user: user, idleTimeout: idleTimeout, memoryLockLimit: memoryLockLimit, environment: environment
+        )
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
             guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
@@ -119,6 +122,7 @@ final class PrivateDaemon {
         endpoint: DaemonEndpoint,
         user: UInt32? = nil,
         idleTimeout: Int? = nil,
+        memoryLockLimit: String? = nil,
         environment extra: [String: String] = [:]
     ) throws -> Process {
         let process = Process()
@@ -126,6 +130,9 @@ final class PrivateDaemon {
         if let user {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
+        } else if let memoryLockLimit {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--memlock=\(memoryLockLimit)", executable.path] + arguments
         } else {
             process.executableURL = executable
             process.arguments = arguments
