@@ -47,6 +47,17 @@ package struct AccessGroups: Hashable, Sendable, Codable {
         return AccessGroups(groups)
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case groups, excluded
+    }
+
+    /// Decodes what clients of earlier versions send too, which has no exclusions.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        groups = try container.decode([String].self, forKey: .groups)
+        excluded = try container.decodeIfPresent([String].self, forKey: .excluded) ?? []
+    }
+
     /// Whether every group is granted.
     package var grantsAll: Bool { groups.contains(Self.wildcard) }
 

@@ -71,6 +71,19 @@ extension EngineRequest {
 }
 
 extension EngineRequest {
+    /// Whether the request changes the keychain as a whole (its lock, passcode or sensor) or the
+    /// apps' grants, rather than items: what only the user's own programs may ask.
+    package var changesTheKeychain: Bool {
+        switch self {
+        case .unlock, .lock, .setPasscode, .removePasscode, .changeSimulatedSensor, .applications, .grantAccessGroups,
+            .revokeAccessGroups:
+            true
+        default: false
+        }
+    }
+}
+
+extension EngineRequest {
     /// Whether the request is an evaluation, which may wait for a person as long as they take.
     package var isEvaluation: Bool {
         switch self {

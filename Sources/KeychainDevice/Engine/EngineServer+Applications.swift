@@ -57,7 +57,11 @@ extension EngineServer {
         _ body: (ItemQuery) throws(KeychainCoreError) -> Void
     ) throws(KeychainCoreError) {
         guard let client = conversation.client, let applications else { return try body(query) }
-        let present = applications.presence.isPresent(query.credentialReference)
+        var present = applications.presence.isPresent(query.credentialReference)
+        if client == .unsandboxed, !present, let group = query.accessGroup, ClientIdentity.isAppGroup(group) {
+            try requirePresence()
+            present = true
+        }
         do {
             try body(scoped(query, client, present: present))
         } catch where error.code == .itemNotFound && client == .unsandboxed && !present {

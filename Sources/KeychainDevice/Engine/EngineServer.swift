@@ -84,6 +84,10 @@ package struct EngineServer: Sendable {
             if let refusal = admission() {
                 throw refusal as? KeychainCoreError ?? KeychainCoreError(.notAvailable, "\(refusal)")
             }
+            // A sandboxed app changes nothing of the keychain itself, as an iOS app cannot.
+            if let client = conversation.client, client != .unsandboxed, request.changesTheKeychain {
+                throw KeychainCoreError(.missingEntitlement, "a sandboxed app may not lock, unlock or set up the keychain")
+            }
             switch request {
             case .add(let query):
                 return .item(try add(query, conversation))
@@ -99,6 +103,7 @@ package struct EngineServer: Sendable {
                 try engine.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout)
             case .lock:
                 try engine.lock()
+                applications?.presence.forgetAll()
             case .setPasscode(let passcode, let current, let reportsProgress):
                 try engine.setPasscode(passcode, current: current, progress: reportsProgress ? Self.progress(to: conversation) : nil)
             case .removePasscode(let current):
@@ -122,15 +127,17 @@ package struct EngineServer: Sendable {
                 }
             case .evaluateAccessControl(let accessControl, let operation, let missing, let context, let reason, let interactionAllowed, let target):
                 let prompt = prompt(for: target, conversation: conversation)
-                // The daemon's own presence check is evaluated whole, whatever the client says is missing.
+                // The daemon's own presence check is evaluated whole, whatever the client says is
+                // missing, and asks in the daemon's words.
                 let checksPresence = applications != nil && accessControl == PresenceLedger.check
+                let asked = checksPresence ? "let \(conversation.program ?? "a program") use keychain items of sandboxed apps" : reason
                 return authenticating { () throws(AuthenticationFailure) in
                     try engine.evaluate(
                         accessControl,
                         operation: checksPresence ? .useItem : operation,
                         missing: checksPresence ? nil : missing,
                         for: context,
-                        reason: reason,
+                        reason: asked,
                         interactionAllowed: interactionAllowed,
                         prompt: prompt
                     )
@@ -146,7 +153,7 @@ package struct EngineServer: Sendable {
                 return .applications(try registry(for: conversation).applications())
             case .grantAccessGroups(let groups, let application, let target):
                 let registry = try registry(for: conversation)
-                if case .failure(let failure) = confirmPasscode(target: target, conversation: conversation, reason: "grant \(application) keychain access") {
+                if case .failure(let failure) = confirmPasscode(target: target, conversation: conversation, reason: "let the app \(application) use the keychain groups \(groups.joined(separator: ", "))") {
                     return .authenticationFailure(failure)
                 }
                 try registry.grant(groups, to: application)

@@ -32,8 +32,13 @@ extension Keychain {
         guard query.itemClass != .identity else {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
         }
-        if let group = changes.attributes["agrp"], case .string(let name) = group, !accessGroups(of: query).permits(name) {
-            throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(name)")
+        if let group = changes.attributes["agrp"] {
+            guard case .string(let name) = group else {
+                throw KeychainCoreError(.invalidParameter, "an access group must be a string")
+            }
+            guard accessGroups(of: query).permits(name) else {
+                throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(name)")
+            }
         }
         let itemClass = query.itemClass
         let schema = ItemSchema.of(itemClass)

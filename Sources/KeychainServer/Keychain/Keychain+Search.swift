@@ -191,6 +191,9 @@ extension Keychain {
         var filter = RowFilter(identifier: query.persistentReference?.identifier)
         var groupsToMatch: [String]?
         let callerGroups = accessGroups(of: query)
+        if query.attributes[QueryKey.accessGroup] != nil, query.accessGroup == nil {
+            throw KeychainCoreError(.invalidParameter, "an access group must be a string")
+        }
         if let group = query.accessGroup {
             guard callerGroups.permits(group) else {
                 throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")

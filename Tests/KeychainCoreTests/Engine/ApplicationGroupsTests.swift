@@ -191,6 +191,68 @@ import Testing
         #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) != nil)
     }
 
+    @Test func aScriptedFingerIsNoPresenceAndALockEndsIt() throws {
+        try engine.setPasscode("2468", current: nil, progress: nil)
+        _ = try add("Notes", as: Self.notes)
+        // The user's programs script the simulated sensor: a match it was told to give proves nothing.
+        for change in [SimulatedSensorChange.install(.touchID), .enroll("thumb"), .queue([.match, .match])] {
+            guard case .done = server.run(.changeSimulatedSensor(change), conversation: Self.conversation(.unsandboxed)) else {
+                Issue.record("the sensor could not be set up")
+                return
+            }
+        }
+        let context = try engine.makeContext()
+        let evaluation = EngineRequest.evaluateAccessControl(
+            PresenceLedger.check, operation: .useItem, missing: [[.biometryAny]], context: context,
+            reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+        )
+        guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed)) else {
+            Issue.record("a scripted match proved presence")
+            return
+        }
+        #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
+
+        // The passcode does; locking the keychain forgets it.
+        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
+            Issue.record("the passcode did not prove presence")
+            return
+        }
+        #expect(Self.data(try read("Notes", as: .unsandboxed, context: context)) == "Notes secret")
+        _ = server.run(.lock, conversation: Self.conversation(.unsandboxed))
+        #expect(registry.presence.isPresent(context) == false)
+    }
+
+    @Test func aSandboxedAppCannotLockUnlockOrSetUpTheKeychain() throws {
+        let requests: [EngineRequest] = [
+            .lock, .unlock(passcode: "0000", endsBiometricLockout: true),
+            .setPasscode(passcode: "0000", current: nil, reportsProgress: false), .removePasscode(current: "0000"),
+            .changeSimulatedSensor(.install(.touchID)), .applications,
+        ]
+        for request in requests {
+            #expect(Self.code(server.run(request, conversation: Self.conversation(Self.notes))) == .missingEntitlement, "\(request)")
+            #expect(Self.code(server.run(request, conversation: Self.conversation(.unverifiable))) == .missingEntitlement, "\(request)")
+        }
+        #expect(try engine.lockState().hasPasscode == false)
+        // What it may ask: its items, the lock state.
+        #expect(Self.code(try add("Notes", as: Self.notes)) == nil)
+        guard case .lockState = server.run(.lockState, conversation: Self.conversation(Self.notes)) else {
+            Issue.record("an app could not read the lock state")
+            return
+        }
+    }
+
+    @Test func anAccessGroupThatIsNotAStringIsRefused() throws {
+        _ = try add("Mine", as: .unsandboxed)
+        var query = try Self.query([kSecAttrService as String: "Mine"], for: .update)
+        query.accessGroups = AccessGroups(["default", "*"])
+        var changes = ItemUpdate()
+        changes.attributes[QueryKey.accessGroup] = .data(Data("flatpak:org.example.Notes".utf8))
+        #expect(Self.code(server.run(.update(query, changes), conversation: Self.conversation(.unsandboxed))) == .invalidParameter)
+        var search = try Self.query([kSecAttrService as String: "Mine"], for: .copyMatching)
+        search.attributes[QueryKey.accessGroup] = .data(Data("default".utf8))
+        #expect(Self.code(server.run(.search(search), conversation: Self.conversation(.unsandboxed))) == .invalidParameter)
+    }
+
     @Test func grantingNeedsThePasscodeWhenOneIsSet() throws {
         try engine.setPasscode("2468", current: nil, progress: nil)
         let grant = EngineRequest.grantAccessGroups(["default"], application: "org.example.Notes", target: PromptTarget(kind: .custom))

@@ -39,6 +39,8 @@ package final class ApplicationRegistry: Sendable {
         var grants: [String: Set<String>] = [:]
         /// Apps seen but not yet written (the keychain was locked).
         var unsaved: Set<String> = []
+        /// Counts grants and revocations: a load that read the records before one of them is stale.
+        var generation = 0
     }
 
     private let engine: any KeychainEngine
@@ -102,7 +104,10 @@ package final class ApplicationRegistry: Sendable {
                 // Granted before.
             }
         }
-        state.withLock { $0.grants[appID, default: []].formUnion(groups) }
+        state.withLock { state in
+            state.grants[appID, default: []].formUnion(groups)
+            state.generation += 1
+        }
     }
 
     /// Takes `groups` back from `appID`.
@@ -115,7 +120,10 @@ package final class ApplicationRegistry: Sendable {
                 // Never granted.
             }
         }
-        state.withLock { $0.grants[appID]?.subtract(groups) }
+        state.withLock { state in
+            state.grants[appID]?.subtract(groups)
+            state.generation += 1
+        }
     }
 
     // MARK: Records
@@ -130,6 +138,7 @@ package final class ApplicationRegistry: Sendable {
 
     /// Reads the records, once the keychain can open them.
     private func load() {
+        let generation = state.withLock { $0.generation }
         var query = record(service: nil, account: nil)
         query.matchLimit = .all
         query.returnTypes = .attributes
@@ -143,6 +152,8 @@ package final class ApplicationRegistry: Sendable {
             return
         }
         state.withLock { state in
+            // A grant or revocation since the records were read: read them again next time.
+            guard state.generation == generation else { return }
             for item in found {
                 guard case .string(let service)? = item.attributes["svce"], case .string(let account)? = item.attributes["acct"] else {
                     continue

@@ -17,12 +17,17 @@ package import KeychainCore
 /// unsandboxed program's request that touches a sandboxed app's items.
 ///
 /// The check is the access control ``check``: the client's retry loop evaluates it on its
-/// context, the daemon's gate asks for the passcode or a finger (through the daemon's prompt, never
-/// the program's word), and a success is noted here. The context then opens apps' items until it
-/// is released or invalidated.
+/// context, the daemon's gate asks for the passcode (through the daemon's prompt, in the daemon's
+/// words, never the program's), and a success is noted here. The context then opens apps' items
+/// for ``lifetime``, until it is released or invalidated, or the keychain is locked.
+///
+/// The passcode, not biometry: the simulated sensor is scripted by the user's own programs
+/// (`security biometry next match`), so a match proves nothing against them.
 package final class PresenceLedger: Sendable {
-    /// The access control a client evaluates to prove presence: biometry or the passcode.
-    package static let check = AccessControl(protection: .whenUnlocked, flags: AccessControl.userPresence)
+    /// The access control a client evaluates to prove presence: the passcode.
+    package static let check = AccessControl(protection: .whenUnlocked, flags: AccessControl.devicePasscode)
+    /// How long a proof lasts.
+    package static let lifetime = Duration.seconds(300)
 
     /// The request the daemon answers with when presence is needed.
     package static var request: AuthenticationRequest {
@@ -33,23 +38,36 @@ package final class PresenceLedger: Sendable {
         )
     }
 
-    private let proven = LockedState<Set<ContextReference>>([])
+    /// When each context proved presence.
+    private let proven = LockedState<[ContextReference: ContinuousClock.Instant]>([:])
 
     package init() {}
 
-    /// Whether `context` proved presence.
+    /// Whether `context` proved presence, less than ``lifetime`` ago.
     package func isPresent(_ context: ContextReference?) -> Bool {
         guard let context else { return false }
-        return proven.withLock { $0.contains(context) }
+        return proven.withLock { proven in
+            guard let when = proven[context] else { return false }
+            guard ContinuousClock.now - when < Self.lifetime else {
+                proven[context] = nil
+                return false
+            }
+            return true
+        }
     }
 
     /// Notes that the user proved presence on `context`.
     package func notePresence(_ context: ContextReference) {
-        _ = proven.withLock { $0.insert(context) }
+        proven.withLock { $0[context] = .now }
     }
 
     /// Forgets `context` (released or invalidated).
     package func forget(_ context: ContextReference) {
-        _ = proven.withLock { $0.remove(context) }
+        _ = proven.withLock { $0.removeValue(forKey: context) }
+    }
+
+    /// Forgets every proof (the keychain was locked).
+    package func forgetAll() {
+        proven.withLock { $0.removeAll() }
     }
 }
