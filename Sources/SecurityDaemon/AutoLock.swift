@@ -24,7 +24,9 @@ import ServiceLifecycle
 /// Off unless `securityd --auto-lock SECONDS` (or `KEYCHAIN_AUTO_LOCK`) asks for it. A request
 /// that is running (an evaluation waiting for a finger, say) keeps the keychain unlocked.
 struct AutoLock: Service {
-    let engine: any KeychainEngine
+    /// The keychains to lock (a system-mode daemon's are all those open; the quiet time is the
+    /// daemon's, across every user).
+    let engines: @Sendable () -> [any KeychainEngine]
     let clients: ClientTable
     let logger: Logger
     /// How long without requests before the keychain locks.
@@ -36,12 +38,14 @@ struct AutoLock: Service {
             while true {
                 try await Task.sleep(for: interval)
                 guard clients.quietTime >= after else { continue }
-                guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
-                do throws(KeychainCoreError) {
-                    try engine.lock()
-                    logger.info("locked the keychain after a time without requests")
-                } catch {
-                    logger.error("could not lock the keychain: \(error.code)")
+                for engine in engines() {
+                    guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
+                    do throws(KeychainCoreError) {
+                        try engine.lock()
+                        logger.info("locked the keychain after a time without requests")
+                    } catch {
+                        logger.error("could not lock the keychain: \(error.code)")
+                    }
                 }
             }
         }

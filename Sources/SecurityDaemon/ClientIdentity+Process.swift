@@ -19,11 +19,19 @@ import KeychainDevice
 /// Reading a client's identity from `/proc`.
 extension ClientIdentity {
     /// The identity of process `processID`, whose `/proc` folder is `proc` (for tests).
-    static func of(processID: Int32, proc: String = "/proc") -> ClientIdentity {
+    ///
+    /// - Parameter baseline: The confinement a client must exceed to count as sandboxed when the
+    ///   daemon cannot look into its root: the daemon's own (`nil`), or none at all for a
+    ///   system-mode daemon, which cannot look into any user's processes and is itself confined
+    ///   by its service, so that a sandbox could seem less confined than it.
+    static func of(processID: Int32, proc: String = "/proc", baseline: Confinement? = nil) -> ClientIdentity {
         let root = "\(proc)/\(processID)/root"
-        let descriptor = open(root + "/.flatpak-info", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Never blocking (a FIFO put there would stop the event loop), and only a regular file.
+        let descriptor = open(root + "/.flatpak-info", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor >= 0 {
             defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .unverifiable }
             guard let appID = flatpakAppID(Self.read(descriptor, limit: 64 << 10)) else { return .unverifiable }
             return .flatpak(appID: appID)
         }
@@ -33,7 +41,7 @@ extension ClientIdentity {
         // The root is closed to the daemon (a non-dumpable process of the same user). The tool and
         // hardened programs are non-dumpable too; sandboxes also set no_new_privs and seccomp
         // filters, which a process cannot undo.
-        return isConfined(processID: processID, proc: proc) ? .unverifiable : .unsandboxed
+        return isConfined(processID: processID, proc: proc, baseline: baseline) ? .unverifiable : .unsandboxed
     }
 
     /// The `name` of the `[Application]` group of a `.flatpak-info` key file.
@@ -67,9 +75,9 @@ extension ClientIdentity {
     /// or a stricter seccomp mode or more seccomp filters (as a sandbox adds). Compared with the
     /// daemon's own, so that a container that confines every process (Docker's seccomp profile)
     /// is not taken for a sandbox. A status that cannot be read counts as confined.
-    static func isConfined(processID: Int32, proc: String) -> Bool {
+    static func isConfined(processID: Int32, proc: String, baseline: Confinement? = nil) -> Bool {
         guard let client = Confinement(statusOf: "\(proc)/\(processID)/status") else { return true }
-        let own = Confinement.ofThisProcess ?? Confinement(noNewPrivileges: false, seccompMode: 0, seccompFilters: 0)
+        let own = baseline ?? Confinement.ofThisProcess ?? .none
         return (client.noNewPrivileges && !own.noNewPrivileges) || client.seccompMode > own.seccompMode
             || client.seccompFilters > own.seccompFilters
     }
@@ -81,6 +89,8 @@ extension ClientIdentity {
         var seccompFilters: Int
 
         static let ofThisProcess = Confinement(statusOf: "/proc/self/status")
+        /// No `no_new_privs`, no seccomp.
+        static let none = Confinement(noNewPrivileges: false, seccompMode: 0, seccompFilters: 0)
 
         init(noNewPrivileges: Bool, seccompMode: Int, seccompFilters: Int) {
             self.noNewPrivileges = noNewPrivileges

@@ -28,7 +28,11 @@ final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = [UInt8]
     typealias OutboundOut = ByteBuffer
 
-    private let server: EngineServer
+    private let roster: EngineRoster
+    /// The engine of the client's user, once it connected; `refusal` instead when that user's
+    /// keychain cannot be opened.
+    private var server: EngineServer?
+    private var refusal: KeychainCoreError?
     private let pool: NIOThreadPool
     private let clients: ClientTable
     private let logger: Logger
@@ -40,8 +44,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// The question of the running request that waits for the client's answer.
     private var pendingAnswer: EventLoopPromise<[UInt8]?>?
 
-    init(server: EngineServer, pool: NIOThreadPool, clients: ClientTable, logger: Logger) {
-        self.server = server
+    init(roster: EngineRoster, pool: NIOThreadPool, clients: ClientTable, logger: Logger) {
+        self.roster = roster
         self.pool = pool
         self.clients = clients
         self.logger = logger
@@ -51,18 +55,26 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         switch PeerCredentials.of(context.channel) {
-        case .success(let peer) where peer.userID == getuid():
+        case .success(let peer):
+            guard let assigned = roster.server(peer.userID) else {
+                logger.warning("refused a connection from another user", metadata: ["keychain.peer.uid": "\(peer.userID)"])
+                context.close(promise: nil)
+                return
+            }
+            switch assigned {
+            case .success(let server): self.server = server
+            case .failure(let error):
+                refusal = error
+                logger.error("cannot open a user's keychain", metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"])
+            }
             processID = peer.processID
             programName = peer.programName
-            identity = ClientIdentity.of(processID: peer.processID)
+            identity = ClientIdentity.of(processID: peer.processID, baseline: roster.confinementBaseline)
             if identity != .unsandboxed {
                 logger.debug("a sandboxed client connected", metadata: ["keychain.client.identity": "\(identity)"])
             }
             clients.connect(peer.processID)
             context.fireChannelActive()
-        case .success(let peer):
-            logger.warning("refused a connection from another user", metadata: ["keychain.peer.uid": "\(peer.userID)"])
-            context.close(promise: nil)
         case .failure:
             logger.warning("refused a connection whose peer cannot be identified")
             context.close(promise: nil)
@@ -75,7 +87,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         pendingAnswer = nil
         if let processID {
             let orphans = clients.disconnect(processID)
-            if !orphans.isEmpty {
+            if !orphans.isEmpty, let server {
+                // What the contexts proved goes with them.
+                orphans.forEach { server.applications?.presence.forget($0) }
                 let engine = server.engine
                 pool.submit { _ in orphans.forEach(engine.releaseContext) }
             }
@@ -127,10 +141,16 @@ final class ConnectionHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
+        guard let server else {
+            // This user's keychain cannot be opened: every request gets that error.
+            let error = refusal ?? KeychainCoreError(.notAvailable, "no keychain serves this user")
+            let reply = (try? EngineWire.encode(EngineResponse.keychainError(error))) ?? []
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
+            return
+        }
         isBusy = true
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let server = server
         let clients = clients
         let conversation = EngineConversation(program: programName, client: identity) { interim in
             channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)

@@ -24,7 +24,8 @@ import ServiceLifecycle
 /// request arrives, then the requests already running finish and their replies are written.
 struct DaemonServer: Service {
     let endpoint: DaemonEndpoint
-    let server: EngineServer
+    /// The engine each client's user is served by.
+    let roster: EngineRoster
     /// The client processes and their contexts.
     let clients: ClientTable
     let logger: Logger
@@ -37,11 +38,14 @@ struct DaemonServer: Service {
     var readiness: ReadinessPipe?
     /// How long a connection may send nothing (not even the rest of a frame) before it is closed.
     var idleTimeout: TimeAmount = .seconds(60)
+    /// Whether every user may connect (system mode): the socket is then 0666, and the roster
+    /// decides what each user gets.
+    var isShared = false
 
     func run() async throws {
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
-        let (server, clients, logger, idleTimeout) = (server, clients, logger, idleTimeout)
+        let (roster, clients, logger, idleTimeout) = (roster, clients, logger, idleTimeout)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 128)
             .childChannelInitializer { channel in
@@ -49,7 +53,7 @@ struct DaemonServer: Service {
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
-                        ConnectionHandler(server: server, pool: pool, clients: clients, logger: logger)
+                        ConnectionHandler(roster: roster, pool: pool, clients: clients, logger: logger)
                     )
                 }
             }
@@ -59,7 +63,7 @@ struct DaemonServer: Service {
             logger.info("listening on the socket systemd passed")
         } else {
             channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.socketPath, cleanupExistingSocketFile: true).get()
-            chmod(endpoint.socketPath, 0o600)
+            chmod(endpoint.socketPath, isShared ? 0o666 : 0o600)
             logger.info("listening", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
         }
         readiness?.report(.listening)

@@ -52,6 +52,12 @@ struct SecurityDaemon: AsyncParsableCommand {
     @Option(help: .hidden)
     var readyFd: Int32?
 
+    @Flag(help: "Serve every user's keychain, each kept in --state-directory where only this daemon can read it, on /run/swift-keychain/socket. Run it as a dedicated system user.")
+    var system = false
+
+    @Option(help: "With --system: the folder of the users' keychains.")
+    var stateDirectory = "/var/lib/swift-keychain"
+
     func run() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -76,6 +82,10 @@ struct SecurityDaemon: AsyncParsableCommand {
             )
         case .failed(let code):
             logger.warning("memory could not be locked", metadata: ["errno": "\(code)"])
+        }
+        if system {
+            try await runSystem(logger: logger)
+            return
         }
         let home = self.home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL) }
             ?? KeychainHome.resolve()
@@ -107,7 +117,7 @@ struct SecurityDaemon: AsyncParsableCommand {
         server.admission = { watch.problem() }
         server.applications = ApplicationRegistry(engine: engine)
         let clients = ClientTable()
-        var service = DaemonServer(endpoint: endpoint, server: server, clients: clients, logger: logger)
+        var service = DaemonServer(endpoint: endpoint, roster: .single(server), clients: clients, logger: logger)
         service.activatedSocket = Self.activatedSocket()
         service.readiness = readiness
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
@@ -118,7 +128,7 @@ struct SecurityDaemon: AsyncParsableCommand {
             .init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
-            services.append(.init(service: AutoLock(engine: engine, clients: clients, logger: logger, after: after)))
+            services.append(.init(service: AutoLock(engines: { [engine] }, clients: clients, logger: logger, after: after)))
         }
         // The server stops first on a signal; when the lifetime ends, the server shuts down gracefully.
         let group = ServiceGroup(
@@ -137,6 +147,35 @@ struct SecurityDaemon: AsyncParsableCommand {
         // A removed home's lock file goes too (still held, so no other daemon has it open yet);
         // a home that stays keeps its lock file, which the next daemon takes.
         if !FileManager.default.fileExists(atPath: home.url.path) { unlink(endpoint.lockPath) }
+        withExtendedLifetime(instance) {}
+    }
+
+    /// System mode: every user's keychain, in the state folder, behind one socket all users reach.
+    private func runSystem(logger: Logger) async throws {
+        let endpoint = DaemonEndpoint(socketPath: socket.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? DaemonEndpoint.systemSocketPath)
+        let state = URL(fileURLWithPath: stateDirectory, isDirectory: true).standardizedFileURL
+        let keychains = try SystemKeychains(state: state, logger: logger)
+        // One daemon per state folder; its lock lives there, the daemon's own.
+        guard let instance = try SingleInstance.acquire(lockPath: state.appendingPathComponent("securityd.lock").path) else {
+            logger.info("another securityd serves this state folder", metadata: ["keychain.state": "\(state.path)"])
+            return
+        }
+        let activated = Self.activatedSocket()
+        if activated == nil { try SingleInstance.prepareSharedFolder(endpoint.directory) }
+        let clients = ClientTable()
+        var service = DaemonServer(endpoint: endpoint, roster: keychains.roster, clients: clients, logger: logger)
+        service.activatedSocket = activated
+        service.readiness = ReadinessPipe(descriptor: readyFd)
+        service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
+        service.isShared = true
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: service)]
+        if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
+            services.append(.init(service: AutoLock(engines: { keychains.engines }, clients: clients, logger: logger, after: after)))
+        }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await group.run()
         withExtendedLifetime(instance) {}
     }
 

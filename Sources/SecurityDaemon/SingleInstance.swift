@@ -28,9 +28,14 @@ final class SingleInstance {
     static func acquire(_ endpoint: DaemonEndpoint) throws -> SingleInstance? {
         // Created 0700, the user's own, not writable by others, under ancestors nobody can swap.
         try PrivateDirectory.prepare(URL(fileURLWithPath: endpoint.directory, isDirectory: true))
-        let descriptor = open(endpoint.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        return try acquire(lockPath: endpoint.lockPath)
+    }
+
+    /// Takes the lock file at `lockPath`, in a folder of the daemon's own.
+    static func acquire(lockPath: String) throws -> SingleInstance? {
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw KeychainCoreError(.io, "cannot open \(endpoint.lockPath): \(String(cString: strerror(errno)))")
+            throw KeychainCoreError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
@@ -41,6 +46,18 @@ final class SingleInstance {
         _ = ftruncate(descriptor, 0)
         _ = processID.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         return SingleInstance(descriptor: descriptor)
+    }
+
+    /// Creates `path` 0755 if missing (a system daemon's socket folder, which every user enters);
+    /// it must be a folder of this user that others cannot write.
+    static func prepareSharedFolder(_ path: String) throws {
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw KeychainCoreError(.io, "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(), status.st_mode & 0o022 == 0 else {
+            throw KeychainCoreError(.invalidKeychain, "\(path) must be a folder of this user that others cannot write")
+        }
     }
 
     private init(descriptor: Int32) {

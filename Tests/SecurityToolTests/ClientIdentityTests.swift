@@ -53,6 +53,17 @@ import Testing
         #expect(ClientIdentity.of(processID: 13, proc: proc.url.path) == .unverifiable)
     }
 
+    @Test func aFifoInPlaceOfTheFlatpakInfoIsNotWaitedFor() throws {
+        let proc = FakeProc()
+        try proc.process(40, root: [:])
+        // Opened for reading, a FIFO blocks until someone writes: the daemon's event loop would stop.
+        #expect(mkfifo(proc.url.appendingPathComponent("40/root/.flatpak-info").path, 0o600) == 0)
+        try proc.process(41, root: [:])
+        try FileManager.default.createDirectory(at: proc.url.appendingPathComponent("41/root/.flatpak-info"), withIntermediateDirectories: true)
+        #expect(ClientIdentity.of(processID: 40, proc: proc.url.path) == .unverifiable)
+        #expect(ClientIdentity.of(processID: 41, proc: proc.url.path) == .unverifiable)
+    }
+
     @Test func aRootTheDaemonCannotSeeIntoIsJudgedByTheProcessesConfinement() throws {
         let proc = FakeProc()
         // No readable root (a non-dumpable process): sandboxes run with no_new_privs or seccomp.
@@ -69,6 +80,15 @@ import Testing
         #expect(ClientIdentity.of(processID: 23, proc: proc.url.path) == .unverifiable)
         // A process that is gone is nobody.
         #expect(ClientIdentity.of(processID: 99, proc: proc.url.path) == .unverifiable)
+
+        // A system-mode daemon is confined by its service (no_new_privs, several seccomp filters),
+        // more than a sandbox may be: it judges against no confinement at all.
+        let service = ClientIdentity.Confinement(noNewPrivileges: true, seccompMode: 2, seccompFilters: 9)
+        try proc.process(30, root: nil, status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t1\n")
+        try proc.process(31, root: nil, status: "Name:\tshell\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n")
+        #expect(ClientIdentity.isConfined(processID: 30, proc: proc.url.path, baseline: service) == false)
+        #expect(ClientIdentity.of(processID: 30, proc: proc.url.path, baseline: ClientIdentity.Confinement.none) == .unverifiable)
+        #expect(ClientIdentity.of(processID: 31, proc: proc.url.path, baseline: ClientIdentity.Confinement.none) == .unsandboxed)
     }
 
     @Test func grantsNarrowWhatTheClientAsksForAndNeverWidenIt() {

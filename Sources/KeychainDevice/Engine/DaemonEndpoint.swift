@@ -49,6 +49,29 @@ package struct DaemonEndpoint: Hashable, Sendable {
         return DaemonEndpoint(socketPath: directory + "/" + name)
     }
 
+    // MARK: System mode
+
+    /// Where a system-mode daemon (`securityd --system`) listens for every user.
+    package static let systemSocketPath = "/run/swift-keychain/socket"
+    /// The account a system-mode daemon runs as.
+    package static let systemUserName = "swift-keychain"
+
+    /// The system daemon, when it serves the session's keychain: it is installed (its socket
+    /// exists) and the user named no home and no socket of their own.
+    package static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> DaemonEndpoint? {
+        guard environment["KEYCHAIN_HOME"] == nil, environment["KEYCHAIN_SOCKET"] == nil,
+            FileManager.default.fileExists(atPath: systemSocketPath)
+        else { return nil }
+        return DaemonEndpoint(socketPath: systemSocketPath)
+    }
+
+    /// The users a client trusts to serve it: itself, root, and the system daemon's account.
+    package static func isTrustedServer(_ userID: UInt32) -> Bool {
+        if userID == getuid() || userID == 0 { return true }
+        guard let account = getpwnam(systemUserName) else { return false }
+        return account.pointee.pw_uid == userID
+    }
+
     /// FNV-1a of a path, in hexadecimal: a name, not a secret (the folder is the user's alone).
     private static func hash(_ path: String) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325

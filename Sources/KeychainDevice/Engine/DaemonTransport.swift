@@ -125,8 +125,9 @@ package final class DaemonTransport: EngineTransport {
     private func openConnection() throws(KeychainCoreError) -> Int32 {
         let descriptor = try connectOrStart()
         // Whoever listens gets passcodes and secrets: it must run as this user (another user may
-        // have made the socket's folder first, in /tmp for instance).
-        guard let owner = Self.peerUserID(descriptor), owner == getuid() else {
+        // have made the socket's folder first, in /tmp for instance), or be the system daemon
+        // (root, or its own account).
+        guard let owner = Self.peerUserID(descriptor), DaemonEndpoint.isTrustedServer(owner) else {
             close(descriptor)
             throw KeychainCoreError(
                 .invalidKeychain,

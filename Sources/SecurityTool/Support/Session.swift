@@ -32,7 +32,11 @@ enum Session {
     /// commands that only look.
     static func openExisting(home: String? = nil) throws -> Device? {
         let keychainHome = resolve(home)
-        guard keychainHome.containsKeychain else { return nil }
+        // A daemon named by a socket (a system daemon among them) holds files of its own.
+        let environment = ProcessInfo.processInfo.environment
+        let servedElsewhere = home == nil && environment["KEYCHAIN_ENGINE"] != "embedded"
+            && (environment["KEYCHAIN_SOCKET"].map { !$0.isEmpty } ?? false || DaemonEndpoint.system(environment: environment) != nil)
+        guard keychainHome.containsKeychain || servedElsewhere else { return nil }
         return try open(keychainHome)
     }
 

@@ -1,0 +1,75 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+import KeychainDevice
+import KeychainServer
+import Logging
+
+/// The keychains of a system-mode daemon (`securityd --system`): one per user, in
+/// `<state>/<uid>/`, owned by the daemon's user and closed to everyone else, opened when that
+/// user's first client connects.
+///
+/// No process of the user can read the files (iOS's arrangement: apps never see the keychain's
+/// database), so a copy of the user's home holds nothing of the keychain. Each keychain has its
+/// own lock state, passcode, sensor and contexts.
+final class SystemKeychains: Sendable {
+    private let state: URL
+    private let logger: Logger
+    private let servers = LockedState<[UInt32: EngineServer]>([:])
+
+    /// The folder of all users' keychains (created 0700 if missing).
+    init(state: URL, logger: Logger) throws(KeychainCoreError) {
+        try PrivateDirectory.prepare(state)
+        self.state = state
+        self.logger = logger
+    }
+
+    /// The roster that gives each user their own keychain.
+    var roster: EngineRoster {
+        EngineRoster(
+            server: { [self] userID in Result { () throws(KeychainCoreError) in try server(for: userID) } },
+            // Run as another account, the daemon sees into no user's process: a client with
+            // no_new_privs or a seccomp filter may be a sandboxed app, and gets nothing.
+            confinementBaseline: ClientIdentity.Confinement.none
+        )
+    }
+
+    /// The engines open now, for the auto-lock.
+    var engines: [any KeychainEngine] {
+        servers.withLock { $0.values.map(\.engine) }
+    }
+
+    /// The server of `userID`'s keychain, opening it on first use.
+    func server(for userID: UInt32) throws(KeychainCoreError) -> EngineServer {
+        try servers.withLock { (servers: inout [UInt32: EngineServer]) throws(KeychainCoreError) -> EngineServer in
+            if let server = servers[userID] { return server }
+            let home = state.appendingPathComponent(String(userID), isDirectory: true)
+            var configuration = DeviceConfiguration.fromEnvironment()
+            configuration.engine = .embedded
+            configuration.passcodePrompt = .none
+            configuration.logger = logger
+            let engine = try EmbeddedEngine(directory: home, configuration: configuration)
+            // pinentry, run as the daemon's user, could open neither the user's terminal nor their
+            // display: every question goes to the client's own prompt.
+            var server = EngineServer(engine: engine, prompts: .relaying)
+            let watch = HomeWatch(home: home)
+            server.admission = { watch.problem() }
+            server.applications = ApplicationRegistry(engine: engine)
+            servers[userID] = server
+            logger.info("opened a user's keychain", metadata: ["keychain.uid": "\(userID)"])
+            return server
+        }
+    }
+}
