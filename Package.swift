@@ -189,7 +189,8 @@ if offersDropIn {
     package.products.append(.library(name: "Security", targets: ["Security"]))
     package.products.append(.library(name: "LocalAuthentication", targets: ["LocalAuthentication"]))
     package.targets.append(.target(name: "Security", dependencies: ["KeychainServices"]))
-    package.targets.append(.target(name: "LocalAuthentication", dependencies: ["LocalAuth"]))
+    // As Apple's framework, whose headers import Security: `import LocalAuthentication` shows Security's API too.
+    package.targets.append(.target(name: "LocalAuthentication", dependencies: ["LocalAuth", "Security"]))
     package.targets.append(
         .testTarget(name: "SecurityDropInTests", dependencies: ["Security", "LocalAuthentication", "KeychainTesting"])
     )

@@ -99,7 +99,9 @@ import Testing
 
     static let addCases: [AddCase] = [
         AddCase(flags: [], bare: errSecSuccess, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
-        AddCase(flags: .privateKeyUsage, bare: errSecSuccess, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
+        // Private-key usage on a password: Apple's sec_acl_stress expects errSecAuthFailed, with or without a constraint.
+        AddCase(flags: .privateKeyUsage, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecAuthFailed),
+        AddCase(flags: [.devicePasscode, .privateKeyUsage], bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecAuthFailed),
         AddCase(flags: .userPresence, bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
         AddCase(flags: .devicePasscode, bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
         AddCase(flags: .biometryAny, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecSuccess),

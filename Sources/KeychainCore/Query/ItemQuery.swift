@@ -65,6 +65,9 @@ package struct ItemQuery: Sendable, Codable {
     /// process of the in-process engine uses its own: on Linux, access groups separate
     /// applications that cooperate (see ``AccessGroups``).
     package var accessGroups: AccessGroups?
+    /// `kSecMatchHostOrSubdomainOfHost`: internet passwords whose server is this host or a
+    /// subdomain of it.
+    package var hostOrSubdomainOf: String?
 
     package init(itemClass: ItemClass) {
         self.itemClass = itemClass

@@ -49,6 +49,8 @@ package enum QueryKey {
     package static let matchLimitAll = "m_LimitAll"
     /// The prefix of every `kSecMatch…` key.
     package static let matchPrefix = "m_"
+    /// `kSecMatchHostOrSubdomainOfHost`.
+    package static let matchHostOrSubdomainOfHost = "m_HostOrSubdomainOfHost"
 
     // MARK: Use
 

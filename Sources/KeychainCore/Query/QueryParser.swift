@@ -43,17 +43,28 @@ package enum QueryParser {
             case QueryKey.itemClass:
                 continue
             case QueryKey.returnData, QueryKey.returnAttributes, QueryKey.returnReference, QueryKey.returnPersistentReference:
-                guard operation == .add || operation == .copyMatching else {
-                    throw invalid("\(key) is not allowed in \(operation)")
-                }
+                // A delete returns nothing and ignores them (`_SecItemDelete`; Apple's si-43 deletes
+                // with kSecReturnAttributes).
+                guard operation != .update else { throw invalid("\(key) is not allowed in \(operation)") }
                 guard let flag = boolean(value) else { throw invalid("\(key) must be a Boolean") }
-                if flag { query.returnTypes.insert(returnType(key)) }
+                if flag && operation != .delete { query.returnTypes.insert(returnType(key)) }
             case QueryKey.matchLimit:
                 switch operation {
                 case .copyMatching: query.matchLimit = try matchLimit(value)
                 case .add, .update: _ = try matchLimit(value)  // an add makes one item; an update acts on all matches
-                case .delete: throw invalid("kSecMatchLimit is not allowed in SecItemDelete")
+                case .delete:
+                    // A delete removes every match: only a finite limit is refused (`_SecItemDelete`:
+                    // `q_limit != kSecMatchUnlimited`).
+                    guard try matchLimit(value) == .all else { throw invalid("a finite kSecMatchLimit is not allowed in SecItemDelete") }
                 }
+            case QueryKey.matchHostOrSubdomainOfHost:
+                guard operation == .copyMatching else { throw invalid("\(key) is not allowed in \(operation)") }
+                guard let host = value as? String else { throw invalid("kSecMatchHostOrSubdomainOfHost must be a string") }
+                // Apple matches servers of internet passwords only (SecItemServer.c: errSecUnsupportedOperation otherwise).
+                guard query.itemClass == .internetPassword else {
+                    throw KeychainCoreError(.unimplemented, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
+                }
+                query.hostOrSubdomainOf = host
             case _ where key.hasPrefix(QueryKey.matchPrefix):
                 // Apple records other match options for searches (and applies only the ones it knows);
                 // any of them makes an add, an update's query or a delete invalid.
@@ -169,6 +180,9 @@ package enum QueryParser {
                 update.attributes[QueryKey.synchronizable] = .bool(flag)
             case QueryKey.creationDate, QueryKey.modificationDate:
                 throw invalid("\(key) is maintained by the keychain")
+            case QueryKey.dataProtectionKeychain:
+                // A flag of the call, not an attribute: ignored among the changes, as Apple does.
+                continue
             default:
                 update.attributes[key] = try attributeValue(value, key: key, schema: schema)
             }
@@ -275,9 +289,9 @@ package enum QueryParser {
         if accessControl?.hasConstraints == true {
             throw invalid("an item with kSecAttrAccessControl constraints is not synchronizable")
         }
-        if protection?.isThisDeviceOnly == true {
-            throw invalid("a ThisDeviceOnly item cannot be synchronizable")
-        }
+        // A ThisDeviceOnly class with synchronizable is accepted, as Apple's implementation does
+        // (SecItem.h says "may not", but neither SecItem.m nor SecItemServer.c checks the pair):
+        // the item stays on this device, as every item does here.
     }
 
     private static func attributeValue(

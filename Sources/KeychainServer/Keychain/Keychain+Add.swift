@@ -37,6 +37,11 @@ extension Keychain {
         guard itemClass != .identity else {
             throw KeychainCoreError(.invalidParameter, "identities are added as a certificate and a key reference")
         }
+        // Private-key usage is an operation of keys: on anything else the access control cannot be
+        // satisfied (Apple's sec_acl_stress: errSecAuthFailed).
+        if let flags = query.accessControl?.flags, flags & AccessControl.privateKeyUsage != 0, itemClass != .key {
+            throw KeychainCoreError(.authenticationFailed, "kSecAccessControlPrivateKeyUsage applies to keys only")
+        }
         let accessControl = AccessControl(
             protection: query.protection ?? itemClass.defaultProtection,
             flags: query.accessControl?.flags ?? 0

@@ -59,6 +59,13 @@ extension Keychain {
             }
             var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
             try forEachMatch(of: query, in: db, limit: nil, tiers: tiers) { (row, item) throws(KeychainCoreError) in
+                // An item with an access control's constraints never syncs: Apple refuses the pair
+                // on add, and on an update that would make it (before anything is asked).
+                let flags = changes.accessControl?.flags ?? item.accessControl.flags
+                let synchronizable = changes.attributes[QueryKey.synchronizable] ?? item.attributes[QueryKey.synchronizable]
+                if case .bool(true)? = synchronizable, AccessControl(protection: item.protection, flags: flags).hasConstraints {
+                    throw KeychainCoreError(.invalidParameter, "an item with kSecAttrAccessControl constraints is not synchronizable")
+                }
                 // Always opened: proves the caller may use the item, even when the secret is replaced.
                 let secret = try codec.openSecret(
                     row,

@@ -236,6 +236,10 @@ extension Keychain {
                 return false
             }
         }
+        if let host = query.hostOrSubdomainOf {
+            // Apple's isHostOrSubdomainOfHost: the server is the host, or ends in "." and the host.
+            guard case .string(let server)? = item.attributes["srvr"], server == host || server.hasSuffix("." + host) else { return false }
+        }
         for (code, wanted) in query.attributes {
             guard let descriptor = schema.attribute(code) else { return false }
             let stored = item.attributes[code] ?? (descriptor.isPrimaryKey ? .defaultValue(for: descriptor.kind) : nil)

@@ -89,6 +89,7 @@ public struct SecAccessControlCreateFlags: OptionSet, Hashable, Sendable {
 ///   - flags: The conditions on the item's use.
 ///   - error: On failure, an error in `NSOSStatusErrorDomain` with code `errSecParam`.
 /// - Returns: The access control object, or `nil` if the protection or the flags are invalid.
+@discardableResult
 public func SecAccessControlCreateWithFlags(
     _ allocator: CFAllocator?,
     _ protection: CFTypeRef,
@@ -123,6 +124,6 @@ public func SecAccessControlCreateWithFlags(
     return SecAccessControl(AccessControl(protection: protectionClass, flags: flags.rawValue))
 }
 
-/// The error domain of `OSStatus` codes.
-public let NSOSStatusErrorDomain = "NSOSStatusErrorDomain"
+// `NSOSStatusErrorDomain` comes from Foundation, on Linux too: declaring it here would make it
+// ambiguous in every file that imports Foundation and Security.
 #endif

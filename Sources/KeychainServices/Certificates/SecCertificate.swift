@@ -46,6 +46,7 @@ public final class SecCertificate: Hashable, Sendable {
 ///   - allocator: Ignored; pass `nil` or `kCFAllocatorDefault`.
 ///   - data: A DER-encoded X.509 certificate.
 /// - Returns: The certificate, or `nil` when `data` is not one DER certificate and nothing else.
+@discardableResult
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
     let bytes = data as Data
     guard CertificateDER(derEncoded: [UInt8](bytes)) != nil else { return nil }
@@ -53,6 +54,7 @@ public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFDa
 }
 
 /// Returns the DER encoding of a certificate.
+@discardableResult
 public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
     certificate.der as NSData
 }

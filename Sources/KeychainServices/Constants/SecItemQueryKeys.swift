@@ -48,6 +48,10 @@ nonisolated(unsafe) public let kSecMatchSubjectEndsWith:       CFString = "m_Sub
 /// A search key whose value is a string the subject must equal (macOS only).
 nonisolated(unsafe) public let kSecMatchSubjectWholeString:    CFString = "m_SubjectWholeString"
 
+/// A search key whose value is a host: internet passwords whose server is that host or one of its
+/// subdomains (`example.com` finds `example.com` and `www.example.com`, not `badexample.com`).
+nonisolated(unsafe) public let kSecMatchHostOrSubdomainOfHost: CFString = "m_HostOrSubdomainOfHost"
+
 /// A search key whose boolean value makes string matching ignore case.
 nonisolated(unsafe) public let kSecMatchCaseInsensitive:       CFString = "m_CaseInsensitive"
 

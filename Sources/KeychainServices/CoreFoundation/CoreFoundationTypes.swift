@@ -73,23 +73,43 @@ public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 /// The `Info.plist` key of a bundle's identifier.
 nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString = "CFBundleIdentifier"
 
+// The CFError functions with the signatures Swift imports on Apple platforms (implicitly unwrapped,
+// and no warning for an unused result, as for every imported C function),
+// so that `CFErrorGetDomain(error) as String` compiles as it does there.
+
 /// Returns the code of an error.
-public func CFErrorGetCode(_ error: CFError) -> CFIndex {
+@discardableResult
+public func CFErrorGetCode(_ error: CFError!) -> CFIndex {
     error.code
 }
 
 /// Returns the domain of an error.
-public func CFErrorGetDomain(_ error: CFError) -> CFErrorDomain? {
+@discardableResult
+public func CFErrorGetDomain(_ error: CFError!) -> CFErrorDomain! {
     error.domain as NSString
 }
 
 /// Returns the user-info dictionary of an error.
-public func CFErrorCopyUserInfo(_ error: CFError) -> CFDictionary? {
+@discardableResult
+public func CFErrorCopyUserInfo(_ error: CFError!) -> CFDictionary! {
     error.userInfo as NSDictionary
 }
 
 /// Returns a description of an error.
-public func CFErrorCopyDescription(_ error: CFError) -> CFString? {
+@discardableResult
+public func CFErrorCopyDescription(_ error: CFError!) -> CFString! {
     error.localizedDescription as NSString
+}
+
+/// Returns why an error happened, if it says.
+@discardableResult
+public func CFErrorCopyFailureReason(_ error: CFError!) -> CFString! {
+    error.localizedFailureReason.map { $0 as NSString }
+}
+
+/// Returns what to do about an error, if it says.
+@discardableResult
+public func CFErrorCopyRecoverySuggestion(_ error: CFError!) -> CFString! {
+    error.localizedRecoverySuggestion.map { $0 as NSString }
 }
 #endif

@@ -22,6 +22,7 @@ public import Foundation
 ///   - status: A result code of a Security function.
 ///   - reserved: Reserved; pass `nil`.
 /// - Returns: The message Apple's Security framework gives for the code.
+@discardableResult
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
     if let message = SecStatusMessages.table[status] {
         return message as NSString

@@ -29,12 +29,13 @@ import KeychainDevice
 ///   or another result code.
 /// - Note: On Linux the keychain is the one of `KeychainDevice.Device.current()`: the
 ///   `KEYCHAIN_HOME` directory by default, or the one a test or the process selected.
+@discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(attributes, for: .add)
         let device = try Device.current()
         let item = try call.authenticating(on: device) { query throws(KeychainCoreError) in
-            try device.engine.add(query)
+            try device.engine.add(SecItemResult.engineQuery(query))
         }
         if let result, !call.query.returnTypes.isEmpty {
             result.pointee = try SecItemResult.make([item], query: call.query)
@@ -48,13 +49,14 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 ///   - query: The item class, attributes to match, `kSecMatchLimit`, and `kSecReturn…` keys.
 ///   - result: On return, the matches in the shape the `kSecReturn…` keys and match limit ask for.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another result code.
+@discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .copyMatching)
         try SecItemResult.validate(call.query)
         let device = try Device.current()
         let items = try call.authenticating(on: device) { query throws(KeychainCoreError) in
-            try device.engine.search(query)
+            try device.engine.search(SecItemResult.engineQuery(query))
         }
         if let result, !call.query.returnTypes.isEmpty {
             result.pointee = try SecItemResult.make(items, query: call.query)
@@ -69,6 +71,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 ///   - attributesToUpdate: The attributes and value to set.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, `errSecDuplicateItem` if a change would make
 ///   two items alike, or another result code.
+@discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .update)
@@ -90,6 +93,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 ///
 /// Deleting never needs an item's access control; through `securityd`, deleting a sandboxed
 /// app's items from another program needs the user's presence, asked as for a read.
+@discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .delete)

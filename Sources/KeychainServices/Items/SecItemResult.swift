@@ -22,30 +22,51 @@ import KeychainCore
 /// One `kSecReturn…` key gives that value alone (`Data` for data and persistent references, a
 /// dictionary for attributes); several give a dictionary holding the attributes plus `v_Data` and
 /// `v_PersistentRef`; a match limit other than one gives an array of those.
+///
+/// `kSecReturnRef` on a password item makes no reference (passwords have no object type), as in
+/// Apple's `SecItemResultCopyPrepared`: alone it gives no result (an array leaves the item out);
+/// with other return keys the dictionary is the one a reference is made from — every attribute,
+/// `kSecClass` and the item's data (securityd's `SecDbItemCopyResult`).
 enum SecItemResult {
     /// Refuses return keys that this implementation cannot honour yet.
     static func validate(_ query: ItemQuery) throws(KeychainCoreError) {
         guard query.returnTypes.contains(.reference) else { return }
         switch query.itemClass {
         case .genericPassword, .internetPassword:
-            if query.returnTypes == .reference {
-                throw KeychainCoreError(.invalidParameter, "password items have no reference type")
-            }
+            return
         case .certificate, .key, .identity:
             throw KeychainCoreError(.unimplemented, "kSecReturnRef for certificates and keys is not supported yet")
         }
     }
 
-    static func make(_ items: [ItemResult], query: ItemQuery) throws(KeychainCoreError) -> AnyObject {
+    /// What the engine must return for `query`: a reference is made from the attributes and data.
+    static func engineQuery(_ query: ItemQuery) -> ItemQuery {
+        guard query.returnTypes.contains(.reference) else { return query }
+        var query = query
+        query.returnTypes.formUnion([.attributes, .data])
+        return query
+    }
+
+    static func make(_ items: [ItemResult], query: ItemQuery) throws(KeychainCoreError) -> AnyObject? {
         try validate(query)
-        let values = items.map { single($0, returnTypes: query.returnTypes.subtracting(.reference)) }
+        let values = items.compactMap { single($0, returnTypes: query.returnTypes) }
         if query.matchLimit.returnsArray {
             return values as NSArray
         }
-        return values[0]
+        return values.first
     }
 
-    private static func single(_ item: ItemResult, returnTypes: ReturnTypes) -> AnyObject {
+    private static func single(_ item: ItemResult, returnTypes: ReturnTypes) -> AnyObject? {
+        if returnTypes.contains(.reference) {
+            guard returnTypes != .reference else { return nil }
+            var dictionary = attributes(of: item)
+            dictionary[QueryKey.itemClass] = item.itemClass.rawValue
+            dictionary["v_Data"] = item.data ?? Data()
+            if returnTypes.contains(.persistentReference) {
+                dictionary["v_PersistentRef"] = item.persistentReference.data
+            }
+            return dictionary as NSDictionary
+        }
         switch returnTypes {
         case .data:
             return (item.data ?? Data()) as NSData
