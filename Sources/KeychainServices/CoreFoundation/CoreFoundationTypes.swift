@@ -71,7 +71,7 @@ public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 
 /// The `Info.plist` key of a bundle's identifier.
-nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString = "CFBundleIdentifier"
+nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString = SecConstantString("CFBundleIdentifier")
 
 // The CFError functions with the signatures Swift imports on Apple platforms (implicitly unwrapped,
 // and no warning for an unused result, as for every imported C function),
