@@ -115,6 +115,7 @@ let package = Package(
         .executableTarget(
             name: "SecurityDaemon",
             dependencies: [
+                "CKeychainSystem",
                 "KeychainDevice",
                 "KeychainCore",
                 "KeychainServer",

@@ -11,13 +11,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-// prctl is variadic, which Swift cannot call: these wrappers are the whole reason for this target.
+// prctl and syscall are variadic, which Swift cannot call: these wrappers are the whole reason for
+// this target.
 
 #include "CKeychainSystem.h"
 
 #include <sys/resource.h>
 #if defined(__linux__)
+#include <errno.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 int c_keychain_set_non_dumpable(void) {
@@ -42,3 +47,14 @@ int c_keychain_disable_core_files(void) {
 }
 
 
+
+int c_keychain_pidfd_is_alive(int pidfd) {
+#if defined(__linux__) && defined(SYS_pidfd_send_signal)
+    // Signal 0 checks without signalling.
+    if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0) return 1;
+    return errno == ESRCH ? 0 : -1;
+#else
+    (void)pidfd;
+    return -1;
+#endif
+}

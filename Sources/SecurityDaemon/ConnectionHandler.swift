@@ -68,8 +68,18 @@ final class ConnectionHandler: ChannelInboundHandler {
                 logger.error("cannot open a user's keychain", metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"])
             }
             processID = peer.processID
+            // The process, pinned, so that a PID reused meanwhile cannot lend its identity.
+            let handle = PeerCredentials.processHandle(of: context.channel)
             programName = peer.programName
             identity = ClientIdentity.of(processID: peer.processID, baseline: roster.confinementBaseline)
+            if let handle {
+                // Gone before its /proc files were read: they may have been another process's.
+                if !PeerCredentials.isAlive(handle) {
+                    identity = .unverifiable
+                    programName = nil
+                }
+                close(handle)
+            }
             if identity != .unsandboxed {
                 logger.debug("a sandboxed client connected", metadata: ["keychain.client.identity": "\(identity)"])
             }

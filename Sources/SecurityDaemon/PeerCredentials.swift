@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CKeychainSystem
 import Foundation
 import NIOCore
 #if canImport(Glibc)
@@ -43,6 +44,35 @@ struct PeerCredentials: Sendable {
         #else
         return .failure(ChannelError.operationUnsupported)
         #endif
+    }
+
+    /// A handle on the peer process itself (`SO_PEERPIDFD`, Linux 6.5): unlike its process ID, it
+    /// cannot come to mean another process. `nil` when the kernel has none to give (an older
+    /// kernel, or a peer that has already exited); the caller closes it.
+    static func processHandle(of channel: any Channel) -> Int32? {
+        #if canImport(Glibc)
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let future: EventLoopFuture<Int32> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET),
+            name: SocketOptionName(Self.peerProcessHandleOption)
+        )
+        var handle: Int32?
+        future.assumeIsolated().whenComplete { outcome in handle = try? outcome.get() }
+        return handle.flatMap { $0 >= 0 ? $0 : nil }
+        #else
+        return nil
+        #endif
+    }
+
+    /// `SO_PEERPIDFD`, which the C library may not declare yet.
+    static let peerProcessHandleOption: Int32 = 77
+
+    /// Whether the process of a handle from ``processHandle(of:)`` is still alive (not yet reaped):
+    /// while it is, its process ID cannot have been given to another process, so what was read
+    /// from `/proc/PID/` was about it.
+    static func isAlive(_ handle: Int32) -> Bool {
+        // Only "gone" counts: a kernel that cannot tell leaves the identity as read.
+        c_keychain_pidfd_is_alive(handle) != 0
     }
 
     /// The peer's program, for prompts: the file name of `/proc/PID/exe`, else the process's

@@ -53,6 +53,45 @@ import Testing
         #expect(ClientIdentity.of(processID: 13, proc: proc.url.path) == .unverifiable)
     }
 
+    /// The daemon pins the connecting process (`SO_PEERPIDFD`): once it is gone, its process ID may
+    /// be another process's, and what `/proc` says is not believed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "a peer process in python3"))
+    func aPeerThatIsGoneIsToldApartFromALiveOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("socket").path
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 1) == 0)
+        let peer = Process()
+        peer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        peer.arguments = ["-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(30)", path]
+        try peer.run()
+        let connection = accept(listener, nil, nil)
+        defer { close(connection) }
+        var handle: Int32 = -1
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(connection, SOL_SOCKET, PeerCredentials.peerProcessHandleOption, &handle, &length) == 0 else {
+            let reason = errno
+            kill(peer.processIdentifier, SIGKILL)
+            // A kernel before 6.5 has no SO_PEERPIDFD: the daemon then goes by the PID alone.
+            #expect(reason == ENOPROTOOPT, "SO_PEERPIDFD failed: \(String(cString: strerror(reason)))")
+            return
+        }
+        defer { close(handle) }
+        #expect(PeerCredentials.isAlive(handle))
+        kill(peer.processIdentifier, SIGKILL)
+        peer.waitUntilExit()
+        #expect(!PeerCredentials.isAlive(handle))
+    }
+
     @Test func aFifoInPlaceOfTheFlatpakInfoIsNotWaitedFor() throws {
         let proc = FakeProc()
         try proc.process(40, root: [:])

@@ -27,4 +27,8 @@ int c_keychain_is_dumpable(void);
 /// Sets the core-file size limit to zero (soft and hard). Returns 0 on success.
 int c_keychain_disable_core_files(void);
 
+/// Whether the process of a pidfd is alive, not yet reaped (1), gone (0), or unknown (-1, where
+/// there is no `pidfd_send_signal`).
+int c_keychain_pidfd_is_alive(int pidfd);
+
 #endif
