@@ -101,6 +101,19 @@ import X509
         }
     }
 
+    /// A result this implementation cannot make yet (a certificate reference) is refused before the
+    /// add: the caller is never told "failed" about an item that was stored.
+    @Test func anAddWhoseResultCannotBeMadeStoresNothing() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            let (der, _) = try Self.makeCertificate(commonName: "Ref", serial: [7])
+            var result: CFTypeRef?
+            let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: der, kSecReturnRef as String: true]
+            #expect(SecItemAdd(add as CFDictionary, &result) == errSecUnimplemented)
+            #expect(SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecItemNotFound)
+        }
+    }
+
     @Test(arguments: [Data(), Data("not a certificate".utf8), Data([0x30, 0x03, 0x02, 0x01, 0x01])])
     func nonCertificateIsRefused(data: Data) throws {
         let keychain = try TemporaryKeychain()

@@ -33,6 +33,8 @@ import KeychainDevice
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(attributes, for: .add)
+        // A result that cannot be made is refused before anything is stored.
+        try SecItemResult.validate(call.query)
         let device = try Device.current()
         let item = try call.authenticating(on: device) { query throws(KeychainCoreError) in
             try device.engine.add(SecItemResult.engineQuery(query))
