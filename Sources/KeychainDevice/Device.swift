@@ -56,8 +56,7 @@ public final class Device: Sendable {
         let environment = ProcessInfo.processInfo.environment
         if configuration.engine == .daemon || (configuration.engine == .auto && home.isSessionHome(environment: environment)) {
             // A system daemon serves the user's keychain instead of their home's files.
-            let named = configuration.daemonSocket ?? environment["KEYCHAIN_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? DaemonEndpoint.system(environment: environment)?.socketPath
+            let named = configuration.daemonSocket ?? DaemonEndpoint.named(environment: environment)
             let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
             // A daemon is started on first use only for a home's own socket; a named socket is one
             // that whoever named it runs.

@@ -34,8 +34,7 @@ enum Session {
         let keychainHome = resolve(home)
         // A daemon named by a socket (a system daemon among them) holds files of its own.
         let environment = ProcessInfo.processInfo.environment
-        let servedElsewhere = home == nil && environment["KEYCHAIN_ENGINE"] != "embedded"
-            && (environment["KEYCHAIN_SOCKET"].map { !$0.isEmpty } ?? false || DaemonEndpoint.system(environment: environment) != nil)
+        let servedElsewhere = home == nil && environment["KEYCHAIN_ENGINE"] != "embedded" && DaemonEndpoint.named(environment: environment) != nil
         guard keychainHome.containsKeychain || servedElsewhere else { return nil }
         return try open(keychainHome)
     }

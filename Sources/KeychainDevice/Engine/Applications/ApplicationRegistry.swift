@@ -57,11 +57,11 @@ package final class ApplicationRegistry: Sendable {
     /// What `client`'s item requests may use; `present` when the request's context proved the
     /// user's presence.
     package func grant(for client: ClientIdentity, present: Bool) -> AccessGrant {
-        let grants = snapshot().grants
         switch client {
         case .flatpak(let appID):
+            // Only an app's grants need the records: the user's programs' requests never read them.
             let ownGroup = ClientIdentity.flatpakGroupPrefix + appID
-            let own = [ownGroup] + (grants[appID] ?? []).sorted().filter { $0 != ownGroup }
+            let own = [ownGroup] + (snapshot().grants[appID] ?? []).sorted().filter { $0 != ownGroup }
             return AccessGrant(groups: AccessGroups(own, excluding: [Self.recordsGroup]), ownGroup: ownGroup)
         case .unsandboxed:
             let closed = present ? [] : [ClientIdentity.flatpakGroupPrefix + AccessGroups.wildcard]
