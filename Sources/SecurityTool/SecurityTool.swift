@@ -17,20 +17,40 @@ import KeychainDevice
 
 /// `security`: macOS's keychain commands, plus the Linux "Settings" for passcode and lock state.
 struct SecurityTool: ParsableCommand {
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "security",
         abstract: "Command-line interface to the swift-keychain keychain, with macOS's commands.",
+        usage: "security [-h] [-i] [-p prompt] [-q] [-v] [command] [options…]",
         discussion: """
             The keychain lives in $KEYCHAIN_HOME, else $XDG_DATA_HOME/swift-keychain, else \
             ~/.local/share/swift-keychain. Prompts read the terminal without echo, or one line of \
-            standard input per prompt when standard input is not a terminal.
+            standard input per prompt when standard input is not a terminal. As with macOS's tool, \
+            a command may be shortened to its first letters (the first command in the list that \
+            begins with them), -i reads commands from standard input (which keeps passwords out \
+            of the process list), -p sets its prompt, -q hides failures' statuses there and -v \
+            echoes each command first.
             """,
-        subcommands: [
-            AddGenericPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
-            AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,
-            DumpKeychain.self, Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self, Demo.self,
-        ]
+        subcommands: commands
     )
+
+    /// The commands in macOS's order (which decides what a shortened name means), then this
+    /// tool's own.
+    static let commands: [any ParsableCommand.Type] = [
+        Help.self, ListKeychains.self, DefaultKeychain.self, LoginKeychain.self, LockKeychain.self,
+        UnlockKeychain.self, ShowKeychainInfo.self, DumpKeychain.self,
+        AddGenericPassword.self, AddInternetPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
+        FindInternetPassword.self, DeleteInternetPassword.self,
+        Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self, Demo.self,
+    ]
+
+    /// The command a (possibly shortened) name means: its exact name, else the first that begins
+    /// with it (macOS's `match_command`).
+    static func command(named name: String) -> (any ParsableCommand.Type)? {
+        guard !name.isEmpty else { return nil }
+        return commands.first { $0._commandName == name } ?? commands.first { $0._commandName.hasPrefix(name) }
+    }
 }
 
 @main
@@ -38,56 +58,8 @@ enum Main {
     static func main() {
         // Passcodes pass through this process: no core dumps, no reading of its memory by others.
         KeychainProcess.harden()
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        // macOS: `-w` (or `-p` in the generic commands) given last, without a value, means "prompt for it".
-        if let command = arguments.first, command.hasPrefix("add-"), let last = arguments.last,
-            last == "-w" || (last == "-p" && command == "add-generic-password")
-        {
-            arguments.removeLast()
-            arguments.append("--prompt-for-password")
-        }
-        if command(arguments.first) == "add-generic-password", let index = arguments.firstIndex(of: "-p") {
-            arguments[index] = "-w"  // "-p: legacy option, equivalent to -w"
-        }
-        do {
-            var command = try parse(arguments)
-            try command.run()
-            Session.close()
-        } catch let exit as ExitCode {
-            Session.close()
-            Foundation.exit(exit.rawValue)
-        } catch {
-            let code = SecurityTool.exitCode(for: error)
-            if code == .success {
-                print(SecurityTool.fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            // Usage errors: macOS prints the usage on standard error and exits with 2.
-            FileHandle.standardError.write(Data((SecurityTool.fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
-        }
-    }
-
-    private static func command(_ name: String?) -> String? { name }
-
-    /// The item commands, which scripts run once per secret: parsed on their own, without building
-    /// the whole command tree (a few milliseconds of reflection per process).
-    private static let itemCommands: [String: any ParsableCommand.Type] = [
-        "add-generic-password": AddGenericPassword.self, "find-generic-password": FindGenericPassword.self,
-        "delete-generic-password": DeleteGenericPassword.self, "add-internet-password": AddInternetPassword.self,
-        "find-internet-password": FindInternetPassword.self, "delete-internet-password": DeleteInternetPassword.self,
-    ]
-
-    /// Parses `arguments`; any help request or error goes through the full tree, so that usage and
-    /// messages read exactly as they do for every other command.
-    static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-        let helpFlags: Set<String> = ["-h", "--help", "-help", "help"]
-        if let name = arguments.first, let type = itemCommands[name],
-            !arguments.contains(where: helpFlags.contains),
-            let command = try? type.parseAsRoot(Array(arguments.dropFirst()))
-        {
-            return command
-        }
-        return try SecurityTool.parseAsRoot(arguments)
+        let status = CommandLineSession.run(Array(CommandLine.arguments.dropFirst()))
+        Session.close()
+        exit(status)
     }
 }

@@ -19,8 +19,8 @@ import KeychainTesting
 @testable import SecurityTool
 
 /// The `security` argument parser against random command lines built from its own vocabulary:
-/// it returns a command or an error whose exit status is documented (0 help, 1 failure,
-/// 2 usage), and never crashes or hangs.
+/// it returns a command or an error whose exit status is documented (0 help, 1 failure or an
+/// unknown command, 2 usage), and never crashes or hangs.
 ///
 /// `KEYCHAIN_FUZZ_EXECUTIONS` sets the number of command lines (300 by default: a parse that fails costs milliseconds; the
 /// RELIABILITY.md run uses 1,000,000) and `KEYCHAIN_FUZZ_SEED` the seed.
@@ -29,11 +29,12 @@ import KeychainTesting
         "add-generic-password", "find-generic-password", "delete-generic-password", "add-internet-password",
         "find-internet-password", "delete-internet-password", "dump-keychain", "passcode", "set", "change", "remove",
         "lock", "unlock", "status", "biometry", "install", "enroll", "unenroll", "match", "demo", "help",
+        "list-keychains", "unlock-keychain", "lock-keychain", "show-keychain-info", "find-g", "add", "d", "",
     ]
     static let options = [
         "--access-control", "--accessible", "--json", "--keychain", "--prompt-for-password", "-A", "-C", "-D", "-G", "-P",
         "-T", "-U", "-X", "-a", "-c", "-d", "-g", "-j", "-l", "-p", "-r", "-s", "-t", "-w", "-h", "--help", "--", "-",
-        "--version", "-w-", "--s", "-sa", "-aw",
+        "--version", "-w-", "--s", "-sa", "-aw", "-Uw", "-gw", "-wsecret", "-P", "-p", "-u", "-sLegacy",
     ]
     static let values = [
         "", "x", "account", "service", "http", "htps", "443", "-1", "99999999999999999999", "0x41", "abcd", "zz",
@@ -50,10 +51,10 @@ import KeychainTesting
         for _ in 0..<executions {
             let arguments = Self.commandLine(&generator)
             do {
-                _ = try Main.parse(arguments)
+                _ = try CommandLineSession.parse(arguments)
                 parsed += 1
             } catch {
-                let status = SecurityTool.exitCode(for: error).rawValue
+                let status = CommandLineSession.exitStatus(for: error)
                 statuses[status, default: 0] += 1
                 #expect([0, 1, 2, 64].contains(status), "\(arguments.prefix(8)) → exit \(status)")
             }

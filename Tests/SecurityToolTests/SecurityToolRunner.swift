@@ -75,11 +75,13 @@ struct SecurityToolRunner {
     func run(
         _ arguments: [String],
         input: String = "",
-        environment base: [String: String] = ProcessInfo.processInfo.environment
+        environment base: [String: String] = ProcessInfo.processInfo.environment,
+        directory: URL? = nil
     ) throws -> Output {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        process.currentDirectoryURL = directory
         var environment = base
         environment["KEYCHAIN_HOME"] = home.path
         environment["KEYCHAIN_ACCESS_GROUPS"] = nil

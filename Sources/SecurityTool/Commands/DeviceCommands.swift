@@ -156,7 +156,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         guard let device = try Session.openExisting(home: keychain) else {
-            print("keychain: \(Session.resolve(keychain).url.path)")
+            print("keychain: \(try Session.resolve(keychain).url.path)")
             print("no keychain yet: the first item stored, passcode set or sensor installed creates it")
             return
         }

@@ -26,28 +26,27 @@ struct AddGenericPassword: ParsableCommand {
 
     @OptionGroup var options: AddOptions
 
-    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
-    var keychain: String?
+    @Argument(help: ArgumentHelp("An existing keychain: its folder, or login.keychain for the default one.", valueName: "keychain"))
+    var keychains: [String] = []
 
     func validate() throws {
         guard attributes.shared.account != nil, attributes.service != nil else {
             throw ValidationError("both -a account and -s service are required")
         }
+        guard keychains.count <= 1 else { throw ValidationError("give at most one keychain") }
     }
 
     func run() throws {
-        var given = try attributes.attributes()
-        if given[kSecAttrLabel as String] == nil { given[kSecAttrLabel as String] = attributes.service }
         try ItemCommands.add(
-            itemClass: kSecClassGenericPassword,
-            attributes: given,
-            primaryKey: [kSecAttrAccount as String, kSecAttrService as String],
+            .generic,
+            given: try attributes.attributes(),
+            defaults: [kSecAttrLabel as String: attributes.service ?? ""],
             secret: try password.secret(),
             updateExisting: options.update,
             accessible: options.accessible,
             accessControl: options.accessControl,
-            duplicateContext: "SecKeychainItemCreateFromContent (\(keychain ?? "<default>"))",
-            home: keychain
+            failureContext: "SecKeychainItemCreateFromContent (\(keychains.first ?? "<default>"))",
+            home: keychains.first
         )
     }
 }
@@ -62,17 +61,17 @@ struct FindGenericPassword: ParsableCommand {
 
     @OptionGroup var options: FindOptions
 
-    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
-    var keychain: String?
+    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    var keychains: [String] = []
 
     func run() throws {
         try ItemCommands.find(
-            itemClass: kSecClassGenericPassword,
-            attributes: try attributes.attributes(),
+            .generic,
+            given: try attributes.attributes(),
             showPassword: options.showPassword,
             passwordOnly: options.passwordOnly,
             json: options.json,
-            home: keychain
+            keychains: keychains
         )
     }
 }
@@ -85,13 +84,13 @@ struct DeleteGenericPassword: ParsableCommand {
 
     @OptionGroup var attributes: GenericAttributeOptions
 
-    @Flag(name: .customShort("g"), help: "Accepted for compatibility; ignored.")
+    @Flag(name: [.customShort("g"), .customLong("show-password")], help: "Accepted for compatibility; ignored.")
     var showPassword = false
 
-    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
-    var keychain: String?
+    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    var keychains: [String] = []
 
     func run() throws {
-        try ItemCommands.delete(itemClass: kSecClassGenericPassword, attributes: try attributes.attributes(), home: keychain)
+        try ItemCommands.delete(.generic, given: try attributes.attributes(), keychains: keychains)
     }
 }

@@ -26,35 +26,30 @@ struct AddInternetPassword: ParsableCommand {
 
     @OptionGroup var options: AddOptions
 
-    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
-    var keychain: String?
+    @Argument(help: ArgumentHelp("An existing keychain: its folder, or login.keychain for the default one.", valueName: "keychain"))
+    var keychains: [String] = []
 
     func validate() throws {
         guard attributes.shared.account != nil, attributes.server != nil else {
             throw ValidationError("both -a account and -s server are required")
         }
+        guard keychains.count <= 1 else { throw ValidationError("give at most one keychain") }
     }
 
     func run() throws {
-        var given = try attributes.attributes()
-        if given[kSecAttrLabel as String] == nil { given[kSecAttrLabel as String] = attributes.server }
-        if given[kSecAttrAuthenticationType as String] == nil {
-            given[kSecAttrAuthenticationType as String] = kSecAttrAuthenticationTypeDefault
-        }
         try ItemCommands.add(
-            itemClass: kSecClassInternetPassword,
-            attributes: given,
-            primaryKey: [
-                kSecAttrAccount as String, kSecAttrSecurityDomain as String, kSecAttrServer as String,
-                kSecAttrProtocol as String, kSecAttrAuthenticationType as String, kSecAttrPort as String,
-                kSecAttrPath as String,
+            .internet,
+            given: try attributes.attributes(),
+            defaults: [
+                kSecAttrLabel as String: attributes.server ?? "",
+                kSecAttrAuthenticationType as String: kSecAttrAuthenticationTypeDefault,
             ],
             secret: try password.secret(),
             updateExisting: options.update,
             accessible: options.accessible,
             accessControl: options.accessControl,
-            duplicateContext: "SecKeychainAddInternetPassword \(keychain ?? "<NULL>")",
-            home: keychain
+            failureContext: "SecKeychainAddInternetPassword \(keychains.first ?? "<NULL>")",
+            home: keychains.first
         )
     }
 }
@@ -69,17 +64,17 @@ struct FindInternetPassword: ParsableCommand {
 
     @OptionGroup var options: FindOptions
 
-    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
-    var keychain: String?
+    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    var keychains: [String] = []
 
     func run() throws {
         try ItemCommands.find(
-            itemClass: kSecClassInternetPassword,
-            attributes: try attributes.attributes(),
+            .internet,
+            given: try attributes.attributes(),
             showPassword: options.showPassword,
             passwordOnly: options.passwordOnly,
             json: options.json,
-            home: keychain
+            keychains: keychains
         )
     }
 }
@@ -92,13 +87,13 @@ struct DeleteInternetPassword: ParsableCommand {
 
     @OptionGroup var attributes: InternetAttributeOptions
 
-    @Flag(name: .customShort("g"), help: "Accepted for compatibility; ignored.")
+    @Flag(name: [.customShort("g"), .customLong("show-password")], help: "Accepted for compatibility; ignored.")
     var showPassword = false
 
-    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
-    var keychain: String?
+    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    var keychains: [String] = []
 
     func run() throws {
-        try ItemCommands.delete(itemClass: kSecClassInternetPassword, attributes: try attributes.attributes(), home: keychain)
+        try ItemCommands.delete(.internet, given: try attributes.attributes(), keychains: keychains)
     }
 }

@@ -17,78 +17,122 @@ import KeychainDevice
 import KeychainServices
 
 /// What the add, find and delete commands do, for either password class.
+///
+/// Matching is macOS's (`find_first_generic_password` and `find_first_internet_password` in
+/// `SecurityTool/macOS/keychain_find.c`): the first item that has every attribute given, except
+/// that once the whole primary key is given (account and service; for internet passwords all
+/// seven of its attributes) the other attributes are not matched.
 enum ItemCommands {
+    /// One item class's place in the commands.
+    struct Kind: @unchecked Sendable {  // immutable; CFString is not Sendable on Linux
+        let itemClass: CFString
+        /// The attributes that make an item unique.
+        let primaryKey: [String]
+
+        static let generic = Kind(
+            itemClass: kSecClassGenericPassword,
+            primaryKey: [kSecAttrAccount as String, kSecAttrService as String]
+        )
+        static let internet = Kind(
+            itemClass: kSecClassInternetPassword,
+            primaryKey: [
+                kSecAttrAccount as String, kSecAttrSecurityDomain as String, kSecAttrServer as String,
+                kSecAttrProtocol as String, kSecAttrAuthenticationType as String, kSecAttrPort as String,
+                kSecAttrPath as String,
+            ]
+        )
+
+        /// The query for the items `given` matches, as macOS's tool matches them.
+        func query(matching given: [String: Any]) -> [String: Any] {
+            var query = given
+            if primaryKey.allSatisfy({ given[$0] != nil }) {
+                query = given.filter { primaryKey.contains($0.key) }
+            }
+            query[kSecClass as String] = itemClass
+            return query
+        }
+    }
+
     // MARK: Add
 
+    /// Adds an item with the `given` attributes (and the `defaults` for those not given); with
+    /// `updateExisting`, first looks for an item as `find` would and, if there is one, sets the
+    /// given attributes and the secret on it instead (macOS's `-U`).
     static func add(
-        itemClass: CFString,
-        attributes: [String: Any],
-        primaryKey: [String],
+        _ kind: Kind,
+        given: [String: Any],
+        defaults: [String: Any],
         secret: Data,
         updateExisting: Bool,
         accessible: String?,
         accessControl: String?,
-        duplicateContext: String,
+        failureContext: String,
         home: String?
     ) throws {
-        let device = try Session.open(home: home)
-        var item = attributes
-        item[kSecClass as String] = itemClass
-        item[kSecValueData as String] = secret
-        var protection: CFString?
+        let device = try Session.open(home: home, context: failureContext)
+        var protection: [String: Any] = [:]
+        var accessibility: CFString?
         if let accessible {
             guard let value = Accessibility.value(named: accessible) else {
                 Terminal.printError("security: unknown accessibility \(accessible); use one of \(Accessibility.names)")
                 throw ExitCode(2)
             }
-            protection = value
+            accessibility = value
         }
         if let accessControl {
-            item[kSecAttrAccessControl as String] = try AccessControlOption.make(
+            protection[kSecAttrAccessControl as String] = try AccessControlOption.make(
                 accessControl,
-                protection: protection ?? kSecAttrAccessibleWhenUnlocked
+                protection: accessibility ?? kSecAttrAccessibleWhenUnlocked
             )
-        } else if let protection {
-            item[kSecAttrAccessible as String] = protection
+        } else if let accessibility {
+            protection[kSecAttrAccessible as String] = accessibility
         }
-        var status = try Session.call(device) { SecItemAdd(item as CFDictionary, nil) }
-        if status == errSecDuplicateItem && updateExisting {
-            var query: [String: Any] = [kSecClass as String: itemClass]
-            for key in primaryKey { query[key] = attributes[key] ?? "" }
-            var changes = attributes
+        if updateExisting, let reference = try firstMatch(kind, given, device) {
+            var changes = given.merging(protection) { $1 }
             changes[kSecValueData as String] = secret
-            if let accessible = item[kSecAttrAccessible as String] { changes[kSecAttrAccessible as String] = accessible }
-            if let access = item[kSecAttrAccessControl as String] { changes[kSecAttrAccessControl as String] = access }
-            status = try Session.call(device) { SecItemUpdate(query as CFDictionary, changes as CFDictionary) }
+            let query: [String: Any] = [kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: reference]
+            let status = try Session.call(device) { SecItemUpdate(query as CFDictionary, changes as CFDictionary) }
             if status != errSecSuccess { throw Session.fail(status, "SecKeychainItemModifyContent") }
             return
         }
-        if status != errSecSuccess { throw Session.fail(status, duplicateContext) }
+        var item = defaults.merging(given) { $1 }.merging(protection) { $1 }
+        item[kSecClass as String] = kind.itemClass
+        item[kSecValueData as String] = secret
+        let status = try Session.call(device) { SecItemAdd(item as CFDictionary, nil) }
+        if status != errSecSuccess { throw Session.fail(status, failureContext) }
+    }
+
+    /// The persistent reference of the first item `given` matches, if any.
+    private static func firstMatch(_ kind: Kind, _ given: [String: Any], _ device: Device) throws -> Data? {
+        var query = kind.query(matching: given)
+        query[kSecReturnPersistentRef as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: CFTypeRef?
+        let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
+        guard status != errSecItemNotFound else { return nil }
+        guard status == errSecSuccess else { throw Session.fail(status, "SecKeychainSearchCopyNext") }
+        return result as? Data
     }
 
     // MARK: Find
 
+    /// Prints the first item `given` matches in the named keychains (in order; the default one if
+    /// none is named).
     static func find(
-        itemClass: CFString,
-        attributes: [String: Any],
+        _ kind: Kind,
+        given: [String: Any],
         showPassword: Bool,
         passwordOnly: Bool,
         json: Bool,
-        home: String?
+        keychains: [String]
     ) throws {
-        guard let device = try Session.openExisting(home: home) else {
-            throw Session.fail(errSecItemNotFound, "SecKeychainSearchCopyNext")
-        }
-        var query = attributes
-        query[kSecClass as String] = itemClass
+        var query = kind.query(matching: given)
         query[kSecReturnAttributes as String] = true
         query[kSecReturnData as String] = showPassword || passwordOnly
         query[kSecMatchLimit as String] = kSecMatchLimitOne
         query[kSecUseOperationPrompt as String] = "security wants to use an item in your keychain"
-        var result: CFTypeRef?
-        let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
-        guard status == errSecSuccess, let found = result as? [String: Any] else {
-            throw Session.fail(status == errSecSuccess ? errSecItemNotFound : status, "SecKeychainSearchCopyNext")
+        guard let (device, found) = try first(query, in: keychains) else {
+            throw Session.fail(errSecItemNotFound, "SecKeychainSearchCopyNext")
         }
         let password = found[kSecValueData as String] as? Data
         var shown = found
@@ -96,7 +140,7 @@ enum ItemCommands {
         if json {
             ItemPrinter.printJSON(
                 ItemPrinter.json(
-                    itemClass: itemClass as String,
+                    itemClass: kind.itemClass as String,
                     attributes: shown,
                     password: showPassword || passwordOnly ? password : nil
                 )
@@ -108,7 +152,7 @@ enum ItemCommands {
             return
         }
         print(
-            ItemPrinter.block(itemClass: itemClass as String, attributes: shown, keychainPath: Session.keychainPath(device)),
+            ItemPrinter.block(itemClass: kind.itemClass as String, attributes: shown, keychainPath: Session.keychainPath(device)),
             terminator: ""
         )
         if showPassword {
@@ -117,94 +161,51 @@ enum ItemCommands {
         }
     }
 
+    /// The first result of `query` in the named keychains, with the keychain it came from; every
+    /// name is checked before anything is searched.
+    private static func first(_ query: [String: Any], in keychains: [String]) throws -> (Device, [String: Any])? {
+        let names: [String?] = keychains.isEmpty ? [nil] : keychains
+        for name in names { _ = try Session.resolve(name, context: "SecKeychainSearchCopyNext") }
+        for name in names {
+            guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else { continue }
+            var result: CFTypeRef?
+            let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
+            if status == errSecItemNotFound { continue }
+            guard status == errSecSuccess, let found = result as? [String: Any] else {
+                throw Session.fail(status == errSecSuccess ? errSecItemNotFound : status, "SecKeychainSearchCopyNext")
+            }
+            return (device, found)
+        }
+        return nil
+    }
+
     // MARK: Delete
 
-    static func delete(itemClass: CFString, attributes: [String: Any], home: String?) throws {
-        guard !attributes.isEmpty else {
+    /// Prints and deletes the first item `given` matches in the named keychains.
+    static func delete(_ kind: Kind, given: [String: Any], keychains: [String]) throws {
+        guard !given.isEmpty else {
             throw ValidationError("give at least one attribute to match")
         }
-        guard let device = try Session.openExisting(home: home) else {
-            throw Session.fail(errSecItemNotFound, "SecKeychainSearchCopyNext")
-        }
-        var query = attributes
-        query[kSecClass as String] = itemClass
+        var query = kind.query(matching: given)
         query[kSecReturnAttributes as String] = true
         query[kSecReturnPersistentRef as String] = true
-        var result: CFTypeRef?
-        let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
-        guard status == errSecSuccess, let found = result as? [String: Any],
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        guard let (device, found) = try first(query, in: keychains),
             let reference = found[kSecValuePersistentRef as String] as? Data
         else {
-            throw Session.fail(status == errSecSuccess ? errSecItemNotFound : status, "SecKeychainSearchCopyNext")
+            throw Session.fail(errSecItemNotFound, "SecKeychainSearchCopyNext")
         }
         var shown = found
         shown[kSecValuePersistentRef as String] = nil
         print(
-            ItemPrinter.block(itemClass: itemClass as String, attributes: shown, keychainPath: Session.keychainPath(device)),
+            ItemPrinter.block(itemClass: kind.itemClass as String, attributes: shown, keychainPath: Session.keychainPath(device)),
             terminator: ""
         )
         let deleteStatus = try Session.call(device) {
-            SecItemDelete([kSecClass as String: itemClass, kSecValuePersistentRef as String: reference] as CFDictionary)
+            SecItemDelete([kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: reference] as CFDictionary)
         }
         FileHandle.standardOutput.synchronizeFile()
         if deleteStatus != errSecSuccess { throw Session.fail(deleteStatus, "SecKeychainItemDelete") }
         Terminal.printError("password has been deleted.")
-    }
-}
-
-/// Apple's accessibility names for the `--accessible` option.
-enum Accessibility {
-    static var all: [(String, CFString)] { [
-        ("WhenUnlocked", kSecAttrAccessibleWhenUnlocked),
-        ("AfterFirstUnlock", kSecAttrAccessibleAfterFirstUnlock),
-        ("Always", kSecAttrAccessibleAlways),
-        ("WhenPasscodeSetThisDeviceOnly", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly),
-        ("WhenUnlockedThisDeviceOnly", kSecAttrAccessibleWhenUnlockedThisDeviceOnly),
-        ("AfterFirstUnlockThisDeviceOnly", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
-        ("AlwaysThisDeviceOnly", kSecAttrAccessibleAlwaysThisDeviceOnly),
-    ] }
-
-    static var names: String { all.map(\.0).joined(separator: ", ") }
-
-    /// The value for `WhenUnlocked` or `kSecAttrAccessibleWhenUnlocked`.
-    static func value(named name: String) -> CFString? {
-        let short = name.hasPrefix("kSecAttrAccessible") ? String(name.dropFirst("kSecAttrAccessible".count)) : name
-        return all.first { $0.0 == short }?.1
-    }
-}
-
-/// The `--access-control` option: `SecAccessControlCreateFlags` by name, comma-separated.
-enum AccessControlOption {
-    static var all: [(String, SecAccessControlCreateFlags)] { [
-        ("userPresence", .userPresence),
-        ("biometryAny", .biometryAny),
-        ("biometryCurrentSet", .biometryCurrentSet),
-        ("devicePasscode", .devicePasscode),
-        ("companion", .companion),
-        ("or", .or),
-        ("and", .and),
-        ("privateKeyUsage", .privateKeyUsage),
-        ("applicationPassword", .applicationPassword),
-    ] }
-
-    /// The access control for `spec` (`biometryCurrentSet,or,devicePasscode`), validated as
-    /// `SecAccessControlCreateWithFlags` validates it; a bad spec is a usage error (exit 2).
-    static func make(_ spec: String, protection: CFString) throws -> SecAccessControl {
-        var flags: SecAccessControlCreateFlags = []
-        for name in spec.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            let short = name.hasPrefix("kSecAccessControl") ? String(name.dropFirst("kSecAccessControl".count)) : name
-            guard let flag = all.first(where: { $0.0.lowercased() == short.lowercased() })?.1 else {
-                Terminal.printError("security: unknown access-control flag \(name); use \(all.map(\.0).joined(separator: ", "))")
-                throw ExitCode(2)
-            }
-            flags.insert(flag)
-        }
-        var error: Unmanaged<CFError>?
-        guard let access = SecAccessControlCreateWithFlags(nil, protection, flags, &error) else {
-            let message = error?.takeRetainedValue().localizedDescription ?? "invalid access control"
-            Terminal.printError("security: \(message)")
-            throw ExitCode(2)
-        }
-        return access
     }
 }

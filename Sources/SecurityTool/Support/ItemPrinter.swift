@@ -52,7 +52,8 @@ enum ItemPrinter {
         }
         for (tag, format, code) in layout {
             let value = code.flatMap { attributes[$0] }.flatMap { bytes(of: $0, format: format) }
-            lines.append("    \(tag)<\(format)>=\(value.map(render) ?? "<NULL>")")
+            // An empty value is a zero-length attribute, which macOS prints as <NULL> too.
+            lines.append("    \(tag)<\(format)>=\(value.flatMap { $0.isEmpty ? nil : render($0) } ?? "<NULL>")")
         }
         return lines.joined(separator: "\n") + "\n"
     }

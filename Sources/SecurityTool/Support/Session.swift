@@ -18,30 +18,36 @@ import KeychainServices
 
 /// The keychain the tool works on, and the helpers every command shares.
 enum Session {
-    /// Opens the keychain of `KEYCHAIN_HOME` (or the given home) as this process's keychain,
-    /// creating it if there is none.
+    /// Opens the keychain of `KEYCHAIN_HOME`, creating it if there is none, or the existing
+    /// keychain a command's argument names (never creating one: see `KeychainArgument`).
     ///
     /// The tool may see every access group (`"*"`), as macOS's tool sees every item; new items go
-    /// to the first configured group. `KEYCHAIN_ACCESS_GROUPS` overrides both.
+    /// to the first configured group. `KEYCHAIN_ACCESS_GROUPS` overrides both. `context` begins
+    /// the message when the argument names no keychain.
     @discardableResult
-    static func open(home: String? = nil) throws -> Device {
-        try open(resolve(home))
+    static func open(home: String? = nil, context: String? = nil) throws -> Device {
+        try open(resolve(home, context: context))
     }
 
     /// Opens the keychain if one exists; `nil` (having created nothing) if there is none. For the
     /// commands that only look.
-    static func openExisting(home: String? = nil) throws -> Device? {
-        let keychainHome = resolve(home)
+    static func openExisting(home: String? = nil, context: String? = nil) throws -> Device? {
+        let keychainHome = try resolve(home, context: context)
         // A daemon named by a socket (a system daemon among them) holds files of its own.
         let environment = ProcessInfo.processInfo.environment
-        let servedElsewhere = home == nil && environment["KEYCHAIN_ENGINE"] != "embedded" && DaemonEndpoint.named(environment: environment) != nil
+        let namesDefault = home.map(KeychainArgument.namesDefault) ?? true
+        let servedElsewhere = namesDefault && environment["KEYCHAIN_ENGINE"] != "embedded" && DaemonEndpoint.named(environment: environment) != nil
         guard keychainHome.containsKeychain || servedElsewhere else { return nil }
         return try open(keychainHome)
     }
 
-    /// The home a command names, else the environment's.
-    static func resolve(_ home: String?) -> KeychainHome {
-        home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL) } ?? .resolve()
+    /// The home a command names (an existing keychain), else the environment's.
+    static func resolve(_ home: String?, context: String? = nil) throws -> KeychainHome {
+        guard let home else { return .resolve() }
+        guard let named = KeychainArgument.home(named: home) else {
+            throw fail(errSecNoSuchKeychain, context ?? "SecKeychainOpen \(home)")
+        }
+        return named
     }
 
     private static func open(_ keychainHome: KeychainHome) throws -> Device {

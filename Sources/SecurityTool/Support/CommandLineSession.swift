@@ -1,0 +1,207 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import KeychainDevice
+
+/// The tool's top level, as macOS's `security` has it (`SecurityTool/macOS/security.c`): global
+/// options `-h -i -p prompt -q -v`, one command from the arguments or, with `-i`, one per line of
+/// standard input; no command is usage (exit 2), an unknown one `unknown command` (exit 1).
+enum CommandLineSession {
+    /// Runs the tool on `arguments` (without the program name); the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.first == "--version" {
+            print("swift-keychain \(SecurityTool.version)")
+            return 0
+        }
+        if arguments.first == "--help" {
+            print(SecurityTool.helpMessage())
+            return 0
+        }
+        let reading = Getopt("hilp:qv").read(arguments)
+        guard case .success(let (options, operands)) = reading else {
+            if case .failure(.illegalOption(let letter)) = reading {
+                Terminal.printError("security: illegal option -- \(letter)")
+            }
+            print(SecurityTool.helpMessage())
+            return 2
+        }
+        var settings = Settings()
+        for case .option(let letter, let value) in options {
+            switch letter {
+            case "h": settings.help = true
+            case "i": settings.interactive = true
+            case "p":
+                settings.interactive = true
+                settings.prompt = value ?? settings.prompt
+            case "q": settings.quiet = true
+            case "v": settings.verbose = true
+            default: break
+            }
+        }
+        if settings.help {
+            return help(operands)
+        }
+        if !operands.isEmpty {
+            return execute(operands, settings)
+        }
+        if settings.interactive {
+            return interact(settings)
+        }
+        print(SecurityTool.helpMessage())
+        return 2
+    }
+
+    struct Settings {
+        var help = false
+        var interactive = false
+        var prompt = "security> "
+        var quiet = false
+        var verbose = false
+    }
+
+    // MARK: Commands
+
+    /// Why a command line names no command to run.
+    enum Failure: Error {
+        /// No command has this name or begins with it (exit 1).
+        case unknownCommand(String)
+        /// The command's options could not be read: `getopt`'s message, if any, then the usage (exit 2).
+        case usage(String?, any ParsableCommand.Type)
+    }
+
+    /// The command a command line (its first word names the command) asks for.
+    static func parse(_ words: [String]) throws -> any ParsableCommand {
+        guard let name = words.first, let type = SecurityTool.command(named: name) else {
+            throw Failure.unknownCommand(words.first ?? "")
+        }
+        let arguments = Array(words.dropFirst())
+        switch ItemCommandLine.read(arguments, for: type._commandName) {
+        case .arguments(let rewritten): return try type.parseAsRoot(rewritten)
+        case .usage(let message): throw Failure.usage(message, type)
+        case .help: throw Failure.usage(nil, type)
+        case nil: return try SecurityTool.parseAsRoot([type._commandName] + arguments)
+        }
+    }
+
+    /// The exit status for a failure to parse or run, as macOS's tool exits: 1 for an unknown
+    /// command, 2 for a usage error.
+    static func exitStatus(for error: any Error) -> Int32 {
+        switch error {
+        case Failure.unknownCommand: return 1
+        case Failure.usage: return 2
+        case let exit as ExitCode: return exit.rawValue
+        default:
+            let code = SecurityTool.exitCode(for: error)
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+    }
+
+    /// Runs one command line (its first word names the command); its exit status.
+    static func execute(_ words: [String], _ settings: Settings) -> Int32 {
+        guard let name = words.first else { return 0 }
+        if settings.verbose {
+            let commandName = SecurityTool.command(named: name)?._commandName ?? name
+            let shown = [commandName] + maskingPasswords(Array(words.dropFirst()), of: commandName).map { "\"\($0)\"" }
+            Terminal.printError(shown.joined(separator: " "))
+        }
+        defer { Session.close() }
+        do {
+            var command = try parse(words)
+            try command.run()
+            return 0
+        } catch Failure.unknownCommand(let name) {
+            Terminal.printError("security: unknown command \"\(name)\"")
+            return 1
+        } catch Failure.usage(let message, let type) {
+            if let message { Terminal.printError(message) }
+            Terminal.printError(SecurityTool.helpMessage(for: type))
+            return 2
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            if SecurityTool.exitCode(for: error) == .success {
+                print(SecurityTool.fullMessage(for: error))
+                return 0
+            }
+            // Usage errors: macOS prints the usage on standard error and exits with 2.
+            Terminal.printError(SecurityTool.fullMessage(for: error))
+            return exitStatus(for: error)
+        }
+    }
+
+    /// `-h [command…]`: the usage of each command named, or the list of commands.
+    static func help(_ names: [String]) -> Int32 {
+        guard !names.isEmpty else {
+            print(SecurityTool.helpMessage())
+            return 0
+        }
+        for name in names {
+            guard let type = SecurityTool.command(named: name) else {
+                Terminal.printError("security: help: no such command: \(name)")
+                return 1
+            }
+            print(SecurityTool.helpMessage(for: type))
+        }
+        return 0
+    }
+
+    // MARK: Interactive
+
+    /// `-i`: one command per line of standard input until its end (or `quit`); the prompt only
+    /// when standard input is a terminal. The status is the last command's.
+    static func interact(_ settings: Settings) -> Int32 {
+        let showPrompt = isatty(STDIN_FILENO) == 1
+        var status: Int32 = 0
+        while true {
+            if showPrompt { FileHandle.standardError.write(Data(settings.prompt.utf8)) }
+            guard let line = readLine(strippingNewline: true) else { break }
+            let words = CommandLineWords.split(line)
+            guard let first = words.first else { continue }
+            if first == "quit" || first == "exit" {
+                status = 0
+                break
+            }
+            status = execute(words, settings)
+            if status != 0 && !settings.quiet {
+                Terminal.printError("\(first): returned \(status)")
+            }
+        }
+        return status
+    }
+
+    /// `arguments` with the values of the password options replaced, for `-v`'s echo.
+    private static func maskingPasswords(_ arguments: [String], of command: String) -> [String] {
+        guard command.hasPrefix("add-") else { return arguments }
+        let secretLetters: Set<Character> = command == "add-generic-password" ? ["w", "p", "X"] : ["w", "X"]
+        var masked = arguments
+        var index = 0
+        while index < masked.count {
+            let argument = masked[index]
+            if argument.count >= 2, argument.hasPrefix("-"), !argument.hasPrefix("--"),
+                let position = argument.dropFirst().firstIndex(where: { secretLetters.contains($0) })
+            {
+                let prefix = argument[...position]
+                if prefix.count < argument.count {
+                    masked[index] = prefix + "<hidden>"
+                } else if index + 1 < masked.count {
+                    masked[index + 1] = "<hidden>"
+                    index += 1
+                }
+            }
+            index += 1
+        }
+        return masked
+    }
+}
