@@ -43,4 +43,47 @@ import Testing
         var none: UInt8 = 0
         #expect(SecRandomCopyBytes(kSecRandomDefault, 0, &none) == errSecSuccess)
     }
+
+    /// Linux has no Safari and no associated domains: as on macOS (`SecSharedCredential.c`), the
+    /// calls check their arguments and complete with an error on another thread.
+    @Test func sharedWebCredentialsCompleteWithApplesErrors() async {
+        let added: CFError? = await withCheckedContinuation { done in
+            SecAddSharedWebCredential("example.com" as CFString, "me" as CFString, "pw" as CFString) { done.resume(returning: $0) }
+        }
+        #expect(added.map(CFErrorGetCode) == Int(errSecUnimplemented))
+        #expect(added.map { CFErrorGetDomain($0) as String } == NSOSStatusErrorDomain)
+        let empty: CFError? = await withCheckedContinuation { done in
+            SecAddSharedWebCredential("" as CFString, "me" as CFString, nil) { done.resume(returning: $0) }
+        }
+        #expect(empty.map(CFErrorGetCode) == Int(errSecParam))
+        let requested: (Bool, Int?) = await withCheckedContinuation { done in
+            SecRequestSharedWebCredential("example.com" as CFString, nil) { credentials, error in
+                done.resume(returning: (credentials == nil, error.map(CFErrorGetCode)))
+            }
+        }
+        #expect(requested == (true, Int(errSecUnimplemented)))
+        let noDomain: Int? = await withCheckedContinuation { done in
+            SecRequestSharedWebCredential(nil, nil) { _, error in done.resume(returning: error.map(CFErrorGetCode)) }
+        }
+        #expect(noDomain == Int(errSecParam))
+        #expect((kSecSharedPassword as String) == "spwd")
+    }
+
+    /// `xxx-xxx-xxx-xxx` from Safari's alphabet, with a lower-case letter, an upper-case letter and
+    /// a digit in every password (`SecSharedCredential.h`).
+    @Test func generatedPasswordsHaveSafarisForm() throws {
+        let alphabet = Set("abcdefghkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        var seen = Set<String>()
+        for _ in 0..<200 {
+            let password = try #require(SecCreateSharedWebCredentialPassword()) as String
+            let groups = password.split(separator: "-", omittingEmptySubsequences: false)
+            #expect(groups.count == 4 && groups.allSatisfy { $0.count == 3 }, "\(password)")
+            let characters = groups.joined()
+            #expect(characters.allSatisfy(alphabet.contains))
+            #expect(characters.contains(where: \.isLowercase) && characters.contains(where: \.isUppercase))
+            #expect(characters.contains { "3456789".contains($0) })
+            seen.insert(password)
+        }
+        #expect(seen.count == 200)
+    }
 }

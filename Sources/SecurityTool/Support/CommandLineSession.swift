@@ -29,6 +29,24 @@ enum CommandLineSession {
             print(SecurityTool.helpMessage())
             return 0
         }
+        if let first = arguments.first, first.hasPrefix("--generate-") || first == "--experimental-dump-help" {
+            // ArgumentParser's own: shell completions (`--generate-completion-script bash`) and
+            // what the manual-page plugin reads.
+            do {
+                var command = try SecurityTool.parseAsRoot(arguments)
+                try command.run()
+                return 0
+            } catch {
+                // The script or the dump comes back as an "error" whose exit code is success.
+                let code = SecurityTool.exitCode(for: error)
+                if code == .success {
+                    print(SecurityTool.fullMessage(for: error))
+                } else {
+                    Terminal.printError(SecurityTool.fullMessage(for: error))
+                }
+                return code.rawValue
+            }
+        }
         let reading = Getopt("hilp:qv").read(arguments)
         guard case .success(let (options, operands)) = reading else {
             if case .failure(.illegalOption(let letter)) = reading {
