@@ -109,6 +109,7 @@ let package = Package(
                 "KeychainCore",
                 "KeychainServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // securityd: the engine behind a Unix socket, one per keychain home and user session.

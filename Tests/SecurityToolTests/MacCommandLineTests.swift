@@ -202,4 +202,18 @@ import Testing
         #expect(right.stdout.isEmpty && right.stderr.isEmpty)
         #expect(try tool.run(["lock-keychain"]).status == 0)
     }
+
+    @Test func aRefusedAddSaysWhatToDoAndTheLogStaysQuiet() throws {
+        let tool = SecurityToolRunner()
+        defer { tool.remove() }
+        let refused = try tool.run(["add-generic-password", "-a", "me", "-s", "Akpu", "-w", "pw", "--accessible", "WhenPasscodeSetThisDeviceOnly"])
+        #expect(refused.status == 53)
+        #expect(refused.stderr.hasPrefix("security: SecKeychainItemCreateFromContent (<default>): No keychain is available."))
+        #expect(refused.stderr.contains("security passcode set"))
+        // The engine's notices and information are not the tool's output; KEYCHAIN_LOG_LEVEL shows them.
+        var environment = ProcessInfo.processInfo.environment
+        environment["KEYCHAIN_LOG_LEVEL"] = "nonsense"
+        let quiet = try tool.run(["find-generic-password", "-s", "Nothing"], environment: environment)
+        #expect(quiet.stderr == SecurityToolTests.notFound)
+    }
 }

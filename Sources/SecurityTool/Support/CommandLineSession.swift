@@ -68,6 +68,7 @@ enum CommandLineSession {
             default: break
             }
         }
+        ToolLogging.bootstrap(verbose: settings.verbose)
         if settings.help {
             return help(operands)
         }

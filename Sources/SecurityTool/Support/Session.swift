@@ -117,8 +117,14 @@ enum Session {
     static func fail(_ status: OSStatus, _ context: String) -> ExitCode {
         let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
         Terminal.printError("security: \(context): \(message)")
+        if let hint = hints[status] { Terminal.printError("security: \(hint)") }
         return ExitCode(exitStatus(status))
     }
+
+    /// What to do, where macOS's message (kept first, as scripts match it) does not say it on Linux.
+    private static let hints: [OSStatus: String] = [
+        errSecNotAvailable: "WhenPasscodeSetThisDeviceOnly items need a passcode: set one with `security passcode set`, then add the item again",
+    ]
 
     /// The process exit status macOS's tool uses for an `OSStatus`: its low byte.
     static func exitStatus(_ status: OSStatus) -> Int32 {
