@@ -158,6 +158,7 @@ extension Device {
             if let device { return device }
             do {
                 let opened = try Device(home: .resolve())
+                TestRunUnlock.apply(to: opened)
                 device = opened
                 return opened
             } catch let error as KeychainCoreError {

@@ -1,0 +1,63 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+
+/// `KEYCHAIN_TEST_PASSCODE_FILE`: a test run's processes start unlocked.
+///
+/// On a device a test runs while the phone is unlocked. A test process here starts locked when its
+/// keychain has a passcode and no daemon holds it unlocked (`KEYCHAIN_ENGINE=embedded`, or a CI job
+/// without a session); naming a file with the passcode in this variable makes the process's
+/// default keychain unlock its own view when it opens, as `security unlock` would. It is for test
+/// runs only and never a default: nothing happens unless the variable is set, and the file must be
+/// a regular file of this user that nobody else can read (mode 0600 or 0400), else it is ignored
+/// with a warning. The passcode's first line is used.
+package enum TestRunUnlock {
+    package static let variable = "KEYCHAIN_TEST_PASSCODE_FILE"
+
+    /// Unlocks `device`'s view for this process if the environment names a usable passcode file.
+    package static func apply(to device: Device, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let path = environment[variable], !path.isEmpty else { return }
+        let logger = device.configuration.logger
+        guard var passcode = readPrivateFile(path) else {
+            logger.warning("\(variable) is not a regular file of this user that only this user can read: ignored")
+            return
+        }
+        defer { passcode.removeAll() }
+        guard (try? device.hasPasscode()) == true, !device.isUnlocked else { return }
+        do {
+            try device.unlockThisProcess(passcode: passcode)
+        } catch {
+            logger.warning("\(variable): the keychain stays locked (the passcode was refused)")
+        }
+    }
+
+    /// The first line of the file at `path` if it is a small regular file owned by this user and
+    /// private to them (opened without following a link, without waiting on a FIFO).
+    static func readPrivateFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),
+            status.st_mode & 0o077 == 0, status.st_size <= 1024
+        else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 1025)
+        defer { for index in bytes.indices { bytes[index] = 0 } }
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let line = bytes[0..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
+        return String(decoding: line, as: UTF8.self)
+    }
+}
