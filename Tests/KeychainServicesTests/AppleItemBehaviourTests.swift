@@ -38,6 +38,45 @@ import Testing
         }
     }
 
+    /// Apple's si-80-empty-data.c: an item added without `kSecValueData` has no data, so a result
+    /// with data and attributes has no `v_Data`; data alone is empty data. Empty data given is data.
+    @Test func anItemAddedWithoutDataHasNone() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            #expect(SecItemAdd(Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemAdd(Self.genp([kSecAttrAccount as String: "empty", kSecValueData as String: Data()]) as CFDictionary, nil) == errSecSuccess)
+            func row(_ account: String) throws -> [String: Any] {
+                var result: CFTypeRef?
+                let query = Self.genp([
+                    kSecAttrAccount as String: account, kSecMatchLimit as String: kSecMatchLimitAll,
+                    kSecReturnData as String: true, kSecReturnAttributes as String: true,
+                ])
+                #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+                let rows = try #require(result as? [[String: Any]])
+                #expect(rows.count == 1)
+                return try #require(rows.first)
+            }
+            var none = try row("none")
+            #expect(none[kSecValueData as String] == nil)
+            #expect(none[kSecAttrService as String] as? String == "Parity")
+            #expect(none[kSecAttrAccount as String] as? String == "none")
+            // The engine's mark is nobody's attribute, and no query can name it.
+            #expect(none.keys.allSatisfy { !$0.hasPrefix("@") })
+            #expect(SecItemCopyMatching(Self.genp(["@absentData": true]) as CFDictionary, nil) == errSecParam)
+            #expect(try row("empty")[kSecValueData as String] as? Data == Data())
+            var result: CFTypeRef?
+            #expect(SecItemCopyMatching(Self.genp([kSecAttrAccount as String: "none", kSecReturnData as String: true]) as CFDictionary, &result) == errSecSuccess)
+            #expect(result as? Data == Data())
+
+            // Changing attributes keeps it without data; giving data gives it data.
+            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary, [kSecAttrLabel as String: "still none"] as CFDictionary) == errSecSuccess)
+            none = try row("none")
+            #expect(none[kSecValueData as String] == nil && none[kSecAttrLabel as String] as? String == "still none")
+            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary, [kSecValueData as String: Data("now".utf8)] as CFDictionary) == errSecSuccess)
+            #expect(try row("none")[kSecValueData as String] as? Data == Data("now".utf8))
+        }
+    }
+
     /// SecItem.h says a `…ThisDeviceOnly` item "may not" be synchronizable, but neither `SecItem.m`
     /// nor `SecItemServer.c` checks the pair (KeychainAccess's iOS tests add one); the item stays here.
     @Test func aSynchronizableThisDeviceOnlyItemIsStored() throws {

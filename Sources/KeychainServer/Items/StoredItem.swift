@@ -31,14 +31,25 @@ package struct StoredItem: Sendable {
     }
 }
 
+extension StoredItem {
+    /// The engine's own mark, among an item's sealed attributes, of an item added without
+    /// `kSecValueData`: Apple's item then has no `v_Data`, which a result with data and attributes
+    /// shows (`si-80-empty-data.c`). No client can name it (the query parser refuses the key) and
+    /// no result carries it.
+    package static let absentDataMark = "@absentData"
+}
+
 extension ItemResult {
-    /// What a search hands back for `item`, with its secret when it was asked for.
+    /// What a search hands back for `item`, with its secret when it was asked for (none for an
+    /// item added without data).
     package init(_ item: StoredItem, data: Data?) {
+        var attributes = item.attributes
+        let hasNoData = attributes.removeValue(forKey: StoredItem.absentDataMark) != nil
         self.init(
             itemClass: item.itemClass,
-            attributes: item.attributes,
+            attributes: attributes,
             accessControl: item.accessControl,
-            data: data,
+            data: hasNoData ? nil : data,
             persistentReference: item.persistentReference
         )
     }

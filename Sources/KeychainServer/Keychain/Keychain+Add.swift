@@ -60,6 +60,9 @@ extension Keychain {
             attributes["agrp"] = .string(group)
         }
         let secret = query.valueData ?? Data()
+        if query.valueData == nil, itemClass == .genericPassword || itemClass == .internetPassword {
+            attributes[StoredItem.absentDataMark] = .bool(true)
+        }
         if itemClass == .certificate {
             let derived = try CertificateAttributes.attributes(ofDER: secret)
             attributes.merge(derived) { given, _ in given }

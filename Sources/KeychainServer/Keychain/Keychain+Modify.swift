@@ -88,6 +88,7 @@ extension Keychain {
                 let secret = changes.valueData ?? current
                 var attributes = item.attributes
                 attributes.merge(changes.attributes) { _, new in new }
+                if changes.valueData != nil { attributes[StoredItem.absentDataMark] = nil }
                 attributes["mdat"] = .date(now)
                 let accessControl = AccessControl(
                     protection: newProtection ?? item.protection,

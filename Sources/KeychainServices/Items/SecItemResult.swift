@@ -61,7 +61,7 @@ enum SecItemResult {
             guard returnTypes != .reference else { return nil }
             var dictionary = attributes(of: item)
             dictionary[QueryKey.itemClass] = item.itemClass.rawValue
-            dictionary["v_Data"] = item.data ?? Data()
+            if let data = item.data { dictionary["v_Data"] = data }
             if returnTypes.contains(.persistentReference) {
                 dictionary["v_PersistentRef"] = item.persistentReference.data
             }
@@ -76,8 +76,9 @@ enum SecItemResult {
             return attributes(of: item) as NSDictionary
         default:
             var dictionary = returnTypes.contains(.attributes) ? attributes(of: item) : [:]
-            if returnTypes.contains(.data) {
-                dictionary["v_Data"] = item.data ?? Data()
+            // An item added without data has none (`si-80-empty-data.c`); alone, data is empty data.
+            if returnTypes.contains(.data), let data = item.data {
+                dictionary["v_Data"] = data
             }
             if returnTypes.contains(.persistentReference) {
                 dictionary["v_PersistentRef"] = item.persistentReference.data
