@@ -77,6 +77,33 @@ import Testing
         }
     }
 
+    /// `SecurityClientCopyWritableAccessGroups` (SecItemServer.c): `kSecAttrAccessGroupToken` is a
+    /// group a process may read but never add to, change or delete in; new items go to the first
+    /// writable group.
+    @Test func theTokenGroupIsReadOnly() throws {
+        let keychain = try TemporaryKeychain(accessGroups: [kSecAttrAccessGroupToken as String, "app"])
+        keychain.run {
+            let token: [String: Any] = [kSecAttrAccessGroup as String: kSecAttrAccessGroupToken]
+            #expect(SecItemAdd(Self.genp(token.merging([kSecValueData as String: Data("x".utf8)]) { $1 }) as CFDictionary, nil) == errSecMissingEntitlement)
+            var result: CFTypeRef?
+            let add = Self.genp([kSecAttrAccount as String: "mine", kSecValueData as String: Data("x".utf8), kSecReturnAttributes as String: true])
+            #expect(SecItemAdd(add as CFDictionary, &result) == errSecSuccess)
+            #expect((result as? [String: Any])?[kSecAttrAccessGroup as String] as? String == "app")
+            // Reading the token group is allowed (it is empty: nothing on Linux provides token items).
+            #expect(SecItemCopyMatching(Self.genp(token) as CFDictionary, nil) == errSecItemNotFound)
+            // Moving an item into it, or deleting in it, is refused.
+            #expect(SecItemUpdate(Self.genp() as CFDictionary, token as CFDictionary) == errSecMissingEntitlement)
+            #expect(SecItemDelete(Self.genp(token) as CFDictionary) == errSecMissingEntitlement)
+            #expect(SecItemCopyMatching(Self.genp() as CFDictionary, nil) == errSecSuccess)
+        }
+        // Not even "*" writes it.
+        let everything = try TemporaryKeychain(accessGroups: ["*"])
+        everything.run {
+            let add = Self.genp([kSecAttrAccessGroup as String: kSecAttrAccessGroupToken, kSecValueData as String: Data("x".utf8)])
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecMissingEntitlement)
+        }
+    }
+
     /// SecItem.h says a `…ThisDeviceOnly` item "may not" be synchronizable, but neither `SecItem.m`
     /// nor `SecItemServer.c` checks the pair (KeychainAccess's iOS tests add one); the item stays here.
     @Test func aSynchronizableThisDeviceOnlyItemIsStored() throws {

@@ -59,11 +59,19 @@ import Testing
         TestRunUnlock.apply(to: device, environment: [TestRunUnlock.variable: file.path])
         #expect(Self.read(device) == errSecSuccess)
 
-        // A wrong passcode leaves it locked.
+        // A wrong passcode leaves it locked, and costs one attempt only: the file is not tried again.
         try Data("1357\n".utf8).write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         device = try keychain.reopened()
         TestRunUnlock.apply(to: device, environment: [TestRunUnlock.variable: file.path])
         #expect(Self.read(device) == errSecInteractionNotAllowed)
+        TestRunUnlock.apply(to: try keychain.reopened(), environment: [TestRunUnlock.variable: file.path])
+        #expect(try device.passcodeAttempts().failures == 1)
+        // Until the passcode is entered by hand; then a file with a Windows line end works.
+        try Data("2468\r\n".utf8).write(to: file)
+        try keychain.reopened().unlock(passcode: "2468")
+        device = try keychain.reopened()
+        TestRunUnlock.apply(to: device, environment: [TestRunUnlock.variable: file.path])
+        #expect(Self.read(device) == errSecSuccess)
     }
 }

@@ -62,6 +62,8 @@ import Testing
         let tool = SecurityToolRunner()
         defer { tool.remove() }
         #expect(try tool.run(["add-internet-password", "-a", "me", "-s", "ports.example", "-P", "8080x", "-w", "a"]).status == 0)
+        // Out of range, as glibc's atoi: never a crash.
+        #expect(try tool.run(["find-internet-password", "-s", "ports.example", "-P", "9223372036854775808"]).status == 44)
         let found = try tool.run(["find-internet-password", "-s", "ports.example", "-P", "8080", "-g"])
         #expect(found.status == 0)
         #expect(found.stdout.contains("    \"port\"<uint32>=0x00001F90 \n"))
@@ -92,6 +94,17 @@ import Testing
         let delete = try tool.run(["delete-generic-password", "-s", "Named", "Other/keychain.db"], environment: environment, directory: folder)
         #expect(delete.status == 50)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+
+        // A keychain.db that is a link (to nothing yet) names no keychain: opening would create its target.
+        let planted = FileManager.default.temporaryDirectory.appendingPathComponent("security-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: planted, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: planted) }
+        let target = planted.appendingPathComponent("target.db")
+        try FileManager.default.createSymbolicLink(at: planted.appendingPathComponent("keychain.db"), withDestinationURL: target)
+        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "x", "-w", "pw", planted.path], environment: environment).status == 50)
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        // An empty name is a usage error, as on macOS.
+        #expect(try tool.run(["find-generic-password", "-s", "Named", ""], environment: environment).status == 2)
 
         // macOS's login keychain names mean the default keychain; nothing is made under ~/Library.
         for name in ["login.keychain", "login.keychain-db", "\(folder.path)/Library/Keychains/login.keychain-db"] {
@@ -150,11 +163,22 @@ import Testing
         let quiet = try tool.run(["-q", "-i"], input: "find-generic-password -s Nothing\n")
         #expect(quiet.status == 44)
         #expect(!quiet.stderr.contains("returned"))
-        // -v echoes each command, never a password.
+        // -v echoes each command, never a password, however it is given.
         let verbose = try tool.run(["-v", "add-generic-password", "-a", "me", "-s", "Echo", "-w", "hunter2"])
         #expect(verbose.status == 0)
         #expect(verbose.stderr.hasPrefix("add-generic-password \"-a\" \"me\""))
         #expect(!verbose.stderr.contains("hunter2"))
+        for arguments in [["-s", "-w", "-U", "-a", "x", "-whunter3"], ["-a", "x", "-s", "Echo3", "--password=hunter3"], ["-a", "x", "-s", "Echo4", "-X", "68756e74657233"]] {
+            let output = try tool.run(["-v", "add-generic-password"] + arguments)
+            #expect(!output.stderr.contains("hunter3") && !output.stderr.contains("68756e74657233"), "\(arguments)")
+        }
+        let unlock = try tool.run(["-v", "unlock-keychain", "-p", "hunter4"])
+        #expect(!unlock.stderr.contains("hunter4"))
+
+        // -i reads its lines unbuffered: a line meant for a prompt is the prompt's, never a command.
+        let prompted = try tool.run(["-i"], input: "add-generic-password -a me -s Prompted -w\nsecret-line\nsecret-line\nfind-generic-password -s Prompted -w\n")
+        #expect(prompted.stdout == "secret-line\n")
+        #expect(!prompted.stderr.contains("unknown command"))
     }
 
     @Test func primaryKeyMatchingAndUpdateAsMacOSHasThem() throws {
@@ -164,11 +188,16 @@ import Testing
         // With account and service given, the other attributes are not matched.
         #expect(try tool.run(["find-generic-password", "-a", "me", "-s", "Keyed", "-l", "Other", "-w"]).stdout == "one\n")
         #expect(try tool.run(["find-generic-password", "-s", "Keyed", "-l", "Other", "-w"]).status == 44)
-        // -U sets the given attributes only: the label stays.
+        // -U sets the attributes given and the default label (the service), as macOS's tool does.
         #expect(try tool.run(["add-generic-password", "-U", "-a", "me", "-s", "Keyed", "-j", "note", "-w", "two"]).status == 0)
-        let found = try tool.run(["find-generic-password", "-a", "me", "-s", "Keyed", "-g"])
-        #expect(found.stdout.contains("    0x00000007 <blob>=\"Label\"\n"))
+        var found = try tool.run(["find-generic-password", "-a", "me", "-s", "Keyed", "-g"])
+        #expect(found.stdout.contains("    0x00000007 <blob>=\"Keyed\"\n"))
         #expect(found.stdout.contains("    \"icmt\"<blob>=\"note\"\n"))
+        #expect(found.stderr == "password: \"two\"\n")
+        // Without a password, -U leaves the stored one as it is.
+        #expect(try tool.run(["add-generic-password", "-U", "-a", "me", "-s", "Keyed", "-l", "Label"]).status == 0)
+        found = try tool.run(["find-generic-password", "-a", "me", "-s", "Keyed", "-g"])
+        #expect(found.stdout.contains("    0x00000007 <blob>=\"Label\"\n"))
         #expect(found.stderr == "password: \"two\"\n")
 
         // Internet passwords: -U without protocol and port updates the first match instead of

@@ -75,6 +75,16 @@ package struct AccessGroups: Hashable, Sendable, Codable {
         excluded.contains { $0.hasSuffix(Self.wildcard) ? group.hasPrefix($0.dropLast()) : $0 == group }
     }
 
+    /// Groups a process may read but never write: Apple's `kSecAttrAccessGroupToken`, whose items
+    /// a token driver provides (`SecurityClientCopyWritableAccessGroups` in `SecItemServer.c`).
+    package static let readOnly = ["com.apple.token"]
+
+    /// The groups this process may add, change and delete items in: its groups without the
+    /// read-only ones, which not even `"*"` grants for writing (Apple's does; refusing is the safer choice).
+    package var writable: AccessGroups {
+        AccessGroups(groups.filter { !Self.readOnly.contains($0) }, excluding: excluded + Self.readOnly)
+    }
+
     /// Whether every group is granted with no exception: nothing to check item by item.
     package var grantsEverything: Bool { grantsAll && excluded.isEmpty }
 }

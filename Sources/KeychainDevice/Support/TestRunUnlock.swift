@@ -22,7 +22,9 @@ import Logging
 /// default keychain unlock its own view when it opens, as `security unlock` would. It is for test
 /// runs only and never a default: nothing happens unless the variable is set, and the file must be
 /// a regular file of this user that nobody else can read (mode 0600 or 0400), else it is ignored
-/// with a warning. The passcode's first line is used.
+/// with a warning. The passcode's first line is used. It is not tried once a wrong passcode was
+/// entered since the last unlock (a stale file would otherwise spend the back-off at every start).
+/// With `securityd` this unlocks the session's keychain, as `security unlock` does.
 package enum TestRunUnlock {
     package static let variable = "KEYCHAIN_TEST_PASSCODE_FILE"
 
@@ -36,6 +38,12 @@ package enum TestRunUnlock {
         }
         defer { passcode.removeAll() }
         guard (try? device.hasPasscode()) == true, !device.isUnlocked else { return }
+        // A stale file must not spend the back-off on every process start: after one refusal
+        // (or while a wait is due) it is left alone until the passcode is entered by hand.
+        guard let attempts = try? device.passcodeAttempts(), attempts.failures == 0, attempts.nextAttempt == nil else {
+            logger.warning("\(variable): not tried, as a wrong passcode was entered since the last unlock")
+            return
+        }
         do {
             try device.unlockThisProcess(passcode: passcode)
         } catch {
@@ -46,7 +54,7 @@ package enum TestRunUnlock {
     /// The first line of the file at `path` if it is a small regular file owned by this user and
     /// private to them (opened without following a link, without waiting on a FIFO).
     static func readPrivateFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
@@ -57,7 +65,8 @@ package enum TestRunUnlock {
         defer { for index in bytes.indices { bytes[index] = 0 } }
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
-        let line = bytes[0..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
+        var line = bytes[0..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }  // a file written on Windows
         return String(decoding: line, as: UTF8.self)
     }
 }

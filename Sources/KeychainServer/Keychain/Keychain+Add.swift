@@ -34,6 +34,11 @@ extension Keychain {
         credentials: AuthenticationCredentials = AuthenticationCredentials()
     ) throws(KeychainCoreError) -> ItemResult {
         let itemClass = query.itemClass
+        // The engine's own marks are never a client's to set (the parser refuses them; a query
+        // decoded from the daemon's socket was not parsed here).
+        guard query.attributes[StoredItem.absentDataMark] == nil else {
+            throw KeychainCoreError(.invalidParameter, "unknown key")
+        }
         guard itemClass != .identity else {
             throw KeychainCoreError(.invalidParameter, "identities are added as a certificate and a key reference")
         }
@@ -48,7 +53,7 @@ extension Keychain {
         )
 
         var attributes = query.attributes
-        let callerGroups = accessGroups(of: query)
+        let callerGroups = accessGroups(of: query).writable
         if let group = query.accessGroup {
             guard callerGroups.permits(group) else {
                 throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")

@@ -32,6 +32,10 @@ extension Keychain {
         guard query.itemClass != .identity else {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
         }
+        let query = writing(query)
+        guard changes.attributes[StoredItem.absentDataMark] == nil else {
+            throw KeychainCoreError(.invalidParameter, "unknown key")  // the engine's own mark
+        }
         if let group = changes.attributes["agrp"] {
             guard case .string(let name) = group else {
                 throw KeychainCoreError(.invalidParameter, "an access group must be a string")
@@ -134,6 +138,7 @@ extension Keychain {
         guard query.itemClass != .identity else {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
         }
+        let query = writing(query)
         let deleted = try store.write { db throws(KeychainCoreError) in
             var rowIDs: [Int64] = []
             var undecryptable: [Int64] = []

@@ -50,6 +50,13 @@ package final class Keychain: Sendable {
         query.accessGroups ?? accessGroups
     }
 
+    /// `query` limited to the groups its process may write (see ``AccessGroups/writable``).
+    func writing(_ query: ItemQuery) -> ItemQuery {
+        var limited = query
+        limited.accessGroups = accessGroups(of: query).writable
+        return limited
+    }
+
     /// The keychain home: `keychain.db`, `device.key` and `keybag.key`.
     package var directory: URL { keybagService.directory }
     /// The wrong-passcode and failed-match counts.

@@ -56,13 +56,15 @@ enum ItemCommands {
     // MARK: Add
 
     /// Adds an item with the `given` attributes (and the `defaults` for those not given); with
-    /// `updateExisting`, first looks for an item as `find` would and, if there is one, sets the
-    /// given attributes and the secret on it instead (macOS's `-U`).
+    /// `updateExisting`, first looks for an item as `find` would and, if there is one, sets those
+    /// attributes (defaults included, as macOS's tool passes its default label) and the secret, if
+    /// one was given, on it instead (macOS's `-U`). As on macOS, an update that fails is followed
+    /// by the add, whose failure is the one reported.
     static func add(
         _ kind: Kind,
         given: [String: Any],
         defaults: [String: Any],
-        secret: Data,
+        secret: Data?,
         updateExisting: Bool,
         accessible: String?,
         accessControl: String?,
@@ -87,17 +89,17 @@ enum ItemCommands {
         } else if let accessibility {
             protection[kSecAttrAccessible as String] = accessibility
         }
-        if updateExisting, let reference = try firstMatch(kind, given, device) {
-            var changes = given.merging(protection) { $1 }
+        let attributes = defaults.merging(given) { $1 }
+        if updateExisting, let reference = try firstMatch(kind, attributes, device) {
+            var changes = attributes.merging(protection) { $1 }
             changes[kSecValueData as String] = secret
             let query: [String: Any] = [kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: reference]
             let status = try Session.call(device) { SecItemUpdate(query as CFDictionary, changes as CFDictionary) }
-            if status != errSecSuccess { throw Session.fail(status, "SecKeychainItemModifyContent") }
-            return
+            if status == errSecSuccess { return }
         }
-        var item = defaults.merging(given) { $1 }.merging(protection) { $1 }
+        var item = attributes.merging(protection) { $1 }
         item[kSecClass as String] = kind.itemClass
-        item[kSecValueData as String] = secret
+        item[kSecValueData as String] = secret ?? Data()
         let status = try Session.call(device) { SecItemAdd(item as CFDictionary, nil) }
         if status != errSecSuccess { throw Session.fail(status, failureContext) }
     }

@@ -49,8 +49,10 @@ enum CommandLineSession {
         }
         let reading = Getopt("hilp:qv").read(arguments)
         guard case .success(let (options, operands)) = reading else {
-            if case .failure(.illegalOption(let letter)) = reading {
-                Terminal.printError("security: illegal option -- \(letter)")
+            switch reading {
+            case .failure(.illegalOption(let letter)): Terminal.printError("security: illegal option -- \(letter)")
+            case .failure(.missingValue(let letter)): Terminal.printError("security: option requires an argument -- \(letter)")
+            default: break
             }
             print(SecurityTool.helpMessage())
             return 2
@@ -185,9 +187,14 @@ enum CommandLineSession {
         var status: Int32 = 0
         while true {
             if showPrompt { FileHandle.standardError.write(Data(settings.prompt.utf8)) }
-            guard let line = readLine(strippingNewline: true) else { break }
+            // Unbuffered, as the password prompts read: a buffered reader would take the lines
+            // meant for a prompt, which would then run as commands.
+            guard let line = Terminal.readLineUnbuffered() else { break }
             let words = CommandLineWords.split(line)
-            guard let first = words.first else { continue }
+            guard let first = words.first else {
+                status = 0
+                continue
+            }
             if first == "quit" || first == "exit" {
                 status = 0
                 break
@@ -200,27 +207,28 @@ enum CommandLineSession {
         return status
     }
 
-    /// `arguments` with the values of the password options replaced, for `-v`'s echo.
-    private static func maskingPasswords(_ arguments: [String], of command: String) -> [String] {
-        guard command.hasPrefix("add-") else { return arguments }
-        let secretLetters: Set<Character> = command == "add-generic-password" ? ["w", "p", "X"] : ["w", "X"]
-        var masked = arguments
-        var index = 0
-        while index < masked.count {
-            let argument = masked[index]
-            if argument.count >= 2, argument.hasPrefix("-"), !argument.hasPrefix("--"),
-                let position = argument.dropFirst().firstIndex(where: { secretLetters.contains($0) })
-            {
-                let prefix = argument[...position]
-                if prefix.count < argument.count {
-                    masked[index] = prefix + "<hidden>"
-                } else if index + 1 < masked.count {
-                    masked[index + 1] = "<hidden>"
-                    index += 1
-                }
-            }
-            index += 1
+    /// `arguments` for `-v`'s echo: every argument that holds a password (`-w`, `-p` of the generic
+    /// add, `-X`, their long forms, `unlock-keychain -p`), found as the command reads them, is hidden.
+    static func maskingPasswords(_ arguments: [String], of command: String) -> [String] {
+        let letters: String
+        let secretLetters: Set<Character>
+        switch command {
+        case "add-generic-password", "add-internet-password":
+            letters = ItemCommandLine.grammars[command]?.letters ?? ""
+            secretLetters = command == "add-generic-password" ? ["w", "p", "X"] : ["w", "X"]
+        case "unlock-keychain":
+            (letters, secretLetters) = ("hp:u", ["p"])
+        default:
+            return arguments
         }
-        return masked
+        var secrets: [String] = []
+        if case .success(let (options, _)) = Getopt(letters, valuedLongOptions: ItemCommandLine.valuedLongOptions).read(arguments) {
+            for case .option(let letter, let value?) in options where secretLetters.contains(letter) { secrets.append(value) }
+        }
+        return arguments.map { argument in
+            let isLongSecret = argument.hasPrefix("--password") || argument.hasPrefix("--hex-password")
+            let holdsSecret = secrets.contains { !$0.isEmpty && argument.contains($0) }
+            return isLongSecret || holdsSecret ? "<hidden>" : argument
+        }
     }
 }

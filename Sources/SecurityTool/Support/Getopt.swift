@@ -95,7 +95,8 @@ struct Getopt {
         return .success((options, Array(arguments[index...])))
     }
 
-    /// C's `atoi`: leading blanks, an optional sign, then as many digits as there are; 0 if none.
+    /// C's `atoi` as glibc has it (`(int)strtol`): leading blanks, an optional sign, then as many
+    /// digits as there are; 0 if none; out of range, the `long` limit cut to `int`.
     static func atoi(_ text: String) -> Int {
         var characters = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         var sign = 1
@@ -106,10 +107,14 @@ struct Getopt {
         var value = 0
         for character in characters {
             guard let digit = character.wholeNumberValue, character.isASCII else { break }
-            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return 0 }
-            value = next + digit
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, carry) = shifted.addingReportingOverflow(digit)
+            guard !overflow, !carry else {
+                value = sign < 0 ? Int.min : Int.max
+                return Int(Int32(truncatingIfNeeded: value))
+            }
+            value = next
         }
-        return sign * value
+        return Int(Int32(truncatingIfNeeded: sign * value))
     }
 }

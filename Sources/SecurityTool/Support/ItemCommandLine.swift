@@ -63,7 +63,7 @@ enum ItemCommandLine {
                 "t": "authentication-type", "w": "password", "X": "hex-password", "U": "update",
                 "A": "allow-any-application", "T": "trusted-application",
             ]) { $1 },
-            promptingLetters: ["w"],
+            promptingLetters: ["w", "p"],  // -p is the path, but given last it prompts, as on macOS
             numericLetters: ["P"]
         ),
         "find-generic-password": Grammar(

@@ -127,8 +127,9 @@ struct PasswordOptions: ParsableArguments {
     @Flag(name: .customLong("prompt-for-password"), help: .hidden)
     var promptForPassword = false
 
-    /// The secret to store: given, decoded from hex, prompted for, or empty.
-    func secret() throws -> Data {
+    /// The secret to store: given, decoded from hex, prompted for, or `nil` when none was given
+    /// (an added item then has empty data; `-U` leaves the stored one as it is).
+    func secret() throws -> Data? {
         if let hexPassword {
             guard let data = Hex.decode(hexPassword) else {
                 Terminal.printError("security: Unable to convert password data (-X must specify valid hex digits)")
@@ -146,7 +147,7 @@ struct PasswordOptions: ParsableArguments {
             else { throw ExitCode(1) }
             return Data(entered.utf8)
         }
-        return Data()
+        return nil
     }
 }
 

@@ -39,8 +39,17 @@ enum KeychainArgument {
         let candidates = url.lastPathComponent == "keychain.db" ? [url.deletingLastPathComponent()] : [url]
         for candidate in candidates {
             let home = KeychainHome(url: URL(fileURLWithPath: candidate.path, isDirectory: true))
-            if home.containsKeychain { return home }
+            if isOwnKeychain(home) { return home }
         }
         return nil
+    }
+
+    /// Whether `home` holds a keychain database that is a regular file of this user (not a link,
+    /// which opening would follow and create at its target; not someone else's).
+    private static func isOwnKeychain(_ home: KeychainHome) -> Bool {
+        let path = home.url.appendingPathComponent("keychain.db").path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
+        return attributes[.type] as? FileAttributeType == .typeRegular
+            && (attributes[.ownerAccountID] as? NSNumber)?.uint32Value == geteuid()
     }
 }

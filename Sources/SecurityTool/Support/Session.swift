@@ -44,6 +44,8 @@ enum Session {
     /// The home a command names (an existing keychain), else the environment's.
     static func resolve(_ home: String?, context: String? = nil) throws -> KeychainHome {
         guard let home else { return .resolve() }
+        // macOS's tool answers an empty keychain name with its usage.
+        guard !home.isEmpty else { throw ValidationError("a keychain name cannot be empty") }
         guard let named = KeychainArgument.home(named: home) else {
             throw fail(errSecNoSuchKeychain, context ?? "SecKeychainOpen \(home)")
         }
