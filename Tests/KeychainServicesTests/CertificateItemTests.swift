@@ -114,6 +114,33 @@ import X509
         }
     }
 
+    /// Apple's si-12-item-stress and sec_acl_stress add certificate items from attributes alone:
+    /// stored with the attributes given, with no data, and unique by their primary key
+    /// (type, issuer, serial number).
+    @Test func aCertificateFromAttributesOnlyKeepsThem() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecAttrLabel as String: "from attributes",
+                kSecAttrIssuer as String: Data("issuer".utf8), kSecAttrSerialNumber as String: Data([1, 2]),
+                kSecAttrSubject as String: Data("subject".utf8), kSecAttrCertificateType as String: 3,
+            ]
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecDuplicateItem)
+            var result: CFTypeRef?
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecAttrSerialNumber as String: Data([1, 2]),
+                kSecReturnAttributes as String: true, kSecReturnData as String: true,
+            ]
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+            let found = try #require(result as? [String: Any])
+            #expect(found[kSecAttrLabel as String] as? String == "from attributes")
+            #expect(found[kSecAttrSubject as String] as? Data == Data("subject".utf8))
+            #expect(found[kSecAttrIssuer as String] as? Data == Data("issuer".utf8))
+            #expect(found[kSecValueData as String] == nil)
+        }
+    }
+
     @Test(arguments: [Data(), Data("not a certificate".utf8), Data([0x30, 0x03, 0x02, 0x01, 0x01])])
     func nonCertificateIsRefused(data: Data) throws {
         let keychain = try TemporaryKeychain()

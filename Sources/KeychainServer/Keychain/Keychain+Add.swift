@@ -65,10 +65,12 @@ extension Keychain {
             attributes["agrp"] = .string(group)
         }
         let secret = query.valueData ?? Data()
-        if query.valueData == nil, itemClass == .genericPassword || itemClass == .internetPassword {
+        if query.valueData == nil, itemClass != .key {
             attributes[StoredItem.absentDataMark] = .bool(true)
         }
-        if itemClass == .certificate {
+        // A certificate's attributes come from its DER when it is given; one added from attributes
+        // only (Apple's si-12 and sec_acl_stress do) keeps the attributes given.
+        if itemClass == .certificate, query.valueData != nil {
             let derived = try CertificateAttributes.attributes(ofDER: secret)
             attributes.merge(derived) { given, _ in given }
         }
