@@ -13,6 +13,7 @@
 
 import ArgumentParser
 import Foundation
+import KeychainDevice
 import KeychainServices
 
 struct DumpKeychain: ParsableCommand {
@@ -30,18 +31,31 @@ struct DumpKeychain: ParsableCommand {
     @Flag(name: .customShort("r"), help: "Accepted for compatibility; raw encrypted data is never printed.")
     var raw = false
 
+    @Flag(name: .customShort("i"), help: "Interactive access-control editing: not available (Linux items have no per-application ACLs).")
+    var editAccess = false
+
     @Flag(name: .customLong("json"), help: "Print the items as a JSON array.")
     var json = false
 
-    @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).")
-    var keychain: String?
+    @Argument(help: ArgumentHelp("Existing keychains to dump (default: the default keychain).", valueName: "keychain"))
+    var keychains: [String] = []
 
     func run() throws {
-        guard let device = try Session.openExisting(home: keychain) else {
-            if json { ItemPrinter.printJSON([Any]()) }
-            return
+        if editAccess {
+            Terminal.printError("security: dump-keychain -i: items here have no per-application access control lists to edit")
+            throw ExitCode(1)
         }
         var objects: [Any] = []
+        let names: [String?] = keychains.isEmpty ? [nil] : keychains
+        for name in names { _ = try Session.resolve(name, context: "SecKeychainCopySearchList") }
+        for name in names {
+            guard let device = try Session.openExisting(home: name, context: "SecKeychainCopySearchList") else { continue }
+            try dump(device, into: &objects)
+        }
+        if json { ItemPrinter.printJSON(objects) }
+    }
+
+    private func dump(_ device: Device, into objects: inout [Any]) throws {
         for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey] {
             let query: [String: Any] = [
                 kSecClass as String: itemClass,
@@ -78,6 +92,5 @@ struct DumpKeychain: ParsableCommand {
                 }
             }
         }
-        if json { ItemPrinter.printJSON(objects) }
     }
 }

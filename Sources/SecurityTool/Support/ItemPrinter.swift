@@ -40,13 +40,24 @@ enum ItemPrinter {
         ("\"srvr\"", "blob", "srvr"), ("\"type\"", "uint32", "type"),
     ]
 
+    /// A certificate's attributes as macOS's file keychain names them (its record type is printed
+    /// as a number), from the data-protection attributes that hold them.
+    private static let certificateLayout: [(String, String, String?)] = [
+        ("\"alis\"", "blob", "alis"), ("\"cenc\"", "uint32", "cenc"), ("\"ctyp\"", "uint32", "ctyp"),
+        ("\"hpky\"", "blob", "pkhh"), ("\"issu\"", "blob", "issr"), ("\"labl\"", "blob", "labl"),
+        ("\"skid\"", "blob", "skid"), ("\"snbr\"", "blob", "slnr"), ("\"subj\"", "blob", "subj"),
+    ]
+
     /// The block `find-*-password` and `dump-keychain` print for one item.
     static func block(itemClass: String, attributes: [String: Any], keychainPath: String) -> String {
-        var lines = ["keychain: \"\(keychainPath)\"", "version: 512", "class: \"\(itemClass)\"", "attributes:"]
+        // macOS prints a certificate's record type, CSSM_DL_DB_RECORD_X509_CERTIFICATE, as a number.
+        let classLine = itemClass == "cert" ? "class: 0x80001000 " : "class: \"\(itemClass)\""
+        var lines = ["keychain: \"\(keychainPath)\"", "version: 512", classLine, "attributes:"]
         let layout: [(String, String, String?)]
         switch itemClass {
         case "genp": layout = genericLayout
         case "inet": layout = internetLayout
+        case "cert": layout = certificateLayout
         default:
             layout = attributes.keys.sorted().filter { $0.count == 4 }.map { ("\"\($0)\"", "blob", $0) }
         }
