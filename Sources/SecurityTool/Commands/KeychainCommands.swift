@@ -51,25 +51,31 @@ struct SearchListOptions: ParsableArguments {
     }
 }
 
+/// A command that reports the one keychain as macOS lists keychains.
+protocol KeychainListingCommand: ParsableCommand {
+    var options: SearchListOptions { get }
+}
+
+extension KeychainListingCommand {
+    func run() throws { try options.report(Self._commandName) }
+}
+
 /// `security list-keychains`: the search list, which is the default keychain.
-struct ListKeychains: ParsableCommand {
+struct ListKeychains: KeychainListingCommand {
     static let configuration = CommandConfiguration(abstract: "Display the keychain search list (the default keychain).")
     @OptionGroup var options: SearchListOptions
-    func run() throws { try options.report("list-keychains") }
 }
 
 /// `security default-keychain`.
-struct DefaultKeychain: ParsableCommand {
+struct DefaultKeychain: KeychainListingCommand {
     static let configuration = CommandConfiguration(abstract: "Display the default keychain.")
     @OptionGroup var options: SearchListOptions
-    func run() throws { try options.report("default-keychain") }
 }
 
 /// `security login-keychain`.
-struct LoginKeychain: ParsableCommand {
+struct LoginKeychain: KeychainListingCommand {
     static let configuration = CommandConfiguration(abstract: "Display the login keychain (the default keychain).")
     @OptionGroup var options: SearchListOptions
-    func run() throws { try options.report("login-keychain") }
 }
 
 /// `security lock-keychain [-a] [keychain]`: `security lock`, silently, as on macOS.
