@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CKeychainSystem
 import Foundation
 import Logging
 
@@ -57,10 +58,7 @@ package enum TestRunUnlock {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),
-            status.st_mode & 0o077 == 0, status.st_size <= 1024
-        else { return nil }
+        guard c_keychain_fd_is_private_file(descriptor, geteuid(), 1024) == 1 else { return nil }
         var bytes = [UInt8](repeating: 0, count: 1025)
         defer { for index in bytes.indices { bytes[index] = 0 } }
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
