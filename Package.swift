@@ -52,7 +52,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
-        // System calls Swift cannot make itself (prctl is variadic): core dumps, pidfds, file checks.
+        // System calls Swift cannot make itself (prctl is variadic): core dumps.
         .target(name: "CKeychainSystem"),
         // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
         // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
@@ -64,7 +64,7 @@ let package = Package(
         // protocol, its wire format and the loopback engine. It does not import the engine.
         .target(
             name: "KeychainDevice",
-            dependencies: ["KeychainCore", "CKeychainSystem", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["KeychainCore", .product(name: "Logging", package: "swift-log")]
         ),
         // Registers the engine with KeychainDevice when the program loads.
         .target(name: "CKeychainServerLoader"),

@@ -17,7 +17,6 @@
 #include "CKeychainSystem.h"
 
 #include <sys/resource.h>
-#include <sys/stat.h>
 #if defined(__linux__)
 #include <errno.h>
 #include <signal.h>
@@ -58,11 +57,4 @@ int c_keychain_pidfd_is_alive(int pidfd) {
     (void)pidfd;
     return -1;
 #endif
-}
-
-int c_keychain_fd_is_private_file(int fd, unsigned int uid, long long max_size) {
-    struct stat status;
-    if (fstat(fd, &status) != 0) return -1;
-    return S_ISREG(status.st_mode) && status.st_uid == (uid_t)uid && (status.st_mode & 077) == 0
-        && (long long)status.st_size <= max_size;
 }

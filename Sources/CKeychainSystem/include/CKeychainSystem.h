@@ -31,9 +31,4 @@ int c_keychain_disable_core_files(void);
 /// there is no `pidfd_send_signal`).
 int c_keychain_pidfd_is_alive(int pidfd);
 
-/// 1 if `fd` is a regular file owned by `uid` that no one else may read or write, of at most
-/// `max_size` bytes; 0 if not; -1 if fstat fails. (Reading `struct stat`'s fields from Swift
-/// depends on which module's headers declared it first.)
-int c_keychain_fd_is_private_file(int fd, unsigned int uid, long long max_size);
-
 #endif

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CKeychainSystem
 import Foundation
 import Logging
 
@@ -33,7 +32,7 @@ package enum TestRunUnlock {
     package static func apply(to device: Device, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment[variable], !path.isEmpty else { return }
         let logger = device.configuration.logger
-        guard var passcode = readPrivateFile(path) else {
+        guard var passcode = PrivateLineFile.firstLine(of: path) else {
             logger.warning("\(variable) is not a regular file of this user that only this user can read: ignored")
             return
         }
@@ -50,21 +49,5 @@ package enum TestRunUnlock {
         } catch {
             logger.warning("\(variable): the keychain stays locked (the passcode was refused)")
         }
-    }
-
-    /// The first line of the file at `path` if it is a small regular file owned by this user and
-    /// private to them (opened without following a link, without waiting on a FIFO).
-    static func readPrivateFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        guard c_keychain_fd_is_private_file(descriptor, geteuid(), 1024) == 1 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 1025)
-        defer { for index in bytes.indices { bytes[index] = 0 } }
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        var line = bytes[0..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }  // a file written on Windows
-        return String(decoding: line, as: UTF8.self)
     }
 }
