@@ -11,9 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-// Foundation only: `struct stat`'s fields are visible through the module that declared the type
-// first, and a file that also imports Logging (which brings Dispatch's C headers) sees it declared
-// by CDispatch, which a clean build then refuses (member import visibility).
+// Depending on build order, `struct stat` is declared for Swift by Glibc's headers or by
+// Dispatch's C module, and member import visibility wants that module imported to read its
+// fields: Foundation brings the first, Dispatch the second.
+#if canImport(CDispatch)
+import CDispatch
+#endif
 import Foundation
 
 /// A small secret file read only if it is private to this user.
@@ -24,14 +27,15 @@ enum PrivateLineFile {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        // The opened file itself: no race with a rename of the path.
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),
-            status.st_mode & 0o077 == 0, status.st_size <= 1024
+            status.st_mode & 0o077 == 0
         else { return nil }
         var bytes = [UInt8](repeating: 0, count: 1025)
         defer { for index in bytes.indices { bytes[index] = 0 } }
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
+        guard count > 0, count <= 1024 else { return nil }  // empty, unreadable, or too long for a passcode
         var line = bytes[0..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }  // a file written on Windows
         return String(decoding: line, as: UTF8.self)
