@@ -56,10 +56,9 @@ struct AccessGroupCommands: ParsableCommand {
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
-            try BiometryCommands.perform("access-group grant") {
-                try AccessGroupCommands.daemon(keychain).grantAccessGroups(groups, to: AccessGroupCommands.appID(app))
+            try AccessGroupCommands.change("grant", reported: "granted", app: app, groups: groups, keychain: keychain) {
+                try $0.grantAccessGroups(groups, to: $1)
             }
-            Swift.print("granted \(Terminal.escaped(app)): \(groups.map(Terminal.escaped).joined(separator: ", "))")
         }
     }
 
@@ -70,11 +69,23 @@ struct AccessGroupCommands: ParsableCommand {
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
-            try BiometryCommands.perform("access-group revoke") {
-                try AccessGroupCommands.daemon(keychain).revokeAccessGroups(groups, from: AccessGroupCommands.appID(app))
+            try AccessGroupCommands.change("revoke", reported: "revoked", app: app, groups: groups, keychain: keychain) {
+                try $0.revokeAccessGroups(groups, from: $1)
             }
-            Swift.print("revoked \(Terminal.escaped(app)): \(groups.map(Terminal.escaped).joined(separator: ", "))")
         }
+    }
+
+    /// Grants or revokes through the daemon (`body` gets its engine and the app's id), then says so.
+    static func change(
+        _ verb: String,
+        reported: String,
+        app: String,
+        groups: [String],
+        keychain: String?,
+        _ body: (WireEngine, String) throws -> Void
+    ) throws {
+        try BiometryCommands.perform("access-group \(verb)") { try body(daemon(keychain), appID(app)) }
+        Swift.print("\(reported) \(Terminal.escaped(app)): \(groups.map(Terminal.escaped).joined(separator: ", "))")
     }
 
     /// An app named by its id or by its group.

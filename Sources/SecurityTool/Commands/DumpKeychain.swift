@@ -46,9 +46,7 @@ struct DumpKeychain: ParsableCommand {
             throw ExitCode(1)
         }
         var objects: [Any] = []
-        let names: [String?] = keychains.isEmpty ? [nil] : keychains
-        for name in names { _ = try Session.resolve(name, context: "SecKeychainCopySearchList") }
-        for name in names {
+        for name in try Session.named(keychains, context: "SecKeychainCopySearchList") {
             guard let device = try Session.openExisting(home: name, context: "SecKeychainCopySearchList") else { continue }
             try dump(device, into: &objects)
         }

@@ -166,9 +166,7 @@ enum ItemCommands {
     /// The first result of `query` in the named keychains, with the keychain it came from; every
     /// name is checked before anything is searched.
     private static func first(_ query: [String: Any], in keychains: [String]) throws -> (Device, [String: Any])? {
-        let names: [String?] = keychains.isEmpty ? [nil] : keychains
-        for name in names { _ = try Session.resolve(name, context: "SecKeychainSearchCopyNext") }
-        for name in names {
+        for name in try Session.named(keychains, context: "SecKeychainSearchCopyNext") {
             guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else { continue }
             var result: CFTypeRef?
             let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }

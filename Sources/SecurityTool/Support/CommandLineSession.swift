@@ -212,13 +212,12 @@ enum CommandLineSession {
     static func maskingPasswords(_ arguments: [String], of command: String) -> [String] {
         let letters: String
         let secretLetters: Set<Character>
-        switch command {
-        case "add-generic-password", "add-internet-password":
-            letters = ItemCommandLine.grammars[command]?.letters ?? ""
-            secretLetters = command == "add-generic-password" ? ["w", "p", "X"] : ["w", "X"]
-        case "unlock-keychain":
+        if let grammar = ItemCommandLine.grammars[command] {
+            letters = grammar.letters
+            secretLetters = Set(grammar.names.filter { ItemCommandLine.passwordOptions.contains($0.value) }.keys)
+        } else if command == "unlock-keychain" {
             (letters, secretLetters) = ("hp:u", ["p"])
-        default:
+        } else {
             return arguments
         }
         var secrets: [String] = []
@@ -226,7 +225,7 @@ enum CommandLineSession {
             for case .option(let letter, let value?) in options where secretLetters.contains(letter) { secrets.append(value) }
         }
         return arguments.map { argument in
-            let isLongSecret = argument.hasPrefix("--password") || argument.hasPrefix("--hex-password")
+            let isLongSecret = ItemCommandLine.passwordOptions.contains { argument.hasPrefix("--\($0)") }
             let holdsSecret = secrets.contains { !$0.isEmpty && argument.contains($0) }
             return isLongSecret || holdsSecret ? "<hidden>" : argument
         }

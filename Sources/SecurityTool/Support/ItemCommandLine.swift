@@ -39,6 +39,9 @@ enum ItemCommandLine {
         var numericLetters: Set<Character> = []
     }
 
+    /// The long options whose value is a password.
+    static let passwordOptions: Set<String> = ["password", "hex-password"]
+
     /// The tool's own long options that take a value.
     static let valuedLongOptions: Set<String> = ["accessible", "access-control"]
 
@@ -102,8 +105,9 @@ enum ItemCommandLine {
             let last = arguments.last ?? ""
             let grouped = String(last.dropLast())  // `-Uw`: the flags before the letter still count
             let before = Array(arguments.dropLast()) + (grouped == "-" ? [] : [grouped])
-            guard case .arguments(let earlier) = read(before, for: command) else { return read(before, for: command) }
-            return .arguments(insertBeforeOperands(["--prompt-for-password"], into: earlier))
+            let earlier = read(before, for: command)
+            guard case .arguments(let arguments) = earlier else { return earlier }
+            return .arguments(insertBeforeOperands(["--prompt-for-password"], into: arguments))
         case .failure(.missingValue(let letter)):
             return .usage(quiet ? nil : "security: option requires an argument -- \(letter)")
         case .failure(.illegalOption(let letter)):

@@ -41,6 +41,13 @@ enum Session {
         return try open(keychainHome)
     }
 
+    /// The keychains a command names, each checked before any is used (`nil`: the default one).
+    static func named(_ keychains: [String], context: String) throws -> [String?] {
+        let names: [String?] = keychains.isEmpty ? [nil] : keychains
+        for name in names { _ = try resolve(name, context: context) }
+        return names
+    }
+
     /// The home a command names (an existing keychain), else the environment's.
     static func resolve(_ home: String?, context: String? = nil) throws -> KeychainHome {
         guard let home else { return .resolve() }
