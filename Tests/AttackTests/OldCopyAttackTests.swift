@@ -174,6 +174,56 @@ import Testing
         withExtendedLifetime(device) {}
     }
 
+    /// Removing the passcode destroys `WhenPasscodeSetThisDeviceOnly` items. What is left of one
+    /// until an operation meets it (Apple's delete of it must still succeed) is its look-up
+    /// columns: its keys and ciphertexts leave the files at once, so a copy of the keybag from
+    /// while the passcode was set, with that passcode, opens nothing from today's files.
+    @Test func anItemLostWithThePasscodeLeavesTheFiles() throws {
+        let directory = Attacker.newHome("akpu-residue")
+        defer { Attacker.remove(directory) }
+        let configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        var device: Device? = try Device(home: KeychainHome(url: directory), configuration: configuration)
+        try #require(device).setPasscode(Self.passcode)
+        Device.withCurrent(try #require(device)) {
+            let item: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "old-copy",
+                kSecAttrAccount as String: "victim", kSecValueData as String: Data("lost-secret".utf8),
+                kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+            ]
+            #expect(SecItemAdd(item as CFDictionary, nil) == errSecSuccess)
+            for index in 0..<20 { #expect(Self.add("neighbour \(index)", "stays") == errSecSuccess) }
+        }
+        let columns = try Attacker.sql(directory) { db in
+            try Row.fetchOne(db, sql: "SELECT mkey, data, skey, v_Data FROM genp ORDER BY rowid LIMIT 1")
+                .map { row in (0..<4).compactMap { row[$0] as Data? } } ?? []
+        }
+        #expect(columns.count == 4 && columns.allSatisfy { !$0.isEmpty })
+        let during = try Attacker.copy(directory, label: "while-passcode-set")
+        defer { Attacker.remove(during) }
+        #expect(try !Attacker.files(in: during, containing: columns[3]).isEmpty)
+
+        try #require(device).removePasscode(current: Self.passcode)
+        device = nil
+        for column in columns {
+            #expect(try Attacker.files(in: directory, containing: column).isEmpty, "a ciphertext of the lost item is still on disk")
+        }
+        // The row is still there, keys and ciphertexts erased, until an operation meets it.
+        let left = try Attacker.sql(directory) { db in
+            try Row.fetchOne(db, sql: "SELECT length(mkey) + length(data) + length(skey) + length(v_Data) FROM genp ORDER BY rowid LIMIT 1")?[0] as Int?
+        }
+        #expect(left == 0)
+
+        try Attacker.graftKeybag(from: during, into: directory)
+        try Attacker.graftFiles(["keybag.key", "device.key"], from: during, into: directory)
+        let thief = try Device(home: KeychainHome(url: directory), configuration: configuration)
+        try thief.unlock(passcode: Self.passcode)
+        Device.withCurrent(thief) {
+            let read = Self.read("victim")
+            #expect(read.status == errSecItemNotFound && read.data == nil)
+            #expect(Self.read("neighbour 3").data == Data("stays".utf8))
+        }
+    }
+
     /// Adds the victim item and its neighbours; the victim's stored ciphertexts.
     static func storeVictim(in device: Device, directory: URL) throws -> [Data] {
         Device.withCurrent(device) {

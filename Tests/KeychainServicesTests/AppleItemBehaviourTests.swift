@@ -209,4 +209,42 @@ import Testing
             #expect(dictionary[kSecValueData as String] as? Data == Data("pw".utf8))
         }
     }
+
+    /// Apple's secd-81-item-acl-stress.m ("delete local - AKPU", "… + prot odel"): right after the
+    /// passcode was removed, deleting a `WhenPasscodeSetThisDeviceOnly` item — with its access
+    /// control and data in the query, as the test passes them — succeeds; the rows go when next
+    /// met (SecDbItem.c, an akpu item that no longer decrypts is "irrecoverably lost").
+    @Test func aPasscodeOnlyItemDeletedRightAfterThePasscodeWasRemoved() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.device.setPasscode("1357")
+        var error: Unmanaged<CFError>?
+        let access = try #require(
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .userPresence, &error)
+        )
+        func item(_ account: String) -> [String: Any] {
+            Self.genp([kSecAttrAccount as String: account, kSecValueData as String: Data("pw".utf8), kSecAttrAccessControl as String: access])
+        }
+        keychain.run {
+            for account in ["deleted", "found", "replaced", "updated"] {
+                #expect(SecItemAdd(item(account) as CFDictionary, nil) == errSecSuccess)
+            }
+        }
+        try keychain.device.removePasscode(current: "1357")
+        keychain.run {
+            #expect(SecItemDelete(item("deleted") as CFDictionary) == errSecSuccess)
+            #expect(SecItemDelete(item("deleted") as CFDictionary) == errSecItemNotFound)
+            // Met by a search: gone, and not found (secd-81-item-acl.m, "do not find item with akpu").
+            #expect(SecItemCopyMatching(Self.genp([kSecAttrAccount as String: "found"]) as CFDictionary, nil) == errSecItemNotFound)
+            #expect(SecItemDelete(Self.genp([kSecAttrAccount as String: "found"]) as CFDictionary) == errSecItemNotFound)
+            // An update finds nothing to change; an add of the same primary key takes its place.
+            let changes = [kSecAttrLabel as String: "new"] as CFDictionary
+            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "updated"]) as CFDictionary, changes) == errSecItemNotFound)
+            let replacement = Self.genp([kSecAttrAccount as String: "replaced", kSecValueData as String: Data("new".utf8)])
+            #expect(SecItemAdd(replacement as CFDictionary, nil) == errSecSuccess)
+            var result: CFTypeRef?
+            let read = Self.genp([kSecAttrAccount as String: "replaced", kSecReturnData as String: true])
+            #expect(SecItemCopyMatching(read as CFDictionary, &result) == errSecSuccess)
+            #expect(result as? Data == Data("new".utf8))
+        }
+    }
 }

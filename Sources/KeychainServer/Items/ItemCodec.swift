@@ -150,6 +150,9 @@ package struct ItemCodec: Sendable {
         itemClass: ItemClass,
         tiers: LookupTiers? = nil
     ) throws(KeychainCoreError) -> StoredItem {
+        guard !row.isTombstone else {
+            throw KeychainCoreError(.itemInvalidated, "the item was lost with the passcode")
+        }
         let protection = try protection(of: row, table: itemClass.tableName, tiers: tiers ?? keybag.lookupTiers)
         let (_, plaintext) = try openMetadataPlaintext(row, protection: protection, schema: ItemSchema.of(itemClass))
         var attributes = try MetadataCodec.decode(plaintext)

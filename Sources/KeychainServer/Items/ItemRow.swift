@@ -54,3 +54,17 @@ package struct ItemRow: Sendable {
         self.secret = secret
     }
 }
+
+extension ItemRow {
+    // MARK: Tombstones
+
+    /// Whether the row is what is left of an item lost with the passcode: its look-up columns,
+    /// with every key and ciphertext erased (see ``ItemTable/bury(_:in:)``).
+    ///
+    /// Apple removes such an item only when an operation next meets it, so that a delete right
+    /// after the passcode was removed still finds it; the secret itself is gone at once here, so
+    /// that no copy of an old keybag can open it from the current database.
+    package var isTombstone: Bool {
+        wrappedMetadataKey.isEmpty && metadata.isEmpty && secretKeyEnvelope.isEmpty && secret.isEmpty
+    }
+}

@@ -125,7 +125,10 @@ extension KeybagService {
     /// up (and, as on iOS, biometry needs the passcode once after every restart).
     static let biometryWrappingClass = ProtectionClass.afterFirstUnlockThisDeviceOnly
 
-    /// Removes the passcode. `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS.
+    /// Removes the passcode. `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS: their
+    /// class key is forgotten and their keys and ciphertexts are erased at once; what is left of
+    /// each (its look-up columns) is removed when an operation next meets it, as Apple removes
+    /// such items, so that deleting one right after the passcode was removed still succeeds.
     package func removePasscode(current: String) throws(KeychainCoreError) {
         let stored = try currentStored()
         guard stored.record.hasPasscode else {
@@ -144,7 +147,7 @@ extension KeybagService {
             updated.constraints = [:]
             let tiers = try keybag.lookupTiers(of: latest.record, classKeys: currentKeys)
             for itemClass in ItemClass.storedClasses {
-                try deleteRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)
+                try buryRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)
             }
             return (updated, ())
         }
@@ -188,9 +191,9 @@ extension KeybagService {
         return (passcodeKey, try keybag.classKeys(in: record, passcodeKey: passcodeKey))
     }
 
-    /// Deletes every row of `protection` in `itemClass`'s table: by tag where the tier has one tag
-    /// per class, row by row where the tag covers the row.
-    private func deleteRows(
+    /// Erases every row of `protection` in `itemClass`'s table down to a tombstone: by tag where
+    /// the tier has one tag per class, row by row where the tag covers the row.
+    private func buryRows(
         of protection: ProtectionClass,
         in itemClass: ItemClass,
         tiers: LookupTiers,
@@ -201,14 +204,14 @@ extension KeybagService {
             throw KeychainCoreError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
         }
         if let tag = tier.sharedTag(protection, table: table.name) {
-            try table.deleteRows(tagged: tag, in: db)
+            try table.bury(tagged: tag, in: db)
             return
         }
         var doomed: [Int64] = []
         try table.forEachTag(in: db) { rowID, identifier, tag in
             if tier.protection(forTag: tag, table: table.name, identifier: identifier) == protection { doomed.append(rowID) }
         }
-        try table.deleteRows(doomed, in: db)
+        try table.bury(doomed, in: db)
     }
 
     /// Checks a passcode against the keybag, with Apple's back-off; returns the passcode key.

@@ -143,6 +143,11 @@ extension KeybagService {
         for rowID in rowIDs {
             defer { didRow() }
             guard let row = try table.row(rowID, in: db) else { continue }
+            if row.isTombstone {
+                // Lost with an earlier passcode: nothing to seal again, and nothing to keep.
+                try table.deleteRows([rowID], in: db)
+                continue
+            }
             let moved = Result { () throws(KeychainCoreError) in
                 try codec.rekeyed(row, itemClass: itemClass, from: old, to: new)
             }

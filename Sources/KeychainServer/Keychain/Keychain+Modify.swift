@@ -133,7 +133,10 @@ extension Keychain {
     /// `SecItemDelete`: removes every item matching `query`.
     ///
     /// Rows that match the query's look-up columns but can no longer be decrypted are removed
-    /// too, as Apple drops undecryptable items; they do not count as found.
+    /// too, as Apple drops undecryptable items; they do not count as found. What is left of an
+    /// item lost with the passcode (see ``ItemRow/isTombstone``) counts: Apple's delete of a
+    /// `WhenPasscodeSetThisDeviceOnly` item right after the passcode was removed succeeds
+    /// (`secd-81-item-acl-stress.m`, "delete local - AKPU").
     package func delete(_ query: ItemQuery) throws(KeychainCoreError) {
         guard query.itemClass != .identity else {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
@@ -142,13 +145,18 @@ extension Keychain {
         let deleted = try store.write { db throws(KeychainCoreError) in
             var rowIDs: [Int64] = []
             var undecryptable: [Int64] = []
-            try forEachMatch(of: query, in: db, limit: nil, skipped: { row, _ in row.rowID.map { undecryptable.append($0) } }) {
-                (_, item) throws(KeychainCoreError) in
+            var tombstones = 0
+            let skipped = { (row: ItemRow, _: KeychainCoreError.Code) in
+                guard let rowID = row.rowID else { return }
+                undecryptable.append(rowID)
+                if row.isTombstone { tombstones += 1 }
+            }
+            try forEachMatch(of: query, in: db, limit: nil, skipped: skipped) { (_, item) throws(KeychainCoreError) in
                 rowIDs.append(item.rowID)
                 return true
             }
             try ItemTable(query.itemClass).deleteRows(rowIDs + undecryptable, in: db)
-            return rowIDs.count
+            return rowIDs.count + tombstones
         }
         guard deleted > 0 else {
             throw KeychainCoreError(.itemNotFound, "no item matched the query")

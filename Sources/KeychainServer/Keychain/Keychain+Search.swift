@@ -153,6 +153,10 @@ extension Keychain {
                 logger.warning("skipping an item that cannot be decrypted", metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"])
                 skipped?(row, error.code)
                 return true
+            case .failure(let error) where error.code == .itemInvalidated:
+                // A tombstone: only its look-up columns matched; nothing else of it is left to check.
+                skipped?(row, error.code)
+                return true
             case .failure(let error):
                 throw error
             }

@@ -128,16 +128,32 @@ struct ItemTable {
         }
     }
 
+    /// Erases the keys and ciphertexts of the rows `rowIDs`, keeping their look-up columns: the
+    /// rows become tombstones (``ItemRow/isTombstone``) that a later operation meets and removes.
+    func bury(_ rowIDs: [Int64], in db: Database) throws(KeychainCoreError) {
+        try run("cannot erase items") {
+            let statement = try db.cachedStatement(sql: "UPDATE \(name) SET \(Self.erasedColumns) WHERE rowid = ?")
+            for rowID in rowIDs {
+                try statement.execute(arguments: [rowID])
+            }
+        }
+    }
+
+    /// Erases the keys and ciphertexts of every row tagged `tag` (see ``bury(_:in:)``).
+    func bury(tagged tag: Data, in db: Database) throws(KeychainCoreError) {
+        try run("cannot erase items") {
+            try db.execute(sql: "UPDATE \(name) SET \(Self.erasedColumns) WHERE pdmn = ?", arguments: [tag])
+        }
+    }
+
+    /// The assignments that leave a row's look-up columns and nothing else.
+    private static let erasedColumns = "mkey = x'', data = x'', skey = x'', v_Data = x''"
+
     /// Deletes the row `rowID` if it is still the item `identifier`.
     func deleteRow(_ rowID: Int64, identifier: Data, in db: Database) throws(KeychainCoreError) {
         try run("cannot delete an item") {
             try db.execute(sql: "DELETE FROM \(name) WHERE rowid = ? AND uuid = ?", arguments: [rowID, identifier])
         }
-    }
-
-    /// Deletes every row with the class tag `tag`.
-    func deleteRows(tagged tag: Data, in db: Database) throws(KeychainCoreError) {
-        try run("cannot delete items") { try db.execute(sql: "DELETE FROM \(name) WHERE pdmn = ?", arguments: [tag]) }
     }
 
     // MARK: Private
