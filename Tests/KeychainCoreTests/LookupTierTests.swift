@@ -197,4 +197,28 @@ import Testing
         }
         #expect(try Self.tags(in: keychain).count == Self.items.count)
     }
+
+    /// What removing the passcode leaves of a passcode-only item (a tombstone, see
+    /// `ItemRow.isTombstone`) is removed by the next passcode's re-keying even if nothing met it.
+    @Test func aNewPasscodeRemovesTheTombstonesOfTheLastOne() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keychain = try Self.open(directory)
+        try keychain.keybagService.setPasscode("1357", current: nil)
+        for (account, protection) in Self.items + [("passcode-only", .whenPasscodeSetThisDeviceOnly)] {
+            let query = try QueryParser.parse(
+                ["class": "genp", "acct": account, "pdmn": protection.rawValue, "v_Data": Data(account.utf8)],
+                for: .add
+            )
+            try keychain.add(query)
+        }
+        try keychain.keybagService.removePasscode(current: "1357")
+        #expect(try Self.tags(in: keychain).count == Self.items.count + 1)
+        try keychain.keybagService.setPasscode("2468", current: nil)
+        #expect(try Self.tags(in: keychain).count == Self.items.count)
+        for (account, _) in Self.items {
+            #expect(try Self.read(account, in: keychain).get() == Data(account.utf8))
+        }
+        #expect(Self.failure("passcode-only", in: keychain) == .itemNotFound)
+    }
 }
