@@ -16,7 +16,7 @@ package import KeychainCore
 
 /// A keychain as a device holds it: its home, its passcode and its lock state, the Linux side of "Settings".
 ///
-/// `SecItem*` calls use ``current()``: the device a task selected with ``withCurrent(_:operation:)``
+/// `SecItem*` calls use the device a task selected with ``withCurrent(_:operation:)``
 /// (tests do this, so parallel tests use separate keychains without races), else the process
 /// default set with ``setProcessDefault(_:)``, else the keychain in ``KeychainHome/resolve(environment:)``.
 ///

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the DocC catalogs of the public modules (the ones .spi.yml lists) into
+# .build/docs/<Module>.doccarchive; any DocC warning — an unresolved link, a missing article — fails.
+#
+#   Scripts/docs.sh                  # every catalog
+#   Scripts/docs.sh KeychainServices # one
+#
+# It needs the debug build (`swift build`) and the toolchain's docc; it adds no package dependency.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=("$@")
+if [ ${#modules[@]} -eq 0 ]; then
+    modules=(KeychainServices LocalAuth KeychainDevice KeychainTesting)
+fi
+
+docc=$(command -v docc || true)
+if [ -z "$docc" ]; then
+    docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+fi
+[ -x "$docc" ] || { echo "docs.sh: docc is not in this toolchain" >&2; exit 1; }
+
+graphs="$(swift build --show-bin-path)/../symbolgraph"
+swift package dump-symbol-graph --minimum-access-level public >/dev/null
+output=.build/docs
+mkdir -p "$output"
+for module in "${modules[@]}"; do
+    catalog="Sources/$module/$module.docc"
+    [ -d "$catalog" ] || { echo "docs.sh: $catalog does not exist" >&2; exit 1; }
+    selected=$(mktemp -d)
+    cp "$graphs/$module.symbols.json" "$selected/"
+    cp "$graphs/$module"@*.symbols.json "$selected/" 2>/dev/null || true
+    "$docc" convert "$catalog" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.swift-keychain.$module" \
+        --additional-symbol-graph-dir "$selected" \
+        --output-path "$output/$module.doccarchive" \
+        --warnings-as-errors
+    rm -rf "$selected"
+    echo "docs.sh: $module → $output/$module.doccarchive"
+done
