@@ -159,7 +159,8 @@ import Testing
         let interactive = try tool.run(["-i"], input: script + "\n")
         #expect(interactive.status == 0)
         #expect(interactive.stdout == "a secret with spaces\npw\n")
-        #expect(interactive.stderr.contains("find-generic-password: returned 44\n"))
+        // security.c prints the command's own result: the OSStatus (the exit status is its low byte).
+        #expect(interactive.stderr.contains("find-generic-password: returned -25300\n"))
         let quiet = try tool.run(["-q", "-i"], input: "find-generic-password -s Nothing\n")
         #expect(quiet.status == 44)
         #expect(!quiet.stderr.contains("returned"))

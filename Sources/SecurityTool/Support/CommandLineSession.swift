@@ -123,13 +123,15 @@ enum CommandLineSession {
         case Failure.unknownCommand: return 1
         case Failure.usage: return 2
         case let exit as ExitCode: return exit.rawValue
+        case let failure as Session.StatusFailure: return Session.exitStatus(failure.status)
         default:
             let code = SecurityTool.exitCode(for: error)
             return code == .validationFailure ? 2 : code.rawValue
         }
     }
 
-    /// Runs one command line (its first word names the command); its exit status.
+    /// Runs one command line (its first word names the command); its result: the `OSStatus` a
+    /// command failed with (the process exits with its low byte, as macOS's tool does), else an exit status.
     static func execute(_ words: [String], _ settings: Settings) -> Int32 {
         guard let name = words.first else { return 0 }
         if settings.verbose {
@@ -151,6 +153,9 @@ enum CommandLineSession {
             return 2
         } catch let exit as ExitCode {
             return exit.rawValue
+        } catch let failure as Session.StatusFailure {
+            // The OSStatus itself, as macOS's commands return it: `exit` keeps its low byte.
+            return failure.status
         } catch {
             if SecurityTool.exitCode(for: error) == .success {
                 print(SecurityTool.fullMessage(for: error))

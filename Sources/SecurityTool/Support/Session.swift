@@ -122,12 +122,18 @@ enum Session {
         }
     }
 
-    /// Prints `security: <context>: <message>` and exits with the status's low byte, as macOS does.
-    static func fail(_ status: OSStatus, _ context: String) -> ExitCode {
+    /// Prints `security: <context>: <message>`; the command then returns `status` itself, as
+    /// macOS's commands do (the process exits with its low byte, `-i` reports it whole).
+    static func fail(_ status: OSStatus, _ context: String) -> StatusFailure {
         let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
         Terminal.printError("security: \(context): \(message)")
         if let hint = hints[status] { Terminal.printError("security: \(hint)") }
-        return ExitCode(exitStatus(status))
+        return StatusFailure(status: status)
+    }
+
+    /// A command that failed with an `OSStatus`, already reported.
+    struct StatusFailure: Error {
+        let status: OSStatus
     }
 
     /// What to do, where macOS's message (kept first, as scripts match it) does not say it on Linux.
