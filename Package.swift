@@ -54,6 +54,9 @@ let package = Package(
     targets: [
         // System calls Swift cannot make itself (prctl is variadic): core dumps.
         .target(name: "CKeychainSystem"),
+        // systemd-logind's lock and sleep signals for securityd, through libsystemd's sd-bus,
+        // loaded at run time (no build-time dependency on libsystemd-dev).
+        .target(name: "CLoginSession"),
         // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
         // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
         .target(
@@ -117,6 +120,7 @@ let package = Package(
             name: "SecurityDaemon",
             dependencies: [
                 "CKeychainSystem",
+                "CLoginSession",
                 "KeychainDevice",
                 "KeychainCore",
                 "KeychainServer",

@@ -130,6 +130,11 @@ struct SecurityDaemon: AsyncParsableCommand {
         if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
             services.append(.init(service: AutoLock(engines: { [engine] }, clients: clients, logger: logger, after: after)))
         }
+        if let bus = Self.loginBus(logger: logger) {
+            let owner = geteuid()
+            let watch = LoginSessionWatch(bus: bus, engines: { userID in userID == nil || userID == owner ? [engine] : [] }, logger: logger)
+            services.append(.init(service: watch))
+        }
         // The server stops first on a signal; when the lifetime ends, the server shuts down gracefully.
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -172,11 +177,31 @@ struct SecurityDaemon: AsyncParsableCommand {
         if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
             services.append(.init(service: AutoLock(engines: { keychains.engines }, clients: clients, logger: logger, after: after)))
         }
+        if let bus = Self.loginBus(logger: logger) {
+            let watch = LoginSessionWatch(
+                bus: bus,
+                engines: { userID in userID.map { keychains.engine(ofUser: $0).map { [$0] } ?? [] } ?? keychains.engines },
+                logger: logger
+            )
+            services.append(.init(service: watch))
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await group.run()
         withExtendedLifetime(instance) {}
+    }
+
+    /// The system bus, to follow the login session's locks; `nil` (logged) where there is none.
+    private static func loginBus(logger: Logger) -> LoginBus? {
+        switch LoginBus.open() {
+        case .success(let bus):
+            logger.info("locking the keychain with the login session (systemd-logind)")
+            return bus
+        case .failure(let unavailable):
+            logger.info("not locking with the login session: \(unavailable.reason)")
+            return nil
+        }
     }
 
     /// `error` as the engine's error, which crosses to a client.

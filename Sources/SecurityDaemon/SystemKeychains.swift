@@ -51,6 +51,11 @@ final class SystemKeychains: Sendable {
         servers.withLock { $0.values.map(\.engine) }
     }
 
+    /// `userID`'s keychain if it is open (a lock request never opens one).
+    func engine(ofUser userID: UInt32) -> (any KeychainEngine)? {
+        servers.withLock { $0[userID]?.engine }
+    }
+
     /// The server of `userID`'s keychain, opening it on first use.
     func server(for userID: UInt32) throws(KeychainCoreError) -> EngineServer {
         try servers.withLock { (servers: inout [UInt32: EngineServer]) throws(KeychainCoreError) -> EngineServer in

@@ -1,0 +1,129 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CLoginSession
+import Foundation
+import KeychainCore
+import KeychainDevice
+import Logging
+import ServiceLifecycle
+
+/// Locks the keychain when the user's login session locks or the machine goes to sleep, as a
+/// phone's keychain locks with its screen: the `WhenUnlocked` classes become unreadable for every
+/// process until the next unlock.
+///
+/// systemd-logind asks a session to lock (`loginctl lock-session`, `lock-sessions`, idle and lid
+/// policies) with the `Lock` signal on the session's object, and announces sleep with
+/// `PrepareForSleep(true)`; the watch follows both on the system bus. A lock request for another
+/// user's session locks nothing of this user's. Only the bus name `org.freedesktop.login1` is
+/// listened to, which only logind (root) may own on a system bus; and a request can only lock,
+/// never unlock, so a forged one costs the user an unlock, nothing more.
+struct LoginSessionWatch: Service {
+    /// The open connection to the system bus.
+    let bus: LoginBus
+    /// The keychains a lock of `userID`'s session locks; with `nil` (sleep), every one open.
+    let engines: @Sendable (_ userID: UInt32?) -> [any KeychainEngine]
+    let logger: Logger
+
+    func run() async throws {
+        let stopping = LockedState(false)
+        await cancelWhenGracefulShutdown {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    // sd-bus blocks: a thread of its own, never one of the cooperative pool's.
+                    let thread = Thread { [bus, engines, logger] in
+                        while !stopping.withLock({ $0 }) {
+                            switch bus.next(timeout: .milliseconds(250)) {
+                            case .nothing:
+                                continue
+                            case .lockSession(let userID):
+                                Self.lock(engines(userID), because: "the login session locked", logger: logger)
+                            case .sleep:
+                                Self.lock(engines(nil), because: "the machine is going to sleep", logger: logger)
+                            case .closed:
+                                logger.warning("the system bus connection closed: the keychain no longer locks with the login session")
+                                stopping.withLock { $0 = true }
+                            }
+                        }
+                        done.resume()
+                    }
+                    thread.name = "securityd logind watch"
+                    thread.start()
+                }
+            } onCancel: {
+                stopping.withLock { $0 = true }
+            }
+        }
+    }
+
+    /// Locks each keychain that has a passcode and is unlocked.
+    private static func lock(_ engines: [any KeychainEngine], because reason: String, logger: Logger) {
+        for engine in engines {
+            guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
+            do throws(KeychainCoreError) {
+                try engine.lock()
+                logger.info("locked the keychain: \(reason)")
+            } catch {
+                logger.error("could not lock the keychain: \(error.code)")
+            }
+        }
+    }
+}
+
+/// A connection to the system bus that reports systemd-logind's lock and sleep requests.
+final class LoginBus: @unchecked Sendable {
+    /// What logind asked for.
+    enum Event: Equatable {
+        case nothing
+        case lockSession(userID: UInt32)
+        case sleep
+        case closed
+    }
+
+    // Used by the watch's one thread only, after `open`.
+    private let watch: OpaquePointer
+
+    private init(_ watch: OpaquePointer) {
+        self.watch = watch
+    }
+
+    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket); the
+    /// reason when it cannot (no libsystemd, no bus).
+    static func open() -> Result<LoginBus, Unavailable> {
+        var reason: UnsafePointer<CChar>?
+        guard let watch = c_login_watch_open(&reason) else {
+            return .failure(Unavailable(reason: reason.map { String(cString: $0) } ?? "unknown"))
+        }
+        return .success(LoginBus(watch))
+    }
+
+    struct Unavailable: Error {
+        let reason: String
+    }
+
+    /// The next request, waiting at most `timeout`.
+    func next(timeout: Duration) -> Event {
+        var userID: UInt32 = .max
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        switch Int(c_login_watch_next(watch, milliseconds, &userID)) {
+        case C_LOGIN_LOCK_SESSION: return .lockSession(userID: userID)
+        case C_LOGIN_SLEEP: return .sleep
+        case C_LOGIN_NOTHING: return .nothing
+        default: return .closed
+        }
+    }
+
+    deinit {
+        c_login_watch_close(watch)
+    }
+}
