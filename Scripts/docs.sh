@@ -20,14 +20,19 @@ if [ -z "$docc" ]; then
 fi
 [ -x "$docc" ] || { echo "docs.sh: docc is not in this toolchain" >&2; exit 1; }
 
-graphs="$(swift build --show-bin-path)/../symbolgraph"
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
+# Where SwiftPM writes the symbol graphs depends on its build system: take it from its own report.
+dump=$(swift package dump-symbol-graph --minimum-access-level public)
+graphs=$(sed -n 's/^Files written to //p' <<<"$dump" | tail -n 1)
+[ -d "$graphs" ] || { echo "docs.sh: no symbol graphs (swift package dump-symbol-graph said: $dump)" >&2; exit 1; }
 output=.build/docs
 mkdir -p "$output"
+selected=$(mktemp -d)
+trap 'rm -rf "$selected"' EXIT
 for module in "${modules[@]}"; do
     catalog="Sources/$module/$module.docc"
     [ -d "$catalog" ] || { echo "docs.sh: $catalog does not exist" >&2; exit 1; }
-    selected=$(mktemp -d)
+    rm -rf "${selected:?}"/*
+    rm -rf "$output/$module.doccarchive"
     cp "$graphs/$module.symbols.json" "$selected/"
     cp "$graphs/$module"@*.symbols.json "$selected/" 2>/dev/null || true
     "$docc" convert "$catalog" \
@@ -36,6 +41,5 @@ for module in "${modules[@]}"; do
         --additional-symbol-graph-dir "$selected" \
         --output-path "$output/$module.doccarchive" \
         --warnings-as-errors
-    rm -rf "$selected"
     echo "docs.sh: $module → $output/$module.doccarchive"
 done

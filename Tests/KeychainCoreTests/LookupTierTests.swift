@@ -221,4 +221,35 @@ import Testing
         }
         #expect(Self.failure("passcode-only", in: keychain) == .itemNotFound)
     }
+
+    /// Only what removing the passcode leaves is a tombstone: any other row whose keys and
+    /// ciphertexts were blanked (tampering) is damage — kept by a search, not counted by a delete.
+    @Test func aBlankedRowOfAnotherClassIsDamageNotATombstone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keychain = try Self.open(directory)
+        for (account, protection) in Self.items {
+            let query = try QueryParser.parse(
+                ["class": "genp", "acct": account, "pdmn": protection.rawValue, "v_Data": Data(account.utf8)],
+                for: .add
+            )
+            try keychain.add(query)
+        }
+        try keychain.store.write { db throws(KeychainCoreError) in
+            do { try db.execute(sql: "UPDATE genp SET mkey = x'', data = x'', skey = x'', v_Data = x'' WHERE rowid = 1") } catch {
+                throw KeychainCoreError(.io, "tampering failed")
+            }
+        }
+        let victim = Self.items[0].account
+        #expect(Self.failure(victim, in: keychain) == .itemNotFound)
+        #expect(try Self.tags(in: keychain).count == Self.items.count)
+        let delete = Result { () throws(KeychainCoreError) in
+            try keychain.delete(try QueryParser.parse(["class": "genp", "acct": victim], for: .delete))
+        }
+        guard case .failure(let error) = delete else {
+            Issue.record("a blanked row counted as a deleted item")
+            return
+        }
+        #expect(error.code == .itemNotFound)
+    }
 }

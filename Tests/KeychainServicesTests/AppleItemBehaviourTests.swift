@@ -225,9 +225,11 @@ import Testing
             Self.genp([kSecAttrAccount as String: account, kSecValueData as String: Data("pw".utf8), kSecAttrAccessControl as String: access])
         }
         keychain.run {
-            for account in ["deleted", "found", "replaced", "updated"] {
+            for account in ["deleted", "found", "replaced", "updated", "labelled"] {
                 #expect(SecItemAdd(item(account) as CFDictionary, nil) == errSecSuccess)
             }
+            let other = Self.genp([kSecAttrAccount as String: "other", kSecValueData as String: Data("other".utf8)])
+            #expect(SecItemAdd(other as CFDictionary, nil) == errSecSuccess)
         }
         try keychain.device.removePasscode(current: "1357")
         keychain.run {
@@ -239,6 +241,13 @@ import Testing
             // An update finds nothing to change; an add of the same primary key takes its place.
             let changes = [kSecAttrLabel as String: "new"] as CFDictionary
             #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "updated"]) as CFDictionary, changes) == errSecItemNotFound)
+            // Another item may take a lost item's primary key.
+            let rename = [kSecAttrAccount as String: "updated"] as CFDictionary
+            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "other"]) as CFDictionary, rename) == errSecSuccess)
+            // What is left of a lost item has no label to match: a delete that names one finds nothing.
+            let labelled = Self.genp([kSecAttrAccount as String: "labelled", kSecAttrLabel as String: "a label"])
+            #expect(SecItemDelete(labelled as CFDictionary) == errSecItemNotFound)
+            #expect(SecItemDelete(Self.genp([kSecAttrAccount as String: "labelled"]) as CFDictionary) == errSecItemNotFound)
             let replacement = Self.genp([kSecAttrAccount as String: "replaced", kSecValueData as String: Data("new".utf8)])
             #expect(SecItemAdd(replacement as CFDictionary, nil) == errSecSuccess)
             var result: CFTypeRef?

@@ -43,6 +43,10 @@ extension ItemCodec {
             throw KeychainCoreError(.decode, "an item's protection class is damaged")
         }
         guard protection.isPasscodeProtected else { return nil }
+        if protection == .whenPasscodeSetThisDeviceOnly, old.classKeys[protection] == nil {
+            // Lost with an earlier passcode but not erased (damage, or a copy from mid-removal).
+            throw KeychainCoreError(.decode, "an item of a destroyed class")
+        }
         guard let oldKey = old.classKeys[protection], let newKey = new.classKeys[protection] else {
             throw KeychainCoreError(.internalInconsistency, "re-keying needs every class key")
         }

@@ -150,10 +150,14 @@ package struct ItemCodec: Sendable {
         itemClass: ItemClass,
         tiers: LookupTiers? = nil
     ) throws(KeychainCoreError) -> StoredItem {
-        guard !row.isTombstone else {
+        let protection = try protection(of: row, table: itemClass.tableName, tiers: tiers ?? keybag.lookupTiers)
+        if row.isTombstone {
+            // Only what removing the passcode leaves is a tombstone; any other blanked row is damage.
+            guard protection == .whenPasscodeSetThisDeviceOnly, !keybag.record.hasPasscode else {
+                throw KeychainCoreError(.decode, "an item's keys and ciphertexts are missing")
+            }
             throw KeychainCoreError(.itemInvalidated, "the item was lost with the passcode")
         }
-        let protection = try protection(of: row, table: itemClass.tableName, tiers: tiers ?? keybag.lookupTiers)
         let (_, plaintext) = try openMetadataPlaintext(row, protection: protection, schema: ItemSchema.of(itemClass))
         var attributes = try MetadataCodec.decode(plaintext)
         guard case .string(let stored)? = attributes.removeValue(forKey: "accc"),

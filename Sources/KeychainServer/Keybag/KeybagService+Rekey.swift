@@ -143,7 +143,9 @@ extension KeybagService {
         for rowID in rowIDs {
             defer { didRow() }
             guard let row = try table.row(rowID, in: db) else { continue }
-            if row.isTombstone {
+            if row.isTombstone, old.classKeys[.whenPasscodeSetThisDeviceOnly] == nil,
+                old.tiers.protection(forTag: row.protectionTag, table: table.name, identifier: row.identifier) == .whenPasscodeSetThisDeviceOnly
+            {
                 // Lost with an earlier passcode: nothing to seal again, and nothing to keep.
                 try table.deleteRows([rowID], in: db)
                 continue

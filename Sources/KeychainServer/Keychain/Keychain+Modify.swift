@@ -62,7 +62,11 @@ extension Keychain {
                 return fetched
             }
             var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
-            try forEachMatch(of: query, in: db, limit: nil, tiers: tiers) { (row, item) throws(KeychainCoreError) in
+            var tombstones: [Int64] = []
+            let skipped = { (row: ItemRow, code: KeychainCoreError.Code) in
+                if code == .itemInvalidated, row.isTombstone, let rowID = row.rowID { tombstones.append(rowID) }
+            }
+            try forEachMatch(of: query, in: db, limit: nil, tiers: tiers, skipped: skipped) { (row, item) throws(KeychainCoreError) in
                 // An item with an access control's constraints never syncs: Apple refuses the pair
                 // on add, and on an update that would make it (before anything is asked).
                 let flags = changes.accessControl?.flags ?? item.accessControl.flags
@@ -84,6 +88,8 @@ extension Keychain {
             guard !targets.isEmpty else {
                 throw KeychainCoreError(.itemNotFound, "no item matched the query")
             }
+            // What removing the passcode left goes now, so that a changed item may take its primary key.
+            try ItemTable(itemClass).deleteRows(tombstones, in: db)
             let newProtection = changes.protection
             if newProtection == .whenPasscodeSetThisDeviceOnly, try keybagService.refreshKeybag(in: db).record.hasPasscode != true {
                 throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
@@ -110,18 +116,22 @@ extension Keychain {
                     tiers: tiers
                 )
                 updated.rowID = item.rowID
-                // A new primary key or class must also be free in the other tier (UNIQUE covers this one).
-                if updated.primaryKeyHash != row.primaryKeyHash,
+                // A new primary key or class must be free in both tiers. An undecryptable item or
+                // a tombstone holding it "was never here" and goes, as for an add.
+                if updated.primaryKeyHash != row.primaryKeyHash {
                     let other = try otherTierPrimaryKeyHash(
                         of: attributes,
                         protection: accessControl.protection,
                         schema: schema,
                         tiers: tiers,
                         in: db
-                    ),
-                    try ItemTable(itemClass).containsPrimaryKey(other, excluding: item.rowID, in: db)
-                {
-                    throw KeychainCoreError(.duplicateItem, "the updated item would duplicate another")
+                    )
+                    for hash in [updated.primaryKeyHash, other].compactMap({ $0 })
+                    where try ItemTable(itemClass).containsPrimaryKey(hash, excluding: item.rowID, in: db) {
+                        guard try removeUndecryptableDuplicate(primaryKeyHash: hash, itemClass: itemClass, in: db) else {
+                            throw KeychainCoreError(.duplicateItem, "the updated item would duplicate another")
+                        }
+                    }
                 }
                 try updated.update(in: db, schema: schema)
             }
@@ -146,10 +156,11 @@ extension Keychain {
             var rowIDs: [Int64] = []
             var undecryptable: [Int64] = []
             var tombstones = 0
-            let skipped = { (row: ItemRow, _: KeychainCoreError.Code) in
+            let countsTombstones = Self.deleteCountsTombstones(query)
+            let skipped = { (row: ItemRow, code: KeychainCoreError.Code) in
                 guard let rowID = row.rowID else { return }
                 undecryptable.append(rowID)
-                if row.isTombstone { tombstones += 1 }
+                if code == .itemInvalidated, row.isTombstone, countsTombstones { tombstones += 1 }
             }
             try forEachMatch(of: query, in: db, limit: nil, skipped: skipped) { (_, item) throws(KeychainCoreError) in
                 rowIDs.append(item.rowID)
@@ -161,5 +172,15 @@ extension Keychain {
         guard deleted > 0 else {
             throw KeychainCoreError(.itemNotFound, "no item matched the query")
         }
+    }
+
+    /// Whether a delete counts the tombstones it meets as found: only their look-up columns are
+    /// left, so only a query that asks nothing else of an item (its primary key, and the class,
+    /// access control and data Apple's test passes along) can be said to match one.
+    private static func deleteCountsTombstones(_ query: ItemQuery) -> Bool {
+        let primaryKey = Set(ItemSchema.of(query.itemClass).primaryKey.map(\.code))
+        return query.attributes.keys.allSatisfy(primaryKey.contains)
+            && (query.protection == nil || query.protection == .whenPasscodeSetThisDeviceOnly)
+            && query.hostOrSubdomainOf == nil
     }
 }

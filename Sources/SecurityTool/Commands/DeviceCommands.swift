@@ -104,7 +104,7 @@ struct Passcode: ParsableCommand {
             try body()
         } catch {
             Terminal.printError("security: \(context): \(Session.describe(error))")
-            throw ExitCode(Session.exitStatus(-25293))
+            throw Session.StatusFailure(status: -25293)  // errSecAuthFailed
         }
     }
 }

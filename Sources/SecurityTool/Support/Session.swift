@@ -108,7 +108,7 @@ enum Session {
     static func unlock(_ device: Device, asLockScreen: Bool = false) throws {
         guard let passcode = Terminal.readSecret(prompt: "passcode to unlock the keychain: ") else {
             Terminal.printError("security: the keychain is locked and no passcode was given")
-            throw ExitCode(exitStatus(errSecInteractionNotAllowed))
+            throw StatusFailure(status: errSecInteractionNotAllowed)
         }
         do {
             if asLockScreen {
@@ -118,7 +118,7 @@ enum Session {
             }
         } catch {
             Terminal.printError("security: unlock: \(describe(error))")
-            throw ExitCode(exitStatus(errSecAuthFailed))
+            throw StatusFailure(status: errSecAuthFailed)
         }
     }
 
