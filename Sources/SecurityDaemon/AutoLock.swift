@@ -38,15 +38,20 @@ struct AutoLock: Service {
             while true {
                 try await Task.sleep(for: interval)
                 guard clients.quietTime >= after else { continue }
-                for engine in engines() {
-                    guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
-                    do throws(KeychainCoreError) {
-                        try engine.lock()
-                        logger.info("locked the keychain after a time without requests")
-                    } catch {
-                        logger.error("could not lock the keychain: \(error.code)")
-                    }
-                }
+                Self.lock(engines(), because: "a time without requests", logger: logger)
+            }
+        }
+    }
+
+    /// Locks each keychain that has a passcode and is unlocked, logging `reason`.
+    static func lock(_ engines: [any KeychainEngine], because reason: String, logger: Logger) {
+        for engine in engines {
+            guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
+            do throws(KeychainCoreError) {
+                try engine.lock()
+                logger.info("locked the keychain: \(reason)")
+            } catch {
+                logger.error("could not lock the keychain: \(error.code)")
             }
         }
     }

@@ -47,9 +47,9 @@ struct LoginSessionWatch: Service {
                             case .nothing:
                                 continue
                             case .lockSession(let userID):
-                                Self.lock(engines(userID), because: "the login session locked", logger: logger)
+                                AutoLock.lock(engines(userID), because: "the login session locked", logger: logger)
                             case .sleep:
-                                Self.lock(engines(nil), because: "the machine is going to sleep", logger: logger)
+                                AutoLock.lock(engines(nil), because: "the machine is going to sleep", logger: logger)
                             case .closed:
                                 logger.warning("the system bus connection closed: the keychain no longer locks with the login session")
                                 stopping.withLock { $0 = true }
@@ -62,19 +62,6 @@ struct LoginSessionWatch: Service {
                 }
             } onCancel: {
                 stopping.withLock { $0 = true }
-            }
-        }
-    }
-
-    /// Locks each keychain that has a passcode and is unlocked.
-    private static func lock(_ engines: [any KeychainEngine], because reason: String, logger: Logger) {
-        for engine in engines {
-            guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
-            do throws(KeychainCoreError) {
-                try engine.lock()
-                logger.info("locked the keychain: \(reason)")
-            } catch {
-                logger.error("could not lock the keychain: \(error.code)")
             }
         }
     }

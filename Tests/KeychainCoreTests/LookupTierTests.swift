@@ -76,6 +76,20 @@ import Testing
         return error.code
     }
 
+    /// A keychain with passcode 1357, ``items`` and a `WhenPasscodeSetThisDeviceOnly` item, `passcode-only`.
+    static func withPasscodeOnlyItem(_ directory: URL) throws -> Keychain {
+        let keychain = try open(directory)
+        try keychain.keybagService.setPasscode("1357", current: nil)
+        for (account, protection) in items + [("passcode-only", .whenPasscodeSetThisDeviceOnly)] {
+            let query = try QueryParser.parse(
+                ["class": "genp", "acct": account, "pdmn": protection.rawValue, "v_Data": Data(account.utf8)],
+                for: .add
+            )
+            try keychain.add(query)
+        }
+        return keychain
+    }
+
     static func tags(in keychain: Keychain) throws -> [Data] {
         try keychain.store.read { db throws(KeychainCoreError) in
             do { return try Data.fetchAll(db, sql: "SELECT pdmn FROM genp ORDER BY rowid") } catch {
@@ -181,15 +195,7 @@ import Testing
     @Test func removingThePasscodeDeletesOnlyPasscodeOnlyItems() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let keychain = try Self.open(directory)
-        try keychain.keybagService.setPasscode("1357", current: nil)
-        for (account, protection) in Self.items + [("passcode-only", .whenPasscodeSetThisDeviceOnly)] {
-            let query = try QueryParser.parse(
-                ["class": "genp", "acct": account, "pdmn": protection.rawValue, "v_Data": Data(account.utf8)],
-                for: .add
-            )
-            try keychain.add(query)
-        }
+        let keychain = try Self.withPasscodeOnlyItem(directory)
         try keychain.keybagService.removePasscode(current: "1357")
         #expect(Self.failure("passcode-only", in: keychain) == .itemNotFound)
         for (account, _) in Self.items {
@@ -203,15 +209,7 @@ import Testing
     @Test func aNewPasscodeRemovesTheTombstonesOfTheLastOne() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-tiers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let keychain = try Self.open(directory)
-        try keychain.keybagService.setPasscode("1357", current: nil)
-        for (account, protection) in Self.items + [("passcode-only", .whenPasscodeSetThisDeviceOnly)] {
-            let query = try QueryParser.parse(
-                ["class": "genp", "acct": account, "pdmn": protection.rawValue, "v_Data": Data(account.utf8)],
-                for: .add
-            )
-            try keychain.add(query)
-        }
+        let keychain = try Self.withPasscodeOnlyItem(directory)
         try keychain.keybagService.removePasscode(current: "1357")
         #expect(try Self.tags(in: keychain).count == Self.items.count + 1)
         try keychain.keybagService.setPasscode("2468", current: nil)
