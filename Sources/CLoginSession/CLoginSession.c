@@ -37,6 +37,9 @@ struct sd_bus_api {
     const char *(*message_get_path)(sd_bus_message *m);
     const char *(*message_get_member)(sd_bus_message *m);
     int (*message_read)(sd_bus_message *m, const char *types, ...);
+    int (*message_enter_container)(sd_bus_message *m, char type, const char *contents);
+    int (*message_exit_container)(sd_bus_message *m);
+    int (*message_skip)(sd_bus_message *m, const char *types);
     sd_bus_message *(*message_unref)(sd_bus_message *m);
     int (*get_property)(sd_bus *bus, const char *destination, const char *path, const char *interface,
                         const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *type);
@@ -71,12 +74,42 @@ static int load_api(void *library, struct sd_bus_api *api) {
     RESOLVE(message_get_path, "sd_bus_message_get_path")
     RESOLVE(message_get_member, "sd_bus_message_get_member")
     RESOLVE(message_read, "sd_bus_message_read")
+    RESOLVE(message_enter_container, "sd_bus_message_enter_container")
+    RESOLVE(message_exit_container, "sd_bus_message_exit_container")
+    RESOLVE(message_skip, "sd_bus_message_skip")
     RESOLVE(message_unref, "sd_bus_message_unref")
     RESOLVE(get_property, "sd_bus_get_property")
     RESOLVE(error_free, "sd_bus_error_free")
     RESOLVE(flush_close_unref, "sd_bus_flush_close_unref")
 #undef RESOLVE
     return 0;
+}
+
+/// Whether a session's `PropertiesChanged` (`s a{sv} as`) sets `LockedHint` to true: what a screen
+/// locker reports to logind when it locks (GNOME's, for one, locks without logind's `Lock`).
+static int sets_locked_hint(c_login_watch *watch, sd_bus_message *message) {
+    const char *interface = NULL;
+    if (watch->api.message_read(message, "s", &interface) <= 0 || !interface
+        || strcmp(interface, "org.freedesktop.login1.Session") != 0) {
+        return 0;
+    }
+    if (watch->api.message_enter_container(message, 'a', "{sv}") <= 0) return 0;
+    int locked = 0;
+    while (watch->api.message_enter_container(message, 'e', "sv") > 0) {
+        const char *name = NULL;
+        if (watch->api.message_read(message, "s", &name) <= 0 || !name) return 0;
+        if (strcmp(name, "LockedHint") == 0) {
+            int value = 0;
+            if (watch->api.message_enter_container(message, 'v', "b") <= 0) return 0;
+            if (watch->api.message_read(message, "b", &value) <= 0) return 0;
+            if (watch->api.message_exit_container(message) < 0) return 0;
+            locked = value != 0;
+        } else if (watch->api.message_skip(message, "v") < 0) {
+            return 0;
+        }
+        if (watch->api.message_exit_container(message) < 0) return 0;
+    }
+    return locked;
 }
 
 /// Notes a signal; the owner of a session is looked up after processing, outside the callback.
@@ -86,7 +119,7 @@ static int on_signal(sd_bus_message *message, void *userdata, sd_bus_error *ret_
     const char *member = watch->api.message_get_member(message);
     if (!member || watch->count >= QUEUE_LENGTH) return 0;
     struct pending *next = &watch->queue[watch->count];
-    if (strcmp(member, "Lock") == 0) {
+    if (strcmp(member, "Lock") == 0 || (strcmp(member, "PropertiesChanged") == 0 && sets_locked_hint(watch, message))) {
         const char *path = watch->api.message_get_path(message);
         if (!path || strlen(path) >= PATH_LENGTH) return 0;
         next->kind = C_LOGIN_LOCK_SESSION;
@@ -131,7 +164,11 @@ c_login_watch *c_login_watch_open(const char **reason) {
     static const char sleep_rule[] =
         "type='signal',sender='org.freedesktop.login1',interface='org.freedesktop.login1.Manager',"
         "member='PrepareForSleep',path='/org/freedesktop/login1'";
+    static const char hint_rule[] =
+        "type='signal',sender='org.freedesktop.login1',interface='org.freedesktop.DBus.Properties',"
+        "member='PropertiesChanged',arg0='org.freedesktop.login1.Session'";
     if (watch->api.add_match(watch->bus, NULL, lock_rule, on_signal, watch) < 0
+        || watch->api.add_match(watch->bus, NULL, hint_rule, on_signal, watch) < 0
         || watch->api.add_match(watch->bus, NULL, sleep_rule, on_signal, watch) < 0) {
         *reason = "the system bus refused the signal matches";
         goto fail;

@@ -23,8 +23,9 @@ import ServiceLifecycle
 /// process until the next unlock.
 ///
 /// systemd-logind asks a session to lock (`loginctl lock-session`, `lock-sessions`, idle and lid
-/// policies) with the `Lock` signal on the session's object, and announces sleep with
-/// `PrepareForSleep(true)`; the watch follows both on the system bus. A lock request for another
+/// policies) with the `Lock` signal on the session's object; screen lockers report a lock by
+/// setting the session's `LockedHint`; logind announces sleep with `PrepareForSleep(true)`. The
+/// watch follows all three on the system bus. A lock request for another
 /// user's session locks nothing of this user's. Only the bus name `org.freedesktop.login1` is
 /// listened to, which only logind (root) may own on a system bus; and a request can only lock,
 /// never unlock, so a forged one costs the user an unlock, nothing more.

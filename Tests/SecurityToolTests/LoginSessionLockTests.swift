@@ -45,15 +45,24 @@ struct LoginSessionLockTests {
         }
         #expect(try read() == 0)
 
-        // Another user's session, and a Lock signal from a connection that is not logind, lock nothing.
+        // Another user's session, a Lock signal from a connection that is not logind, an unlocked
+        // hint and a wake-up lock nothing.
         try bus.lockSession(other)
+        try bus.setLockedHint(other, true)
         try bus.forgeLock(own)
+        try bus.setLockedHint(own, false)
         try bus.prepareForSleep(false)
         Thread.sleep(forTimeInterval: 1)
         #expect(try read() == 0)
 
         try bus.lockSession(own)
         #expect(try becomesLocked(), "the session's lock did not lock the keychain")
+        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
+        #expect(try read() == 0)
+
+        // A screen locker that locks without logind's Lock (GNOME's) sets the session's LockedHint.
+        try bus.setLockedHint(own, true)
+        #expect(try becomesLocked(), "the session's locked hint did not lock the keychain")
         #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
         #expect(try read() == 0)
 

@@ -89,6 +89,17 @@ final class PrivateSystemBus {
         )
     }
 
+    /// The session at `path` reports its `LockedHint` (what a screen locker sets when it locks).
+    func setLockedHint(_ path: String, _ locked: Bool) throws {
+        _ = try call(
+            """
+            import dbus
+            session = dbus.SystemBus().get_object('org.freedesktop.login1', '\(path)')
+            session.SetLockedHint(dbus.Boolean(\(locked ? "True" : "False")), dbus_interface='org.freedesktop.login1.Session')
+            """
+        )
+    }
+
     /// logind announces sleep (`true`) or the wake-up (`false`).
     func prepareForSleep(_ sleeping: Bool) throws {
         _ = try call(

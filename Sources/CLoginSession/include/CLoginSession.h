@@ -25,8 +25,9 @@ typedef struct c_login_watch c_login_watch;
 enum {
     /// Nothing within the time-out.
     C_LOGIN_NOTHING = 0,
-    /// A session of `uid` is to be locked (`org.freedesktop.login1.Session.Lock`, sent by
-    /// `loginctl lock-session`, `lock-sessions` and idle or lid policies).
+    /// A session of `uid` is to be locked or was locked (`org.freedesktop.login1.Session.Lock`,
+    /// sent by `loginctl lock-session`, `lock-sessions` and idle or lid policies; or its
+    /// `LockedHint` property turning true, which screen lockers set when they lock).
     C_LOGIN_LOCK_SESSION = 1,
     /// The machine is about to sleep (`org.freedesktop.login1.Manager.PrepareForSleep(true)`).
     C_LOGIN_SLEEP = 2,
