@@ -59,11 +59,12 @@ package enum EngineRequest: Sendable, Codable {
 
 extension EngineRequest {
     /// Whether the request completes without waiting for anything but the processor: no person,
-    /// no passcode derivation, no database write lock (a search without a context, the lock
-    /// state, context bookkeeping). The daemon answers these on the connection's own thread.
+    /// no passcode derivation, no database write lock (the lock state, context bookkeeping). The
+    /// daemon answers these on the connection's own thread. A search is not brief: one that meets
+    /// items that can never be opened again (a tombstone, a changed enrolment) removes them, which
+    /// waits for the write lock.
     package var isBrief: Bool {
         switch self {
-        case .search(let query): query.credentialReference == nil
         case .lockState, .biometryState, .preflight, .makeContext, .releaseContext, .invalidateContext: true
         default: false
         }

@@ -100,8 +100,6 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .delete)
         let device = try Device.current()
-        let attempt = Result { () throws(KeychainCoreError) in try device.engine.delete(call.query) }
-        guard case .failure(let error) = attempt, error.code == .authenticationNeeded else { return try attempt.get() }
         try call.authenticating(on: device) { query throws(KeychainCoreError) in try device.engine.delete(query) }
     }
 }
@@ -152,26 +150,32 @@ struct SecItemCall {
     /// "authentication needed", evaluates the item's access control on the context (prompting
     /// unless interaction is not allowed) and runs `body` again, at most 20 times.
     ///
-    /// The context is the query's `kSecUseAuthenticationContext`, or a fresh one for this call.
+    /// The context is the query's `kSecUseAuthenticationContext`, or one of the call's own. Most
+    /// calls need none: a call without a context runs first without one (the engine treats "no
+    /// context" as a context that has earned nothing) and makes its own only when the engine asks
+    /// for authentication — through `securityd`, two round trips fewer for every plain call.
     func authenticating<T>(
         on device: Device,
         _ body: (ItemQuery) throws(KeychainCoreError) -> T
     ) throws(KeychainCoreError) -> T {
         var query = query
-        // A call without a context gets one of its own, released when the call ends.
-        let callContext = query.credentialReference == nil ? try ContextHandle(engine: device.engine) : nil
-        if let callContext { query.credentialReference = callContext.reference }
+        var attempt = Result { () throws(KeychainCoreError) in try body(query) }
+        var callContext: ContextHandle?
         // Both contexts must live until the call ends: releasing one forgets what it earned.
         defer { withExtendedLifetime((handle, callContext)) {} }
-        guard let reference = query.credentialReference else {
-            throw KeychainCoreError(.internalInconsistency, "the call has no authentication context")
-        }
         let interactive = query.authenticationUI == .allow && provided?.allowsInteraction != false
         for _ in 0..<Self.maximumAuthenticationRounds {
-            let attempt = Result { () throws(KeychainCoreError) in try body(query) }
             guard case .failure(let error) = attempt, error.code == .authenticationNeeded,
                 let request = error.authenticationRequest
             else { return try attempt.get() }
+            if query.credentialReference == nil {
+                let made = try ContextHandle(engine: device.engine)
+                callContext = made
+                query.credentialReference = made.reference
+            }
+            guard let reference = query.credentialReference else {
+                throw KeychainCoreError(.internalInconsistency, "the call has no authentication context")
+            }
             let reason = query.operationPrompt ?? provided?.defaultReason ?? ""
             let evaluated = Result { () throws(AuthenticationFailure) in
                 try device.engine.evaluate(
@@ -184,7 +188,9 @@ struct SecItemCall {
                 )
             }
             if case .failure(let failure) = evaluated { throw failure.keychainError }
+            attempt = Result { () throws(KeychainCoreError) in try body(query) }
         }
+        guard case .failure(let error) = attempt, error.code == .authenticationNeeded else { return try attempt.get() }
         throw KeychainCoreError(
             .authenticationFailed,
             "authentication did not succeed in \(Self.maximumAuthenticationRounds) rounds"
