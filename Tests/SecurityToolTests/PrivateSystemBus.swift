@@ -140,25 +140,8 @@ final class PrivateSystemBus {
     /// Runs a Python snippet on this bus; what it printed.
     @discardableResult
     private func call(_ script: String) throws -> String {
-        try run(Self.python, ["-c", script]).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BusError.failed(String(decoding: complaint, as: UTF8.self))
-        }
-        return String(decoding: printed, as: UTF8.self)
+        let output = try SecurityToolRunner.runProgram(Self.python, ["-c", script], environment: environment)
+        guard output.status == 0 else { throw BusError.failed(output.stderr) }
+        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

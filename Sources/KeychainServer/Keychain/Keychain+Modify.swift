@@ -62,11 +62,7 @@ extension Keychain {
                 return fetched
             }
             var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
-            var tombstones: [Int64] = []
-            let skipped = { (row: ItemRow, code: KeychainCoreError.Code) in
-                if code == .itemInvalidated, row.isTombstone, let rowID = row.rowID { tombstones.append(rowID) }
-            }
-            try forEachMatch(of: query, in: db, limit: nil, tiers: tiers, skipped: skipped) { (row, item) throws(KeychainCoreError) in
+            try forEachMatch(of: query, in: db, limit: nil, tiers: tiers) { (row, item) throws(KeychainCoreError) in
                 // An item with an access control's constraints never syncs: Apple refuses the pair
                 // on add, and on an update that would make it (before anything is asked).
                 let flags = changes.accessControl?.flags ?? item.accessControl.flags
@@ -88,8 +84,6 @@ extension Keychain {
             guard !targets.isEmpty else {
                 throw KeychainCoreError(.itemNotFound, "no item matched the query")
             }
-            // What removing the passcode left goes now, so that a changed item may take its primary key.
-            try ItemTable(itemClass).deleteRows(tombstones, in: db)
             let newProtection = changes.protection
             if newProtection == .whenPasscodeSetThisDeviceOnly, try keybagService.refreshKeybag(in: db).record.hasPasscode != true {
                 throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
