@@ -11,11 +11,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-// Depending on build order, `struct stat` is declared for Swift by Glibc's headers or by
-// Dispatch's C module, and member import visibility wants that module imported to read its
-// fields: Foundation brings the first, Dispatch the second.
+// Depending on build order, `struct stat` is declared for Swift by Glibc's headers, by
+// Dispatch's C module or by CoreFoundation's, and member import visibility wants that module
+// imported to read its fields: Foundation brings the first; the others are imported here.
 #if canImport(CDispatch)
 import CDispatch
+#endif
+#if canImport(CoreFoundation)
+import CoreFoundation
 #endif
 import Foundation
 

@@ -79,7 +79,7 @@ import Testing
         ]
         for bytes in cases {
             #expect(throws: (any Error).self, "\(bytes.prefix(12))") { try WireDecoder().decode([String: Int].self, from: bytes) }
-            #expect(throws: KeychainCoreError.self) { try EngineWire.decode(EngineRequest.self, from: [EngineWire.version] + bytes) }
+            #expect(throws: KeychainCoreError.self) { try EngineWire.decode(EngineRequest.self, from: [EngineWire.version, CompactForm.Kind.general.rawValue] + bytes) }
         }
     }
 
@@ -95,7 +95,7 @@ import Testing
                     bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
                 }
             }
-            _ = try? EngineWire.decode(EngineRequest.self, from: [EngineWire.version] + bytes)
+            _ = try? EngineWire.decode(EngineRequest.self, from: [EngineWire.version, CompactForm.Kind.general.rawValue] + bytes)
         }
     }
 }
