@@ -59,13 +59,19 @@ package enum EngineRequest: Sendable, Codable {
 
 extension EngineRequest {
     /// Whether the request completes without waiting for anything but the processor: no person,
-    /// no passcode derivation, no database write lock (the lock state, context bookkeeping). The
-    /// daemon answers these on the connection's own thread. A search is not brief: one that meets
-    /// items that can never be opened again (a tombstone, a changed enrolment) removes them, which
-    /// waits for the write lock.
+    /// no passcode derivation (the lock state, context bookkeeping, a look-up of one item without a
+    /// context). The daemon answers these on the connection's own thread: two thread hand-offs
+    /// cost a look-up as much as the engine's work (measured in BENCHMARKS.md).
+    ///
+    /// A look-up with a context may derive an application password's key; one for many items may
+    /// read the whole keychain; both go to the daemon's threads. A look-up that meets an item that
+    /// can never be opened again (a tombstone, a changed enrolment) removes it and waits for the
+    /// write lock for that: once per such item, and the price of not taking two hand-offs on every
+    /// other look-up.
     package var isBrief: Bool {
         switch self {
         case .lockState, .biometryState, .preflight, .makeContext, .releaseContext, .invalidateContext: true
+        case .search(let query): query.credentialReference == nil && query.matchLimit == .one
         default: false
         }
     }
