@@ -146,6 +146,14 @@ final class ConnectionHandler: ChannelInboundHandler {
             pendingAnswer.succeed(message)
             return
         }
+        guard context.channel.isWritable else {
+            // Replies wait for this client beyond the channel's high-water mark and it sends more
+            // requests: no client of ours does that (each reads its reply before it asks again),
+            // and answering would pile replies up in the daemon's memory.
+            logger.notice("closed a connection that sent requests without reading its replies")
+            context.close(promise: nil)
+            return
+        }
         guard let processID, !isBusy else {
             logger.notice("closed a connection that sent a request before its previous one was answered")
             context.close(promise: nil)
