@@ -67,6 +67,8 @@ struct DaemonRun {
                 _ = Sample.measure(indices.count) { operations.update(indices[$0], generation: 0) }
             }
         }
+        let floor = try SocketFloor.measure(count: indices.count, directory: directory)
+        log.record(SocketFloor.subject, "round trip, 300 bytes", size: nil, floor)
         for engine in ["embedded", "daemon"] {
             let aggregate = try concurrentLookups(engine: engine, home: home, socket: socket)
             let subject = engine == "daemon" ? Self.daemonSubject : Self.embeddedSubject

@@ -19,7 +19,7 @@ struct KeychainBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-bench",
         abstract: "Measures swift-keychain through its public API against SQLite and swift-crypto floors.",
-        subcommands: [RunCommand.self, ProbeCommand.self, ClientCommand.self],
+        subcommands: [RunCommand.self, ProbeCommand.self, ClientCommand.self, EchoCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
