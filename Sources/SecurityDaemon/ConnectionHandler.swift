@@ -41,6 +41,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Which application the client is, as verified when it connected.
     private var identity = ClientIdentity.unverifiable
     private var isBusy = false
+    /// Whether a request of the current read was answered on the event loop.
+    private var answeredThisRead = false
     /// The question of the running request that waits for the client's answer.
     private var pendingAnswer: EventLoopPromise<[UInt8]?>?
 
@@ -130,6 +132,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        answeredThisRead = false
+        context.fireChannelReadComplete()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is FrameError || error is ByteToMessageDecoderError {
             logger.notice("closed a connection that sent a malformed frame")
@@ -187,8 +194,15 @@ final class ConnectionHandler: ChannelInboundHandler {
         let decoded = EngineServer.request(in: message)
         // A brief request (a look-up, the lock state) or one that did not decode is answered here:
         // two thread hand-offs cost more than the request. Anything that may wait (a person,
-        // scrypt, the write lock) runs on the pool.
-        if (try? decoded.get())?.isBrief != false {
+        // scrypt, the write lock) runs on the pool, and so does a sandboxed app's look-up (the
+        // daemon may record the app first). Only one request per read is answered here: a client
+        // that sends the next before it has its reply (none of ours does) goes to the pool, where a
+        // further request closes its connection, and cannot keep the event loop to itself.
+        let request = try? decoded.get()
+        var answersHere = request?.isBrief ?? true
+        if case .search? = request, identity != .unsandboxed { answersHere = false }
+        if answersHere && !answeredThisRead {
+            answeredThisRead = true
             let reply = server.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
@@ -199,7 +213,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
         // Evaluations wait for people: a process may keep only a few waiting, and all of them
         // together only part of the pool, so that prompts nobody answers cannot stop other work.
-        let isEvaluation = (try? decoded.get())?.isEvaluation == true
+        let isEvaluation = request?.isEvaluation == true
         if isEvaluation && !clients.startEvaluation(by: processID) {
             let refusal = AuthenticationFailure(.systemCancel, "too many authentications are waiting; try again when one has ended")
             let reply = (try? EngineWire.encode(EngineResponse.authenticationFailure(refusal))) ?? []

@@ -59,21 +59,32 @@ package enum EngineRequest: Sendable, Codable {
 
 extension EngineRequest {
     /// Whether the request completes without waiting for anything but the processor: no person,
-    /// no passcode derivation (the lock state, context bookkeeping, a look-up of one item without a
-    /// context). The daemon answers these on the connection's own thread: two thread hand-offs
-    /// cost a look-up as much as the engine's work (measured in BENCHMARKS.md).
+    /// no passcode derivation, no scan of the keychain (the lock state, context bookkeeping, a
+    /// look-up that the look-up columns' index answers). The daemon answers these on the
+    /// connection's own thread: two thread hand-offs cost a look-up as much as the engine's work
+    /// (measured in BENCHMARKS.md).
     ///
-    /// A look-up with a context may derive an application password's key; one for many items may
-    /// read the whole keychain; both go to the daemon's threads. A look-up that meets an item that
-    /// can never be opened again (a tombstone, a changed enrolment) removes it and waits for the
-    /// write lock for that: once per such item, and the price of not taking two hand-offs on every
-    /// other look-up.
+    /// A look-up is brief when it asks for one item, brings no context (an application password
+    /// may need its key derived), and names only primary-key attributes or a persistent reference
+    /// (any other attribute, a host-or-subdomain match or `kSecUseAuthenticationUISkip` may decrypt
+    /// every row of the class before it finds one, or none). A look-up that meets an item that can
+    /// never be opened again (a tombstone, a changed enrolment) removes it and waits for the write
+    /// lock for that: once per such item, the price of not taking two hand-offs on every other one.
     package var isBrief: Bool {
         switch self {
         case .lockState, .biometryState, .preflight, .makeContext, .releaseContext, .invalidateContext: true
-        case .search(let query): query.credentialReference == nil && query.matchLimit == .one
+        case .search(let query): Self.isIndexedLookUp(query)
         default: false
         }
+    }
+
+    private static func isIndexedLookUp(_ query: ItemQuery) -> Bool {
+        guard query.credentialReference == nil, query.matchLimit == .one, query.hostOrSubdomainOf == nil,
+            query.authenticationUI != .skip, query.itemClass != .identity
+        else { return false }
+        if query.persistentReference != nil { return true }
+        let schema = ItemSchema.of(query.itemClass)
+        return !query.attributes.isEmpty && query.attributes.keys.allSatisfy { schema.attribute($0)?.isPrimaryKey == true }
     }
 }
 

@@ -61,6 +61,13 @@ package final class WireEngine: KeychainEngine {
             do {
                 response = try EngineWire.decode(EngineResponse.self, from: bytes)
             } catch {
+                if let version = bytes.first, version != EngineWire.version {
+                    // A daemon started before this program was updated (or after it was downgraded).
+                    throw KeychainCoreError(
+                        .notAvailable,
+                        "the keychain daemon speaks wire format \(version) and this program \(EngineWire.version): restart securityd"
+                    )
+                }
                 throw KeychainCoreError(.internalInconsistency, "the engine's reply does not decode", cause: error)
             }
             switch response {

@@ -61,6 +61,7 @@ import Testing
         #expect(Mirror(reflecting: Self.result(&Self.fixed)).children.count == 5)
         #expect(Mirror(reflecting: KeychainCoreError(.io, "")).children.count == 5)
         #expect(Mirror(reflecting: AuthenticationRequest(accessControl: AccessControl(protection: .whenUnlocked), operation: .useItem)).children.count == 3)
+        #expect(Mirror(reflecting: KeychainCoreError.SourceLocation(file: "", line: 0)).children.count == 2)
         #expect(Mirror(reflecting: AccessControl(protection: .whenUnlocked)).children.count == 2)
         #expect(Mirror(reflecting: AccessGroups(["a"])).children.count == 2)
         #expect(Mirror(reflecting: PersistentReference(itemClass: .genericPassword, identifier: Data())).children.count == 2)
@@ -102,6 +103,54 @@ import Testing
         #expect(throws: KeychainCoreError.self) { try EngineWire.decode(EngineRequest.self, from: attributes) }
         let items: [UInt8] = [EngineWire.version, 2, 2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]
         #expect(throws: KeychainCoreError.self) { try EngineWire.decode(EngineResponse.self, from: items) }
+    }
+
+    @Test func anAttributeGivenTwiceIsRefused() throws {
+        var query = ItemQuery(itemClass: .genericPassword)
+        query.attributes = ["acct": .string("a")]
+        let bytes = try EngineWire.encode(EngineRequest.search(query))
+        // The class ("genp") is followed by the attribute count (1), then "acct" and its value.
+        let count = 3 + 1 + 4
+        #expect(bytes[count] == 1)
+        // The pair: the key's length and bytes, the value's tag, length and byte.
+        let pair = Array(bytes[(count + 1)..<(count + 1 + 1 + 4 + 1 + 1 + 1)])
+        func withSecond(_ pair: [UInt8]) -> [UInt8] {
+            var bytes = bytes
+            bytes[count] = 2
+            bytes.insert(contentsOf: pair, at: count + 1)
+            return bytes
+        }
+        #expect(throws: KeychainCoreError.self) { try EngineWire.decode(EngineRequest.self, from: withSecond(pair)) }
+        // The same bytes with another key are two attributes.
+        let other = [pair[0]] + Array("svce".utf8) + pair[5...]
+        guard case .search(let decoded) = try EngineWire.decode(EngineRequest.self, from: withSecond(other)) else {
+            Issue.record("not a search")
+            return
+        }
+        #expect(decoded.attributes == ["acct": .string("a"), "svce": .string("a")])
+    }
+
+    /// What the daemon answers on its event loop: look-ups the index answers, nothing that may
+    /// scan the keychain or derive a key.
+    @Test func onlyIndexedLookUpsOfOneItemAreBrief() {
+        func search(_ change: (inout ItemQuery) -> Void) -> Bool {
+            var query = ItemQuery(itemClass: .genericPassword)
+            query.attributes = ["svce": .string("Example"), "acct": .string("me")]
+            change(&query)
+            return EngineRequest.search(query).isBrief
+        }
+        #expect(search { _ in })
+        #expect(search { $0.attributes = [:]; $0.persistentReference = PersistentReference(itemClass: .genericPassword, identifier: Data(count: 16)) })
+        #expect(!search { $0.attributes = [:] })
+        #expect(!search { $0.attributes["labl"] = .string("a label") })
+        #expect(!search { $0.matchLimit = .all })
+        #expect(!search { $0.matchLimit = .count(1) })
+        #expect(!search { $0.credentialReference = ContextReference() })
+        #expect(!search { $0.authenticationUI = .skip })
+        #expect(!search { $0.hostOrSubdomainOf = "example.com" })
+        #expect(!search { $0.itemClass = .identity })
+        #expect(!EngineRequest.add(ItemQuery(itemClass: .genericPassword)).isBrief)
+        #expect(EngineRequest.lockState.isBrief)
     }
 
     @Test func mutatedMessagesNeverCrashTheDecoder() throws {

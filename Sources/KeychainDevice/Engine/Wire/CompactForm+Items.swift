@@ -115,11 +115,16 @@ extension CompactWriter {
 
 extension CompactReader {
     mutating func attributes() throws(WireValue.Malformed) -> [String: AttributeValue] {
-        // A key's length and a value's tag: two bytes at least.
+        // A key's length and a value's tag: two bytes at least. A key given twice is refused.
         let pairs = try array(elementsAtLeast: 2) { reader throws(WireValue.Malformed) in
             (try reader.string(), try reader.attributeValue())
         }
-        return Dictionary(pairs) { _, last in last }
+        var attributes: [String: AttributeValue] = [:]
+        attributes.reserveCapacity(pairs.count)
+        for (key, value) in pairs {
+            guard attributes.updateValue(value, forKey: key) == nil else { throw WireValue.Malformed() }
+        }
+        return attributes
     }
 
     mutating func attributeValue() throws(WireValue.Malformed) -> AttributeValue {

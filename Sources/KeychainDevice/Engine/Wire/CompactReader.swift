@@ -100,7 +100,9 @@ struct CompactReader {
     ) throws(WireValue.Malformed) -> [Element] {
         let count = try count(ofElementsAtLeast: size)
         var elements: [Element] = []
-        elements.reserveCapacity(count)
+        // What is reserved before the elements are read: a count that only the bytes bound could
+        // still reserve far more memory than its elements would take.
+        elements.reserveCapacity(Swift.min(count, 1_024))
         for _ in 0..<count { elements.append(try read(&self)) }
         return elements
     }
