@@ -87,6 +87,12 @@ struct CompactReader {
         return Data(bytes[offset..<offset + count])
     }
 
+    mutating func byteArray() throws(WireValue.Malformed) -> [UInt8] {
+        let count = try count(ofElementsAtLeast: 1)
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
     /// A presence byte, then the value `read` reads if there is one.
     mutating func optional<Value>(_ read: (inout CompactReader) throws(WireValue.Malformed) -> Value) throws(WireValue.Malformed) -> Value? {
         try bool() ? try read(&self) : nil

@@ -109,87 +109,32 @@ enum WireValue: Sendable, Equatable {
 
     /// The one value that `bytes` holds, all of them.
     init(reading bytes: some Collection<UInt8>) throws(Malformed) {
-        var reader = Reader(bytes: Array(bytes))
-        self = try reader.value(depth: 0)
-        guard reader.offset == reader.bytes.count else { throw Malformed() }
+        var reader = CompactReader(Array(bytes), from: 0)
+        self = try Self.read(from: &reader, depth: 0)
+        guard reader.isAtEnd else { throw Malformed() }
     }
 
-    private struct Reader {
-        let bytes: [UInt8]
-        var offset = 0
-
-        var remaining: Int { bytes.count - offset }
-
-        mutating func value(depth: Int) throws(Malformed) -> WireValue {
-            guard depth < WireValue.maximumDepth, remaining > 0, let tag = Tag(rawValue: bytes[offset]) else { throw Malformed() }
-            offset += 1
-            switch tag {
-            case .null: return .null
-            case .false: return .bool(false)
-            case .true: return .bool(true)
-            case .int:
-                let raw = try varint()
-                return .int(Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1))
-            case .uint:
-                return .uint(try varint())
-            case .double:
-                guard remaining >= 8 else { throw Malformed() }
-                var pattern: UInt64 = 0
-                for index in 0..<8 { pattern |= UInt64(bytes[offset + index]) << (8 * index) }
-                offset += 8
-                return .double(Double(bitPattern: pattern))
-            case .string:
-                return .string(try string())
-            case .bytes:
-                let count = try length(elementSize: 1)
-                defer { offset += count }
-                return .bytes(Array(bytes[offset..<offset + count]))
-            case .array:
-                // Every element takes at least one byte: a count beyond what is left is a lie.
-                let count = try length(elementSize: 1)
-                var elements: [WireValue] = []
-                elements.reserveCapacity(count)
-                for _ in 0..<count { elements.append(try value(depth: depth + 1)) }
-                return .array(elements)
-            case .keyed:
-                let count = try length(elementSize: 2)
-                var pairs: [(key: String, value: WireValue)] = []
-                pairs.reserveCapacity(count)
-                for _ in 0..<count {
-                    let key = try string()
-                    pairs.append((key, try value(depth: depth + 1)))
+    /// One tagged value, read with the compact form's checked primitives.
+    private static func read(from reader: inout CompactReader, depth: Int) throws(Malformed) -> WireValue {
+        guard depth < maximumDepth, let tag = Tag(rawValue: try reader.byte()) else { throw Malformed() }
+        switch tag {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .int: return .int(try reader.signed())
+        case .uint: return .uint(try reader.unsigned())
+        case .double: return .double(try reader.double())
+        case .string: return .string(try reader.string())
+        case .bytes: return .bytes(try reader.byteArray())
+        case .array:
+            // Every element takes at least one byte: a count beyond what is left is a lie.
+            return .array(try reader.array { reader throws(Malformed) in try read(from: &reader, depth: depth + 1) })
+        case .keyed:
+            return .keyed(
+                try reader.array(elementsAtLeast: 2) { reader throws(Malformed) in
+                    (key: try reader.string(), value: try read(from: &reader, depth: depth + 1))
                 }
-                return .keyed(pairs)
-            }
-        }
-
-        private mutating func string() throws(Malformed) -> String {
-            let count = try length(elementSize: 1)
-            defer { offset += count }
-            guard let string = String(validating: bytes[offset..<offset + count], as: UTF8.self) else { throw Malformed() }
-            return string
-        }
-
-        /// A count of things of at least `elementSize` bytes each, checked against the bytes left.
-        private mutating func length(elementSize: Int) throws(Malformed) -> Int {
-            let value = try varint()
-            guard value <= UInt64(remaining / elementSize) else { throw Malformed() }
-            return Int(value)
-        }
-
-        private mutating func varint() throws(Malformed) -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                guard remaining > 0, shift < 64 else { throw Malformed() }
-                let byte = bytes[offset]
-                offset += 1
-                // The tenth byte may carry only the top bit.
-                guard shift < 63 || byte <= 1 else { throw Malformed() }
-                value |= UInt64(byte & 0x7f) << shift
-                if byte < 0x80 { return value }
-                shift += 7
-            }
+            )
         }
     }
 }
