@@ -19,9 +19,13 @@ cd "$(dirname "$0")/.."
 mode=user
 if [[ "${1:-}" == "--system" ]]; then mode=system; fi
 
-swift build -c release --product security
-swift build -c release --product securityd
-built="$(swift build -c release --show-bin-path)"
+# The Swift runtime and Foundation linked in: a process starts in half the time (no dynamic
+# loading and relocation of the toolchain's libraries), and the binaries do not depend on where
+# the toolchain is installed.
+build=(swift build -c release --static-swift-stdlib)
+"${build[@]}" --product security
+"${build[@]}" --product securityd
+built="$("${build[@]}" --show-bin-path)"
 
 if [[ $mode == user ]]; then
     prefix="${PREFIX:-$HOME/.local}"

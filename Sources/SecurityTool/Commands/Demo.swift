@@ -19,6 +19,7 @@ import KeychainServices
 /// `security demo`: a guided tour of the keychain in a throw-away home.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "A guided tour: add, find, update and delete items, set a passcode, lock and unlock, biometry."
     )
 

@@ -18,6 +18,7 @@ import KeychainDevice
 /// `security passcode set|change|remove`: the device passcode, as in iOS's Settings.
 struct Passcode: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "passcode",
         abstract: "Set, change or remove the keychain passcode.",
         discussion: """
             Prompts read the terminal without echo, or one line of standard input per prompt when \
@@ -28,7 +29,7 @@ struct Passcode: ParsableCommand {
     )
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a passcode where there is none.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a passcode where there is none.")
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
@@ -44,7 +45,7 @@ struct Passcode: ParsableCommand {
     }
 
     struct Change: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change the passcode.")
+        static let configuration = CommandConfiguration(commandName: "change", abstract: "Change the passcode.")
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
@@ -63,6 +64,7 @@ struct Passcode: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove the passcode (destroys WhenPasscodeSetThisDeviceOnly items)."
         )
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
@@ -112,6 +114,7 @@ struct Passcode: ParsableCommand {
 /// `security lock`: locks the keychain, as pressing the side button does.
 struct Lock: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lock",
         abstract: "Lock the keychain.",
         discussion: """
             Without a daemon each process keeps its own lock state and starts locked when a passcode \
@@ -134,6 +137,7 @@ struct Lock: ParsableCommand {
 /// `security unlock`: checks the passcode and unlocks.
 struct Unlock: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "unlock",
         abstract: "Unlock the keychain with the passcode.",
         discussion: "Wrong passcodes count against Apple's back-off schedule, across processes."
     )
@@ -151,7 +155,7 @@ struct Unlock: ParsableCommand {
 
 /// `security status`: what iOS's Settings would show.
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the keychain's location, passcode, lock state and biometry.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the keychain's location, passcode, lock state and biometry.")
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
     func run() throws {

@@ -22,7 +22,7 @@ import KeychainServices
 
 /// `security help [command…]`.
 struct Help: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show all commands, or the usage of the commands named.")
+    static let configuration = CommandConfiguration(commandName: "help", abstract: "Show all commands, or the usage of the commands named.")
     @Argument var names: [String] = []
 
     func run() throws {
@@ -62,25 +62,25 @@ extension KeychainListingCommand {
 
 /// `security list-keychains`: the search list, which is the default keychain.
 struct ListKeychains: KeychainListingCommand {
-    static let configuration = CommandConfiguration(abstract: "Display the keychain search list (the default keychain).")
+    static let configuration = CommandConfiguration(commandName: "list-keychains", abstract: "Display the keychain search list (the default keychain).")
     @OptionGroup var options: SearchListOptions
 }
 
 /// `security default-keychain`.
 struct DefaultKeychain: KeychainListingCommand {
-    static let configuration = CommandConfiguration(abstract: "Display the default keychain.")
+    static let configuration = CommandConfiguration(commandName: "default-keychain", abstract: "Display the default keychain.")
     @OptionGroup var options: SearchListOptions
 }
 
 /// `security login-keychain`.
 struct LoginKeychain: KeychainListingCommand {
-    static let configuration = CommandConfiguration(abstract: "Display the login keychain (the default keychain).")
+    static let configuration = CommandConfiguration(commandName: "login-keychain", abstract: "Display the login keychain (the default keychain).")
     @OptionGroup var options: SearchListOptions
 }
 
 /// `security lock-keychain [-a] [keychain]`: `security lock`, silently, as on macOS.
 struct LockKeychain: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Lock the keychain (as `lock`, printing nothing).")
+    static let configuration = CommandConfiguration(commandName: "lock-keychain", abstract: "Lock the keychain (as `lock`, printing nothing).")
     @Flag(name: .customShort("a"), help: "Lock all keychains: there is one.") var all = false
     @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain")) var keychain: String?
 
@@ -93,6 +93,7 @@ struct LockKeychain: ParsableCommand {
 /// `security unlock-keychain [-u] [-p password] [keychain]`: `security unlock`, silently.
 struct UnlockKeychain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "unlock-keychain",
         abstract: "Unlock the keychain with the passcode (as `unlock`, printing nothing).",
         discussion: "Giving the passcode with -p puts it in the process list; prefer the prompt, or `security -i`."
     )
@@ -119,7 +120,7 @@ struct UnlockKeychain: ParsableCommand {
 
 /// `security show-keychain-info [keychain]`: macOS's settings line, on standard error.
 struct ShowKeychainInfo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the keychain's lock settings.")
+    static let configuration = CommandConfiguration(commandName: "show-keychain-info", abstract: "Show the keychain's lock settings.")
     @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain")) var keychain: String?
 
     func run() throws {

@@ -28,7 +28,7 @@ import Testing
         for round in 0..<300 {
             let query = Self.query(&generator, full: round == 0)
             let update = Self.update(&generator)
-            for request in [EngineRequest.add(query), .search(query), .update(query, update), .delete(query)] {
+            for request in [EngineRequest.add(query), .search(query), .update(query, update), .delete(query), .lockState] {
                 let bytes = try EngineWire.encode(request)
                 #expect(bytes[1] == CompactForm.Kind.request.rawValue)
                 let decoded = try EngineWire.decode(EngineRequest.self, from: bytes)
@@ -42,7 +42,12 @@ import Testing
         for round in 0..<300 {
             let results = (0..<Int.random(in: 0...3, using: &generator)).map { _ in Self.result(&generator) }
             let error = Self.error(&generator)
-            var replies: [EngineResponse] = [.done, .items(results), .keychainError(error)]
+            let lockState = LockState(
+                hasPasscode: Bool.random(using: &generator), isUnlocked: Bool.random(using: &generator),
+                hasBeenUnlocked: Bool.random(using: &generator), failedAttempts: Int.random(in: 0...20, using: &generator),
+                nextAttempt: Bool.random(using: &generator) ? Date(timeIntervalSinceReferenceDate: Double.random(in: 0...1e9, using: &generator)) : nil
+            )
+            var replies: [EngineResponse] = [.done, .items(results), .keychainError(error), .lockState(lockState)]
             if let first = results.first { replies.append(.item(first)) }
             for reply in replies {
                 let bytes = try EngineWire.encode(reply)
@@ -65,10 +70,12 @@ import Testing
         #expect(Mirror(reflecting: AccessControl(protection: .whenUnlocked)).children.count == 2)
         #expect(Mirror(reflecting: AccessGroups(["a"])).children.count == 2)
         #expect(Mirror(reflecting: PersistentReference(itemClass: .genericPassword, identifier: Data())).children.count == 2)
+        let lockState = LockState(hasPasscode: true, isUnlocked: true, hasBeenUnlocked: true, failedAttempts: 0, nextAttempt: nil)
+        #expect(Mirror(reflecting: lockState).children.count == 5)
     }
 
     @Test func otherMessagesKeepTheGeneralFormat() throws {
-        #expect(try EngineWire.encode(EngineRequest.lockState)[1] == CompactForm.Kind.general.rawValue)
+        #expect(try EngineWire.encode(EngineRequest.biometryState)[1] == CompactForm.Kind.general.rawValue)
         #expect(try EngineWire.encode(EngineResponse.context(ContextReference()))[1] == CompactForm.Kind.general.rawValue)
     }
 

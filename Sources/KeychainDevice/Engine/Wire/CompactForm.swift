@@ -47,6 +47,8 @@ enum CompactForm {
         case .delete(let query):
             writer.byte(3)
             writer.query(query)
+        case .lockState:
+            writer.byte(4)
         default:
             return nil
         }
@@ -62,6 +64,7 @@ enum CompactForm {
             case 1: .search(try reader.query())
             case 2: .update(try reader.query(), try reader.update())
             case 3: .delete(try reader.query())
+            case 4: .lockState
             default: throw WireValue.Malformed()
             }
         guard reader.isAtEnd else { throw WireValue.Malformed() }
@@ -85,6 +88,9 @@ enum CompactForm {
         case .keychainError(let error):
             writer.byte(3)
             writer.error(error)
+        case .lockState(let state):
+            writer.byte(4)
+            writer.lockState(state)
         default:
             return nil
         }
@@ -101,6 +107,7 @@ enum CompactForm {
             // A result takes at least eight bytes (its class, attribute count, access control, data, reference).
             case 2: .items(try reader.array(elementsAtLeast: 8) { reader throws(WireValue.Malformed) in try reader.result() })
             case 3: .keychainError(try reader.error())
+            case 4: .lockState(try reader.lockState())
             default: throw WireValue.Malformed()
             }
         guard reader.isAtEnd else { throw WireValue.Malformed() }

@@ -17,16 +17,17 @@ package import KeychainCore
 /// The engine's wire format: what a request or a reply is as bytes.
 ///
 /// A message is one version byte, one byte naming its form, then the ``EngineRequest`` or
-/// ``EngineResponse``: the item requests and their replies in the hand-written ``CompactForm``,
-/// every other message in the engine's general format (``WireValue``: tagged values,
-/// variable-length integers, through `Codable`). Version 1 was a binary property list, which cost
-/// more than half a millisecond a round trip; version 2 had the general format only, which cost
-/// more than the engine's own work for a look-up. A peer that reads another version, more than
+/// ``EngineResponse``: the item requests, the lock state and their replies in the hand-written
+/// ``CompactForm``, every other message in the engine's general format (``WireValue``: tagged
+/// values, variable-length integers, through `Codable`). Version 1 was a binary property list, which
+/// cost more than half a millisecond a round trip; version 2 had the general format only, which cost
+/// more than the engine's own work for a look-up; version 3 had the lock state (which every process
+/// asks for first) in the general format. A peer that reads another version, more than
 /// ``maximumMessageSize`` bytes, or bytes that do not decode to a message refuses it; nothing in a
 /// message is trusted before it decodes. The daemon's socket adds a length prefix per message.
 package enum EngineWire {
     /// The version of the format this build speaks.
-    package static let version: UInt8 = 3
+    package static let version: UInt8 = 4
     /// The largest message accepted: a full page of results of the largest items.
     package static let maximumMessageSize = 64 << 20
 
