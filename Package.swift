@@ -63,6 +63,12 @@ let package = Package(
             name: "KeychainCore",
             dependencies: [.product(name: "SwiftASN1", package: "swift-asn1")]
         ),
+        // The key algorithms behind SecKey on swift-crypto: EC keys, ECDSA, ECDH, the X9.63 key
+        // derivation and Apple's ECIES. No API promise; the mirror and (for enclave keys) the engine use it.
+        .target(
+            name: "KeychainCrypto",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The Linux side of "Settings": where the keychain lives, passcode, lock state; the engine
         // protocol, its wire format and the loopback engine. It does not import the engine.
         .target(
@@ -90,7 +96,7 @@ let package = Package(
         // Mirror of Security's keychain API.
         .target(
             name: "KeychainServices",
-            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServer"],
+            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainDevice", "KeychainServer"],
             swiftSettings: mirrorSettings
         ),
         // Mirror of LocalAuthentication.

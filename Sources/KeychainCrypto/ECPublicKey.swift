@@ -1,0 +1,75 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+package import Foundation
+import Crypto
+
+/// A public key on a NIST prime curve, checked to be a point of the curve.
+package struct ECPublicKey: Sendable, Hashable {
+    /// The key's curve.
+    package let curve: ECCurve
+    /// The uncompressed point in ANSI X9.63 form: `04 ‖ X ‖ Y`.
+    package let x963Representation: Data
+
+    /// The key whose X9.63 form is `data` (uncompressed, as Apple exports it).
+    package init(x963Representation data: Data) throws(KeyMaterialError) {
+        guard let curve = ECCurve(publicKeyByteCount: data.count), data.first == 0x04 else {
+            throw .invalidKeyData
+        }
+        do {
+            switch curve {
+            case .p256: _ = try P256.Signing.PublicKey(x963Representation: data)
+            case .p384: _ = try P384.Signing.PublicKey(x963Representation: data)
+            case .p521: _ = try P521.Signing.PublicKey(x963Representation: data)
+            }
+        } catch {
+            throw .invalidKeyData
+        }
+        self.curve = curve
+        self.x963Representation = Data(data)
+    }
+
+    init(validated data: Data, curve: ECCurve) {
+        self.curve = curve
+        self.x963Representation = data
+    }
+
+    /// Whether `signature` (DER, as X9.62 specifies) signs `digest` with this key's private key.
+    package func isValidSignature(der signature: Data, forDigest digest: Data) -> Bool {
+        let digest = RawDigest(digest)
+        switch curve {
+        case .p256:
+            guard let key = try? P256.Signing.PublicKey(x963Representation: x963Representation),
+                let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
+            return key.isValidSignature(signature, for: digest)
+        case .p384:
+            guard let key = try? P384.Signing.PublicKey(x963Representation: x963Representation),
+                let signature = try? P384.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
+            return key.isValidSignature(signature, for: digest)
+        case .p521:
+            guard let key = try? P521.Signing.PublicKey(x963Representation: x963Representation),
+                let signature = try? P521.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
+            return key.isValidSignature(signature, for: digest)
+        }
+    }
+
+    /// Whether `signature` (`r ‖ s`, each the curve's size, as RFC 4754 specifies) signs `digest`.
+    package func isValidSignature(raw signature: Data, forDigest digest: Data) -> Bool {
+        guard let der = ECSignatureFormat.der(fromRaw: signature, curve: curve) else { return false }
+        return isValidSignature(der: der, forDigest: digest)
+    }
+}

@@ -1,0 +1,78 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+#if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
+@_exported import Security
+#else
+public import Foundation
+import KeychainCrypto
+
+/// Encrypts a block of data using a public key and specified algorithm.
+///
+/// - Parameters:
+///   - key: The recipient's public key.
+///   - algorithm: An ECIES algorithm (`eciesEncryption…X963SHA…AESGCM`). Apple recommends
+///     `eciesEncryptionCofactorVariableIVX963SHA256AESGCM`.
+///   - plaintext: The data to encrypt.
+///   - error: On failure, an error in `NSOSStatusErrorDomain`: `errSecParam` when the key cannot
+///     use the algorithm.
+/// - Returns: The ciphertext: an ephemeral public key, the AES-GCM ciphertext and its tag, byte for
+///   byte as Apple's Security framework makes it.
+public func SecKeyCreateEncryptedData(
+    _ key: SecKey,
+    _ algorithm: SecKeyAlgorithm,
+    _ plaintext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+    reportingKeyErrors(error) { () throws(SecKeyError) in
+        let operation = "SecKeyCreateEncryptedData"
+        guard case .ecPublic(let publicKey) = key.material, case .ecies(let scheme) = KeyAlgorithmSpec(algorithm) else {
+            throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+        }
+        do throws(KeyMaterialError) {
+            return try scheme.seal(plaintext as Data, to: publicKey) as NSData
+        } catch {
+            throw SecKeyError(error, operation: operation)
+        }
+    }
+}
+
+/// Decrypts a block of data using a private key and specified algorithm.
+///
+/// - Parameters:
+///   - key: The private key the data was encrypted for.
+///   - algorithm: The algorithm it was encrypted with.
+///   - ciphertext: The data to decrypt.
+///   - error: On failure, an error in `NSOSStatusErrorDomain` with code `errSecParam`: the key
+///     cannot use the algorithm, or the ciphertext was changed or made for another key.
+/// - Returns: The plaintext, or `nil` on failure.
+public func SecKeyCreateDecryptedData(
+    _ key: SecKey,
+    _ algorithm: SecKeyAlgorithm,
+    _ ciphertext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+    reportingKeyErrors(error) { () throws(SecKeyError) in
+        let operation = "SecKeyCreateDecryptedData"
+        guard case .ecPrivate(let privateKey) = key.material, case .ecies(let scheme) = KeyAlgorithmSpec(algorithm) else {
+            throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+        }
+        do throws(KeyMaterialError) {
+            return try scheme.open(ciphertext as Data, with: privateKey) as NSData
+        } catch {
+            throw SecKeyError(error, operation: operation)
+        }
+    }
+}
+#endif
