@@ -63,11 +63,16 @@ let package = Package(
             name: "KeychainCore",
             dependencies: [.product(name: "SwiftASN1", package: "swift-asn1")]
         ),
-        // The key algorithms behind SecKey on swift-crypto: EC keys, ECDSA, ECDH, the X9.63 key
-        // derivation and Apple's ECIES. No API promise; the mirror and (for enclave keys) the engine use it.
+        // What the mirror and the engine compute with swift-crypto alike: the key algorithms behind
+        // SecKey (EC keys, ECDSA, ECDH, the X9.63 key derivation, Apple's ECIES) and the attributes
+        // of a certificate item. No API promise.
         .target(
             name: "KeychainCrypto",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "KeychainCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         // The Linux side of "Settings": where the keychain lives, passcode, lock state; the engine
         // protocol, its wire format and the loopback engine. It does not import the engine.
@@ -84,6 +89,7 @@ let package = Package(
             dependencies: [
                 "KeychainCore",
                 "KeychainDevice",
+                "KeychainCrypto",
                 "CKeychainServerLoader",
                 "CKeychainSystem",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -101,16 +101,49 @@ import X509
         }
     }
 
-    /// A result this implementation cannot make yet (a certificate reference) is refused before the
+    /// A certificate comes back as a `SecCertificate` from `kSecReturnRef`, and can be added and
+    /// found by reference (`kSecValueRef`), as swift-certificates' `SecCertificate` helpers expect.
+    @Test func certificatesGoInAndComeOutAsReferences() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            let (der, _) = try Self.makeCertificate(commonName: "Ref", serial: [7])
+            let certificate = try #require(SecCertificateCreateWithData(nil, der as CFData))
+            var result: CFTypeRef?
+            let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: der, kSecReturnRef as String: true]
+            #expect(SecItemAdd(add as CFDictionary, &result) == errSecSuccess)
+            #expect(result as? SecCertificate == certificate)
+            #expect(SecItemAdd([kSecValueRef as String: certificate] as CFDictionary, nil) == errSecDuplicateItem)
+
+            let (otherDER, _) = try Self.makeCertificate(commonName: "Other", serial: [8])
+            let other = try #require(SecCertificateCreateWithData(nil, otherDER as CFData))
+            #expect(SecItemAdd([kSecValueRef as String: other] as CFDictionary, nil) == errSecSuccess)
+            let byReference: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecValueRef as String: other,
+                kSecReturnRef as String: true, kSecReturnAttributes as String: true,
+            ]
+            #expect(SecItemCopyMatching(byReference as CFDictionary, &result) == errSecSuccess)
+            let found = try #require(result as? [String: Any])
+            #expect(found[kSecValueRef as String] as? SecCertificate == other)
+            #expect(found[kSecAttrLabel as String] as? String == "Other")
+            #expect(SecItemDelete([kSecValueRef as String: other] as CFDictionary) == errSecSuccess)
+            #expect(SecItemCopyMatching([kSecValueRef as String: other] as CFDictionary, nil) == errSecItemNotFound)
+            #expect(SecItemCopyMatching([kSecValueRef as String: certificate] as CFDictionary, nil) == errSecSuccess)
+            // A reference of another class than the one named is refused.
+            #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey, kSecValueRef as String: certificate] as CFDictionary, nil) == errSecParam)
+        }
+    }
+
+    /// A result this implementation cannot make yet (an identity reference) is refused before the
     /// add: the caller is never told "failed" about an item that was stored.
     @Test func anAddWhoseResultCannotBeMadeStoresNothing() throws {
         let keychain = try TemporaryKeychain()
         try keychain.run {
             let (der, _) = try Self.makeCertificate(commonName: "Ref", serial: [7])
             var result: CFTypeRef?
-            let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: der, kSecReturnRef as String: true]
+            let add: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecValueData as String: der, kSecReturnRef as String: true]
             #expect(SecItemAdd(add as CFDictionary, &result) == errSecUnimplemented)
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecItemNotFound)
+            #expect(SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound)
         }
     }
 

@@ -14,6 +14,7 @@
 import Foundation
 import GRDB
 package import KeychainCore
+import KeychainCrypto
 import Logging
 
 extension Keychain {

@@ -142,6 +142,7 @@ struct SecItemCall {
             values[QueryKey.authenticationContext] = nil
             values[QueryKey.credentialReference] = handle?.reference.data
         }
+        try SecItemReference.expand(&values, for: operation)
         let query = try QueryParser.parse(values, for: operation)
         return SecItemCall(query: query, provided: provided, handle: handle)
     }

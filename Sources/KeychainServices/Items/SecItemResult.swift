@@ -23,19 +23,18 @@ import KeychainCore
 /// dictionary for attributes); several give a dictionary holding the attributes plus `v_Data` and
 /// `v_PersistentRef`; a match limit other than one gives an array of those.
 ///
-/// `kSecReturnRef` on a password item makes no reference (passwords have no object type), as in
-/// Apple's `SecItemResultCopyPrepared`: alone it gives no result (an array leaves the item out);
-/// with other return keys the dictionary is the one a reference is made from — every attribute,
-/// `kSecClass` and the item's data (securityd's `SecDbItemCopyResult`).
+/// `kSecReturnRef` gives a `SecKey` for a key and a `SecCertificate` for a certificate (under
+/// `v_Ref` when other return keys ask for a dictionary). On a password item it makes no reference
+/// (passwords have no object type), as in Apple's `SecItemResultCopyPrepared`: alone it gives no
+/// result (an array leaves the item out); with other return keys the dictionary is the one a
+/// reference is made from — every attribute, `kSecClass` and the item's data (securityd's
+/// `SecDbItemCopyResult`).
 enum SecItemResult {
     /// Refuses return keys that this implementation cannot honour yet.
     static func validate(_ query: ItemQuery) throws(KeychainCoreError) {
         guard query.returnTypes.contains(.reference) else { return }
-        switch query.itemClass {
-        case .genericPassword, .internetPassword:
-            return
-        case .certificate, .key, .identity:
-            throw KeychainCoreError(.unimplemented, "kSecReturnRef for certificates and keys is not supported yet")
+        guard query.itemClass != .identity else {
+            throw KeychainCoreError(.unimplemented, "kSecReturnRef for identities is not supported yet")
         }
     }
 
@@ -57,6 +56,16 @@ enum SecItemResult {
     }
 
     private static func single(_ item: ItemResult, returnTypes: ReturnTypes) -> AnyObject? {
+        if returnTypes.contains(.reference), let object = SecItemReference.object(for: item) {
+            guard returnTypes != .reference else { return object }
+            var dictionary = returnTypes.contains(.attributes) ? attributes(of: item) : [:]
+            dictionary["v_Ref"] = object
+            if returnTypes.contains(.data), let data = item.data { dictionary["v_Data"] = data }
+            if returnTypes.contains(.persistentReference) {
+                dictionary["v_PersistentRef"] = item.persistentReference.data
+            }
+            return dictionary as NSDictionary
+        }
         if returnTypes.contains(.reference) {
             guard returnTypes != .reference else { return nil }
             var dictionary = attributes(of: item)

@@ -21,7 +21,7 @@ import KeychainCrypto
 /// The attributes a key is made or restored with, read as Apple reads them: strings or numbers
 /// where Apple accepts either, private-key attributes in `kSecPrivateKeyAttrs` or at the top level.
 struct KeyParameters {
-    private let values: [String: Any]
+    let values: [String: Any]
 
     init(_ dictionary: CFDictionary) {
         values = (dictionary as? [String: Any]) ?? [:]
@@ -42,12 +42,5 @@ struct KeyParameters {
         }
     }
 
-    /// Whether the key is to be stored in the keychain (`kSecAttrIsPermanent`, at the top level or
-    /// among the private key's attributes).
-    var isPermanent: Bool {
-        let privateAttributes = values[kSecPrivateKeyAttrs as String] as? [String: Any]
-        let flag = privateAttributes?[kSecAttrIsPermanent as String] ?? values[kSecAttrIsPermanent as String]
-        return (flag as? Bool) ?? (flag as? NSNumber)?.boolValue ?? false
-    }
 }
 #endif

@@ -22,13 +22,17 @@ import KeychainCrypto
 ///
 /// - Parameters:
 ///   - parameters: `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom`), `kSecAttrKeySizeInBits`
-///     (256, 384 or 521), and optionally `kSecPrivateKeyAttrs` / `kSecPublicKeyAttrs`.
+///     (256, 384 or 521), and optionally `kSecPrivateKeyAttrs` / `kSecPublicKeyAttrs`. With
+///     `kSecAttrIsPermanent` (at the top level, or in one of those dictionaries for that half),
+///     the key is also added to the keychain with the other attributes given (`kSecAttrApplicationTag`,
+///     `kSecAttrLabel`, `kSecAttrAccessible` or `kSecAttrAccessControl`, `kSecAttrAccessGroup`, …).
 ///   - error: On failure, an error in `NSOSStatusErrorDomain` with code `errSecParam` when the type
-///     or size is missing or invalid.
+///     or size is missing or invalid, or the `SecItemAdd` status (`errSecDuplicateItem`, …) when
+///     the key cannot be stored.
 /// - Returns: The private key, or `nil` on failure.
-/// - Note: On Linux, only elliptic-curve keys on P-256, P-384 and P-521 that are not stored in
-///   the keychain can be made so far: RSA keys, P-192 and P-224 keys, Secure Enclave keys
-///   (`kSecAttrTokenID`) and `kSecAttrIsPermanent` keys fail with `errSecUnimplemented`.
+/// - Note: On Linux, only elliptic-curve keys on P-256, P-384 and P-521 can be made so far: RSA
+///   keys, P-192 and P-224 keys and Secure Enclave keys (`kSecAttrTokenID`) fail with
+///   `errSecUnimplemented`.
 public func SecKeyCreateRandomKey(
     _ parameters: CFDictionary,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
@@ -52,13 +56,10 @@ public func SecKeyCreateRandomKey(
         if parameters.string(kSecAttrTokenID) != nil {
             throw SecKeyError(errSecUnimplemented, "SecKeyCreateRandomKey: token keys (kSecAttrTokenID) are not available on Linux yet")
         }
-        if parameters.isPermanent {
-            throw SecKeyError(
-                errSecUnimplemented,
-                "SecKeyCreateRandomKey: keys stored in the keychain (kSecAttrIsPermanent) are not available on Linux yet"
-            )
-        }
-        return SecKey(.ecPrivate(ECPrivateKey(generatingOn: curve)))
+        let privateKey = ECPrivateKey(generatingOn: curve)
+        let key = SecKey(.ecPrivate(privateKey))
+        try KeyPairStorage(parameters).store(privateKey: key, publicKey: SecKey(.ecPublic(privateKey.publicKey)))
+        return key
     }
 }
 

@@ -116,13 +116,6 @@ import Testing
             (
                 [
                     kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
-                    kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true],
-                ],
-                Int(errSecUnimplemented)
-            ),
-            (
-                [
-                    kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
                     kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
                 ],
                 Int(errSecUnimplemented)

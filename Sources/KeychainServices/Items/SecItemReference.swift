@@ -1,0 +1,94 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+#if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
+@_exported import Security
+#else
+import Foundation
+import KeychainCore
+import KeychainCrypto
+
+/// Items given and returned as objects: `kSecValueRef` and `kSecReturnRef` for keys and
+/// certificates, as Apple's client turns them into attributes and data before a call leaves the
+/// process (`SecItemAdd` with a reference stores the object's data and the attributes it implies;
+/// a search with one finds that item) and back into objects after.
+enum SecItemReference {
+    /// The key attributes an item added by reference takes from its `SecKey` (what
+    /// `SecKeyCopyAttributes` reports that the key class stores); attributes the caller gave win.
+    private static let keyAttributes = [
+        "kcls", "klbl", "type", "bsiz", "esiz", "perm", "sens", "extr", "encr", "decr", "drve", "sign", "vrfy", "wrap", "unwp",
+    ]
+
+    /// Replaces a query's `kSecValueRef` by what it stands for.
+    static func expand(_ values: inout [String: Any], for operation: KeychainOperation) throws(KeychainCoreError) {
+        guard let reference = values[QueryKey.valueReference] else { return }
+        values[QueryKey.valueReference] = nil
+        switch reference {
+        case let key as SecKey:
+            try setClass(.key, in: &values)
+            let attributes = key.material.attributes
+            if operation == .add {
+                for code in keyAttributes where values[code] == nil {
+                    values[code] = attributes[code]
+                }
+                values[QueryKey.valueData] = key.material.externalRepresentation
+            } else {
+                values[kSecAttrApplicationLabel as String] = key.material.applicationLabel
+                values[kSecAttrKeyClass as String] = attributes[kSecAttrKeyClass as String]
+            }
+        case let certificate as SecCertificate:
+            try setClass(.certificate, in: &values)
+            if operation == .add {
+                values[QueryKey.valueData] = certificate.der
+            } else {
+                let derived = try CertificateAttributes.attributes(ofDER: certificate.der)
+                for code in ["issr", "slnr"] {
+                    values[code] = derived[code]?.foundationValue
+                }
+            }
+        default:
+            throw KeychainCoreError(.invalidParameter, "kSecValueRef must be a certificate, key or identity reference")
+        }
+    }
+
+    /// The object `kSecReturnRef` gives for an item: a `SecKey` for a key, a `SecCertificate` for
+    /// a certificate; `nil` for passwords, which have no object type.
+    static func object(for item: ItemResult) -> AnyObject? {
+        guard let data = item.data else { return nil }
+        switch item.itemClass {
+        case .key:
+            guard case .number(let keyClass)? = item.attributes[kSecAttrKeyClass as String] else { return nil }
+            switch keyClass {
+            case 0: return (try? ECPublicKey(x963Representation: data)).map { SecKey(.ecPublic($0)) }
+            case 1: return (try? ECPrivateKey(x963Representation: data)).map { SecKey(.ecPrivate($0)) }
+            default: return nil
+            }
+        case .certificate:
+            return SecCertificateCreateWithData(nil, data as NSData)
+        case .genericPassword, .internetPassword, .identity:
+            return nil
+        }
+    }
+
+    /// Sets `kSecClass` to the reference's class; another class given with it is `errSecParam`.
+    private static func setClass(_ itemClass: ItemClass, in values: inout [String: Any]) throws(KeychainCoreError) {
+        if let given = values[QueryKey.itemClass] {
+            guard (given as? String) == itemClass.rawValue else {
+                throw KeychainCoreError(.invalidParameter, "kSecValueRef is not of the class kSecClass names")
+            }
+        }
+        values[QueryKey.itemClass] = itemClass.rawValue
+    }
+}
+#endif
