@@ -102,7 +102,10 @@ let package = Package(
         // Mirror of Security's keychain API.
         .target(
             name: "KeychainServices",
-            dependencies: ["KeychainCore", "KeychainCrypto", "KeychainDevice", "KeychainServer"],
+            dependencies: [
+                "KeychainCore", "KeychainCrypto", "KeychainDevice", "KeychainServer",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: mirrorSettings
         ),
         // Mirror of LocalAuthentication.

@@ -21,8 +21,11 @@ import X509
 
 /// Certificate items: added from DER, with attributes derived from the certificate.
 @Suite struct CertificateItemTests {
-    static func makeCertificate(commonName: String, serial: [UInt8]) throws -> (der: Data, certificate: Certificate) {
-        let key = P256.Signing.PrivateKey()
+    static func makeCertificate(
+        commonName: String,
+        serial: [UInt8],
+        key: P256.Signing.PrivateKey = P256.Signing.PrivateKey()
+    ) throws -> (der: Data, certificate: Certificate) {
         let name = try DistinguishedName {
             CountryName("US")
             OrganizationName("swift keychain   tests")

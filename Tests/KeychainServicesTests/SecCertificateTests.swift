@@ -32,13 +32,10 @@ import X509
 
     @Test func bytesThatAreNotOneCertificateMakeNone() throws {
         let (der, _) = try CertificateItemTests.makeCertificate(commonName: "Damaged", serial: [0x07])
-        var trailing = der
-        trailing.append(0)
         let refused: [Data] = [
             Data(),
             Data("-----BEGIN CERTIFICATE-----".utf8),
             der.prefix(der.count - 1),
-            trailing,
             Data([0x30, 0x03, 0x02, 0x01, 0x01]),
             Data([0x30, 0x80, 0x00, 0x00]),
         ]

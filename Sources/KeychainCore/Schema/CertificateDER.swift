@@ -31,6 +31,10 @@ package struct CertificateDER: Sendable {
     package var publicKeyBits: ArraySlice<UInt8>
     /// The subject key identifier extension's value, when there is one.
     package var subjectKeyIdentifier: ArraySlice<UInt8>?
+    /// The subject public key's `AlgorithmIdentifier`.
+    package var publicKeyAlgorithm: ASN1Node
+    /// The subject alternative names (`GeneralName`s), when the extension is there and parses.
+    package var subjectAlternativeNames: [ASN1Node]?
 
     /// Parses `bytes`; `nil` when they are not one DER certificate and nothing else.
     package init?(derEncoded bytes: [UInt8]) {
@@ -64,14 +68,35 @@ package struct CertificateDER: Sendable {
         issuer = fields[index + 2]
         subject = fields[index + 4]
         publicKeyBits = keyBits.dropFirst()
+        publicKeyAlgorithm = keyInfo[0]
 
         subjectKeyIdentifier = nil
+        subjectAlternativeNames = nil
         for optional in fields.dropFirst(index + 6) where optional.identifier == Self.extensionsTag {
             guard let wrapped = optional.children(tagged: Self.extensionsTag), wrapped.count == 1,
                 let extensions = wrapped[0].children(tagged: .sequence)
             else { return nil }
-            subjectKeyIdentifier = Self.subjectKeyIdentifier(in: extensions)
+            subjectKeyIdentifier = Self.extensionValue(Self.subjectKeyIdentifierOID, in: extensions)?.primitive(tagged: .octetString)
+            subjectAlternativeNames = Self.extensionValue(Self.subjectAlternativeNameOID, in: extensions)?.children(tagged: .sequence)
         }
+    }
+
+    /// The length of the DER element at the start of `bytes` (tag, length and content), or `nil`
+    /// when they do not start with a whole element. Apple's `SecCertificateCreateWithData` reads
+    /// the certificate there and ignores what follows.
+    package static func lengthOfFirstElement(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 2 else { return nil }
+        let first = Int(bytes[1])
+        var header = 2
+        var length = first
+        if first & 0x80 != 0 {
+            let count = first & 0x7F
+            guard (1...4).contains(count), bytes.count >= 2 + count else { return nil }
+            length = bytes[2..<(2 + count)].reduce(0) { $0 << 8 | Int($1) }
+            header += count
+        }
+        let total = header + length
+        return total <= bytes.count ? total : nil
     }
 
     // MARK: Private
@@ -80,16 +105,19 @@ package struct CertificateDER: Sendable {
     private static let extensionsTag = ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific)
     /// id-ce-subjectKeyIdentifier, 2.5.29.14.
     private static let subjectKeyIdentifierOID: [UInt8] = [0x55, 0x1D, 0x0E]
+    /// id-ce-subjectAltName, 2.5.29.17.
+    private static let subjectAlternativeNameOID: [UInt8] = [0x55, 0x1D, 0x11]
 
-    private static func subjectKeyIdentifier(in extensions: [ASN1Node]) -> ArraySlice<UInt8>? {
+    /// The parsed value of the extension `oid` (the last one, if it is there twice, as Apple reads it).
+    private static func extensionValue(_ oid: [UInt8], in extensions: [ASN1Node]) -> ASN1Node? {
+        var found: ASN1Node?
         for candidate in extensions {
-            guard let parts = candidate.children(tagged: .sequence), let oid = parts.first?.primitive(tagged: .objectIdentifier),
-                Array(oid) == subjectKeyIdentifierOID, let value = parts.last?.primitive(tagged: .octetString),
-                let inner = try? DER.parse(value), let identifier = inner.primitive(tagged: .octetString)
+            guard let parts = candidate.children(tagged: .sequence), let type = parts.first?.primitive(tagged: .objectIdentifier),
+                Array(type) == oid, let value = parts.last?.primitive(tagged: .octetString)
             else { continue }
-            return identifier
+            found = try? DER.parse(value)
         }
-        return nil
+        return found
     }
 }
 

@@ -20,9 +20,9 @@ import KeychainCore
 
 /// An X.509 certificate (Apple's `SecCertificateRef`).
 ///
-/// Only what code that converts certificates calls is here today: creating one from DER bytes
-/// and reading the bytes back (swift-certificates' `Certificate(_:)` and
-/// `SecCertificate.makeWithCertificate(_:)` use exactly these).
+/// Create one from DER bytes and read the bytes back (swift-certificates' `Certificate(_:)` and
+/// `SecCertificate.makeWithCertificate(_:)` use exactly these), or read its names, serial number
+/// and public key.
 public final class SecCertificate: Hashable, Sendable {
     /// The DER encoding.
     let der: Data
@@ -45,12 +45,15 @@ public final class SecCertificate: Hashable, Sendable {
 /// - Parameters:
 ///   - allocator: Ignored; pass `nil` or `kCFAllocatorDefault`.
 ///   - data: A DER-encoded X.509 certificate.
-/// - Returns: The certificate, or `nil` when `data` is not one DER certificate and nothing else.
+/// - Returns: The certificate, or `nil` when `data` does not start with a DER certificate (bytes
+///   after it are ignored, as Apple ignores them) or its serial number is longer than 37 bytes.
 @discardableResult
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
-    let bytes = data as Data
-    guard CertificateDER(derEncoded: [UInt8](bytes)) != nil else { return nil }
-    return SecCertificate(der: bytes)
+    let bytes = [UInt8](data as Data)
+    guard let length = CertificateDER.lengthOfFirstElement(in: bytes) else { return nil }
+    let certificateBytes = Array(bytes.prefix(length))
+    guard let parsed = CertificateDER(derEncoded: certificateBytes), parsed.serialNumber.count <= 37 else { return nil }
+    return SecCertificate(der: Data(certificateBytes))
 }
 
 /// Returns the DER encoding of a certificate.
