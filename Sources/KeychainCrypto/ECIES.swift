@@ -58,11 +58,17 @@ package struct ECIES: Sendable, Hashable {
     }
 
     /// The plaintext of `message`, made for `key`'s public key.
+    package func open(_ message: Data, with key: ECPrivateKey) throws(KeyMaterialError) -> Data {
+        try open(message, curve: key.curve) { ephemeral throws(KeyMaterialError) in try key.sharedSecret(with: ephemeral) }
+    }
+
+    /// The plaintext of `message`, made for a private key on `curve` that `agree` holds: it
+    /// returns the ECDH secret with the message's ephemeral public key.
     package func open(
         _ message: Data,
-        with key: ECPrivateKey
+        curve: ECCurve,
+        agree: (ECPublicKey) throws(KeyMaterialError) -> Data
     ) throws(KeyMaterialError) -> Data {
-        let curve = key.curve
         guard message.count >= curve.publicKeyByteCount + Self.tagByteCount else {
             throw .decryptionFailed
         }
@@ -72,7 +78,7 @@ package struct ECIES: Sendable, Hashable {
         guard let ephemeral = try? ECPublicKey(x963Representation: Data(message[start..<ephemeralEnd])) else {
             throw .decryptionFailed
         }
-        let secret = try key.sharedSecret(with: ephemeral)
+        let secret = try agree(ephemeral)
         let (symmetricKey, nonce) = try keyAndNonce(
             secret: secret,
             ephemeralPublic: ephemeral.x963Representation,

@@ -24,4 +24,7 @@ package enum KeyMaterialError: Error, Sendable, Equatable {
     case decryptionFailed
     /// The other party's public key is on another curve.
     case curveMismatch
+    /// The private key's holder (the keychain's engine) failed the operation with this status:
+    /// authentication was refused or could not be asked for.
+    case delegated(status: Int32, message: String)
 }

@@ -68,6 +68,9 @@ package struct ItemQuery: Sendable, Codable {
     /// `kSecMatchHostOrSubdomainOfHost`: internet passwords whose server is this host or a
     /// subdomain of it.
     package var hostOrSubdomainOf: String?
+    /// For a token key item: generate its private key (an add), or use it (a search for one item,
+    /// whose result's data is the operation's output). Never set by the query parser.
+    package var keyOperation: KeyOperation?
 
     package init(itemClass: ItemClass) {
         self.itemClass = itemClass

@@ -85,4 +85,6 @@ package enum QueryKey {
     package static let creationDate = "cdat"
     /// `kSecAttrModificationDate`.
     package static let modificationDate = "mdat"
+    /// `kSecAttrTokenID`.
+    package static let tokenID = "tkid"
 }

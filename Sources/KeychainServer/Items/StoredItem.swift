@@ -37,6 +37,26 @@ extension StoredItem {
     /// shows (`si-80-empty-data.c`). No client can name it (the query parser refuses the key) and
     /// no result carries it.
     package static let absentDataMark = "@absentData"
+
+    /// The engine's own mark holding a token key's public key (X9.63), sealed with the metadata
+    /// so that the key can be found and handed out as a reference without opening its secret,
+    /// which is the private key. Never in a result, never a client's to set.
+    package static let publicKeyMark = "@publicKey"
+
+    /// The engine's own marks: refused in a client's attributes, removed from every result.
+    package static let marks: Set<String> = [absentDataMark, publicKeyMark]
+
+    /// Whether the item is a token key (a Secure Enclave key): its secret is a private key that
+    /// never leaves the engine.
+    package var isTokenKey: Bool {
+        itemClass == .key && attributes[QueryKey.tokenID] == .string(TokenID.secureEnclave)
+    }
+
+    /// A token key's public key.
+    package var tokenPublicKey: Data? {
+        guard case .data(let key)? = attributes[Self.publicKeyMark] else { return nil }
+        return key
+    }
 }
 
 extension ItemResult {
@@ -45,6 +65,7 @@ extension ItemResult {
     package init(_ item: StoredItem, data: Data?) {
         var attributes = item.attributes
         let hasNoData = attributes.removeValue(forKey: StoredItem.absentDataMark) != nil
+        attributes[StoredItem.publicKeyMark] = nil
         self.init(
             itemClass: item.itemClass,
             attributes: attributes,

@@ -37,8 +37,13 @@ extension Keychain {
         let itemClass = query.itemClass
         // The engine's own marks are never a client's to set (the parser refuses them; a query
         // decoded from the daemon's socket was not parsed here).
-        guard query.attributes[StoredItem.absentDataMark] == nil else {
+        guard StoredItem.marks.isDisjoint(with: query.attributes.keys) else {
             throw KeychainCoreError(.invalidParameter, "unknown key")
+        }
+        // A token key is made here, never brought: its private key exists only in the engine.
+        let query = try query.keyOperation == nil ? query : TokenKeys.generating(query)
+        if query.keyOperation == nil, query.attributes[QueryKey.tokenID] != nil {
+            throw KeychainCoreError(.invalidParameter, "kSecAttrTokenID items are made by SecKeyCreateRandomKey")
         }
         guard itemClass != .identity else {
             throw KeychainCoreError(.invalidParameter, "identities are added as a certificate and a key reference")
@@ -159,7 +164,9 @@ extension Keychain {
                 accessControl: accessControl,
                 attributes: sealedAttributes
             )
-            return ItemResult(item, data: query.returnTypes.contains(.data) ? secret : nil)
+            // A token key's data is its public key: its secret never leaves the engine.
+            let data = item.isTokenKey ? item.tokenPublicKey : secret
+            return ItemResult(item, data: query.returnTypes.contains(.data) ? data : nil)
         }
     }
 

@@ -33,8 +33,11 @@ extension Keychain {
             throw KeychainCoreError(.itemNotFound, "no identity items exist")
         }
         let query = writing(query)
-        guard changes.attributes[StoredItem.absentDataMark] == nil else {
-            throw KeychainCoreError(.invalidParameter, "unknown key")  // the engine's own mark
+        guard StoredItem.marks.isDisjoint(with: changes.attributes.keys) else {
+            throw KeychainCoreError(.invalidParameter, "unknown key")  // the engine's own marks
+        }
+        guard changes.attributes[QueryKey.tokenID] == nil, query.keyOperation == nil else {
+            throw KeychainCoreError(.invalidParameter, "kSecAttrTokenID cannot be changed")
         }
         if let group = changes.attributes["agrp"] {
             guard case .string(let name) = group else {
@@ -63,6 +66,10 @@ extension Keychain {
             }
             var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
             try forEachMatch(of: query, in: db, limit: nil, tiers: tiers) { (row, item) throws(KeychainCoreError) in
+                // A Secure Enclave key's private key and access control are its own for good.
+                if item.isTokenKey, changes.valueData != nil || changes.accessControl != nil || changes.protection != nil {
+                    throw KeychainCoreError(.invalidParameter, "a Secure Enclave key's data and access control cannot be changed")
+                }
                 // An item with an access control's constraints never syncs: Apple refuses the pair
                 // on add, and on an update that would make it (before anything is asked).
                 let flags = changes.accessControl?.flags ?? item.accessControl.flags

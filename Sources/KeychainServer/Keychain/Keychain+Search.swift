@@ -41,6 +41,11 @@ extension Keychain {
         if case .count(0) = query.matchLimit {
             throw KeychainCoreError(.itemNotFound, "kSecMatchLimit is 0")
         }
+        if let operation = query.keyOperation {
+            guard operation != .generate, query.itemClass == .key, query.matchLimit == .one else {
+                throw KeychainCoreError(.invalidParameter, "a key operation uses one key item")
+            }
+        }
         let wantsData = query.returnTypes.contains(.data)
         var invalidated: [ItemRow] = []
         let results = try store.read { db throws(KeychainCoreError) in
@@ -57,8 +62,17 @@ extension Keychain {
                 tiers: tiers,
                 skipped: { row, code in if code == .itemInvalidated { invalidated.append(row) } }
             ) { row, item throws(KeychainCoreError) in
+                // A token key is found, and its public key handed out, without opening it; only an
+                // operation with its private key asks for its access control.
+                if item.isTokenKey, query.keyOperation == nil {
+                    results.append(ItemResult(item, data: wantsData ? item.tokenPublicKey : nil))
+                    return true
+                }
+                guard query.keyOperation == nil || item.isTokenKey else {
+                    throw KeychainCoreError(.invalidParameter, "the key is not a Secure Enclave key")
+                }
                 let isProtected = item.accessControl.hasConstraints
-                guard wantsData || isProtected else {
+                guard wantsData || isProtected || query.keyOperation != nil else {
                     results.append(ItemResult(item, data: nil))
                     return true
                 }
@@ -67,13 +81,17 @@ extension Keychain {
                         row,
                         item: item,
                         credentials: credentials,
-                        operation: .useItem,
+                        operation: query.keyOperation?.accessOperation ?? .useItem,
                         currentConstraints: { () throws(KeychainCoreError) in try keybagService.constraints(in: db) }
                     )
                 }
                 switch opened {
                 case .success(let data):
-                    results.append(ItemResult(item, data: wantsData ? data : nil))
+                    if let operation = query.keyOperation {
+                        results.append(ItemResult(item, data: try TokenKeys.perform(operation, secret: data)))
+                    } else {
+                        results.append(ItemResult(item, data: wantsData ? data : nil))
+                    }
                     return true
                 case .failure(let error) where error.code == .authenticationNeeded && query.authenticationUI == .skip:
                     return false

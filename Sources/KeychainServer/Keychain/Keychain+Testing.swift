@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+package import Foundation
 package import KeychainCore
 
 extension Keychain {
@@ -18,5 +19,22 @@ extension Keychain {
     /// crash and concurrency harnesses, which check every keychain they leave behind.
     package func integrityProblems() throws(KeychainCoreError) -> [String] {
         try store.integrityProblems()
+    }
+
+    /// The secret of the item `reference` names, as the engine stores it — a Secure Enclave key's
+    /// private key among them: for the attack tests, which look for it in the files and in what
+    /// clients receive. Items with access-control constraints are out of its reach.
+    package func storedSecretForTesting(of reference: PersistentReference) throws(KeychainCoreError) -> Data {
+        var query = ItemQuery(itemClass: reference.itemClass)
+        query.persistentReference = reference
+        return try store.read { db throws(KeychainCoreError) in
+            var secret: Data?
+            try forEachMatch(of: query, in: db, limit: 1) { row, item throws(KeychainCoreError) in
+                secret = try codec.openSecret(row, item: item)
+                return true
+            }
+            guard let secret else { throw KeychainCoreError(.itemNotFound, "no item has that reference") }
+            return secret
+        }
     }
 }

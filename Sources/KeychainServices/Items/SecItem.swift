@@ -40,7 +40,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
             try device.engine.add(SecItemResult.engineQuery(query))
         }
         if let result, !call.query.returnTypes.isEmpty {
-            result.pointee = try SecItemResult.make([item], query: call.query)
+            result.pointee = try SecItemResult.make([item], call: call, device: device)
         }
     }
 }
@@ -61,7 +61,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
             try device.engine.search(SecItemResult.engineQuery(query))
         }
         if let result, !call.query.returnTypes.isEmpty {
-            result.pointee = try SecItemResult.make(items, query: call.query)
+            result.pointee = try SecItemResult.make(items, call: call, device: device)
         }
     }
 }

@@ -18,6 +18,7 @@
 import Foundation
 import KeychainCore
 import KeychainCrypto
+import KeychainDevice
 
 /// Items given and returned as objects: `kSecValueRef` and `kSecReturnRef` for keys and
 /// certificates, as Apple's client turns them into attributes and data before a call leaves the
@@ -39,10 +40,14 @@ enum SecItemReference {
             try setClass(.key, in: &values)
             let attributes = key.material.attributes
             if operation == .add {
+                guard let data = key.material.externalRepresentation else {
+                    // A Secure Enclave key is stored from the moment it is made.
+                    throw KeychainCoreError(.duplicateItem, "the Secure Enclave key is in the keychain already")
+                }
                 for code in keyAttributes where values[code] == nil {
                     values[code] = attributes[code]
                 }
-                values[QueryKey.valueData] = key.material.externalRepresentation
+                values[QueryKey.valueData] = data
             } else {
                 values[kSecAttrApplicationLabel as String] = key.material.applicationLabel
                 values[kSecAttrKeyClass as String] = attributes[kSecAttrKeyClass as String]
@@ -63,10 +68,17 @@ enum SecItemReference {
     }
 
     /// The object `kSecReturnRef` gives for an item: a `SecKey` for a key, a `SecCertificate` for
-    /// a certificate; `nil` for passwords, which have no object type.
-    static func object(for item: ItemResult) -> AnyObject? {
+    /// a certificate; `nil` for passwords, which have no object type. A Secure Enclave key's
+    /// operations use `device`'s engine and `context`, the call's `LAContext`.
+    static func object(
+        for item: ItemResult,
+        device: Device,
+        context: (any AuthenticationContextProviding)?
+    ) -> AnyObject? {
         guard let data = item.data else { return nil }
         switch item.itemClass {
+        case .key where item.attributes[QueryKey.tokenID] == .string(TokenID.secureEnclave):
+            return (try? EnclaveKey.key(for: item, device: device, context: context)).map { SecKey(.enclave($0)) }
         case .key:
             guard case .number(let keyClass)? = item.attributes[kSecAttrKeyClass as String] else { return nil }
             switch keyClass {

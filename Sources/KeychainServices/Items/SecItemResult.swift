@@ -16,6 +16,7 @@
 #else
 import Foundation
 import KeychainCore
+import KeychainDevice
 
 /// Builds the `result` of `SecItemAdd` and `SecItemCopyMatching` in Apple's shapes.
 ///
@@ -46,17 +47,22 @@ enum SecItemResult {
         return query
     }
 
-    static func make(_ items: [ItemResult], query: ItemQuery) throws(KeychainCoreError) -> AnyObject? {
+    static func make(_ items: [ItemResult], call: SecItemCall, device: Device) throws(KeychainCoreError) -> AnyObject? {
+        let query = call.query
         try validate(query)
-        let values = items.compactMap { single($0, returnTypes: query.returnTypes) }
+        let values = items.compactMap { item in
+            single(item, returnTypes: query.returnTypes) {
+                SecItemReference.object(for: item, device: device, context: call.provided)
+            }
+        }
         if query.matchLimit.returnsArray {
             return values as NSArray
         }
         return values.first
     }
 
-    private static func single(_ item: ItemResult, returnTypes: ReturnTypes) -> AnyObject? {
-        if returnTypes.contains(.reference), let object = SecItemReference.object(for: item) {
+    private static func single(_ item: ItemResult, returnTypes: ReturnTypes, object makeObject: () -> AnyObject?) -> AnyObject? {
+        if returnTypes.contains(.reference), let object = makeObject() {
             guard returnTypes != .reference else { return object }
             var dictionary = returnTypes.contains(.attributes) ? attributes(of: item) : [:]
             dictionary["v_Ref"] = object

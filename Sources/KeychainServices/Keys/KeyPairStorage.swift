@@ -28,8 +28,9 @@ struct KeyPairStorage {
         kSecPublicKeyAttrs as String, kSecAttrTokenID as String,
     ]
 
-    private let privateAttributes: [String: Any]
-    private let publicAttributes: [String: Any]
+    /// The attributes of the private half's item, and of the public half's.
+    let privateAttributes: [String: Any]
+    let publicAttributes: [String: Any]
 
     init(_ parameters: KeyParameters) {
         let common = parameters.values.filter { !Self.generationOnly.contains($0.key) }
@@ -39,6 +40,25 @@ struct KeyPairStorage {
         }
         privateAttributes = merged(kSecPrivateKeyAttrs)
         publicAttributes = merged(kSecPublicKeyAttrs)
+    }
+
+    /// Whether the private half is to be stored.
+    var isPrivateKeyPermanent: Bool {
+        Self.isPermanent(privateAttributes)
+    }
+
+    /// Adds the public half of a Secure Enclave key when it is marked permanent; if it cannot be
+    /// added, the private half (already stored by the engine) is removed again.
+    func store(publicKey: SecKey, after privateKey: SecKey) throws(SecKeyError) {
+        guard Self.isPermanent(publicAttributes) else { return }
+        var item = publicAttributes
+        item[kSecClass as String] = kSecClassKey as String
+        item[kSecValueRef as String] = publicKey
+        let status = SecItemAdd(item as CFDictionary, nil)
+        guard status == errSecSuccess else {
+            SecItemDelete(Self.identity(of: privateKey, privateAttributes) as CFDictionary)
+            throw SecKeyError(status, "SecKeyCreateRandomKey: the public key could not be added to the keychain (\(status))")
+        }
     }
 
     /// Adds the halves marked permanent; if the second cannot be added, the first is removed again.

@@ -41,7 +41,7 @@ extension KeyMaterial {
     var attributes: [String: Any] {
         let bits = publicKey.curve.bits
         let isPrivate = self.isPrivate
-        return [
+        var attributes: [String: Any] = [
             kSecClass as String: kSecClassKey as String,
             kSecAttrKeyClass as String: (isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic) as String,
             kSecAttrApplicationLabel as String: applicationLabel,
@@ -64,8 +64,16 @@ extension KeyMaterial {
             "vyrc": false,
             kSecAttrCanWrap as String: !isPrivate,
             kSecAttrCanUnwrap as String: isPrivate,
-            kSecValueData as String: externalRepresentation,
         ]
+        if let externalRepresentation {
+            attributes[kSecValueData as String] = externalRepresentation
+        } else {
+            // A Secure Enclave key: no data to hand out, and the token named.
+            attributes[kSecAttrTokenID as String] = kSecAttrTokenIDSecureEnclave as String
+            attributes[kSecAttrIsSensitive as String] = true
+            attributes[kSecAttrIsExtractable as String] = false
+        }
+        return attributes
     }
 }
 #endif

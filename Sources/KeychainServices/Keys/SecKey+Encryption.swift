@@ -16,6 +16,7 @@
 @_exported import Security
 #else
 public import Foundation
+import KeychainCore
 import KeychainCrypto
 
 /// Encrypts a block of data using a public key and specified algorithm.
@@ -65,11 +66,27 @@ public func SecKeyCreateDecryptedData(
 ) -> CFData? {
     reportingKeyErrors(error) { () throws(SecKeyError) in
         let operation = "SecKeyCreateDecryptedData"
-        guard case .ecPrivate(let privateKey) = key.material, case .ecies(let scheme) = KeyAlgorithmSpec(algorithm) else {
+        guard key.material.isPrivate, case .ecies(let scheme) = KeyAlgorithmSpec(algorithm) else {
             throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
         }
+        let curve = key.material.publicKey.curve
         do throws(KeyMaterialError) {
-            return try scheme.open(ciphertext as Data, with: privateKey) as NSData
+            return try scheme.open(ciphertext as Data, curve: curve) { ephemeral throws(KeyMaterialError) in
+                switch key.material {
+                case .ecPrivate(let privateKey):
+                    return try privateKey.sharedSecret(with: ephemeral)
+                case .enclave(let enclaveKey):
+                    // The agreement runs in the engine, after the key's access control; the
+                    // derivation and AES-GCM here, as Apple's client does them.
+                    do throws(SecKeyError) {
+                        return try enclaveKey.perform(.keyExchange(publicKey: ephemeral.x963Representation), name: operation)
+                    } catch {
+                        throw .delegated(status: error.status, message: error.message)
+                    }
+                case .ecPublic:
+                    throw .invalidKeyData
+                }
+            } as NSData
         } catch {
             throw SecKeyError(error, operation: operation)
         }

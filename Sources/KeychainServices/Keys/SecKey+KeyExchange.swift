@@ -16,6 +16,7 @@
 @_exported import Security
 #else
 public import Foundation
+import KeychainCore
 import KeychainCrypto
 
 /// The number of bytes an `…X963SHA…` key exchange returns (`kSecKeyKeyExchangeParameterRequestedSize`).
@@ -44,17 +45,27 @@ public func SecKeyCopyKeyExchangeResult(
 ) -> CFData? {
     reportingKeyErrors(error) { () throws(SecKeyError) in
         let operation = "SecKeyCopyKeyExchangeResult"
-        guard case .ecPrivate(let key) = privateKey.material, case .ecdh(let kdf) = KeyAlgorithmSpec(algorithm) else {
+        guard privateKey.material.isPrivate, case .ecdh(let kdf) = KeyAlgorithmSpec(algorithm) else {
             throw SecKeyError.unsupported(algorithm, by: privateKey, operation: operation)
         }
         guard case .ecPublic(let peer) = publicKey.material else {
             throw SecKeyError(errSecParam, "ECpriv sharedsecret: bad public key")
         }
         let secret: Data
-        do throws(KeyMaterialError) {
-            secret = try key.sharedSecret(with: peer)
-        } catch {
-            throw SecKeyError(error, operation: operation)
+        switch privateKey.material {
+        case .ecPrivate(let key):
+            do throws(KeyMaterialError) {
+                secret = try key.sharedSecret(with: peer)
+            } catch {
+                throw SecKeyError(error, operation: operation)
+            }
+        case .enclave(let key):
+            guard peer.curve == key.publicKey.curve else {
+                throw SecKeyError(.curveMismatch, operation: operation)
+            }
+            secret = try key.perform(.keyExchange(publicKey: peer.x963Representation), name: operation)
+        case .ecPublic:
+            throw SecKeyError.unsupported(algorithm, by: privateKey, operation: operation)
         }
         guard let kdf else { return secret as NSData }
         let values = (parameters as? [String: Any]) ?? [:]

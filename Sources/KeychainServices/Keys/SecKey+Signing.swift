@@ -16,6 +16,7 @@
 @_exported import Security
 #else
 public import Foundation
+import KeychainCore
 import KeychainCrypto
 
 /// Creates the cryptographic signature for a block of data using a private key and specified algorithm.
@@ -37,20 +38,26 @@ public func SecKeyCreateSignature(
 ) -> CFData? {
     reportingKeyErrors(error) { () throws(SecKeyError) in
         let operation = "SecKeyCreateSignature"
-        guard case .ecPrivate(let privateKey) = key.material,
-            case .ecdsa(let format, let input) = KeyAlgorithmSpec(algorithm)
-        else {
+        guard key.material.isPrivate, case .ecdsa(let format, let input) = KeyAlgorithmSpec(algorithm) else {
             throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
         }
         let digest = try input.digest(of: dataToSign as Data, algorithm: algorithm, operation: operation)
-        do throws(KeyMaterialError) {
-            let der = try privateKey.derSignature(forDigest: digest)
-            switch format {
-            case .x962: return der as NSData
-            case .rfc4754: return (ECSignatureFormat.raw(fromDER: der, curve: privateKey.curve) ?? Data()) as NSData
+        let der: Data
+        switch key.material {
+        case .ecPrivate(let privateKey):
+            do throws(KeyMaterialError) {
+                der = try privateKey.derSignature(forDigest: digest)
+            } catch {
+                throw SecKeyError(error, operation: operation)
             }
-        } catch {
-            throw SecKeyError(error, operation: operation)
+        case .enclave(let enclaveKey):
+            der = try enclaveKey.perform(.sign(digest: digest), name: operation)
+        case .ecPublic:
+            throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+        }
+        switch format {
+        case .x962: return der as NSData
+        case .rfc4754: return (ECSignatureFormat.raw(fromDER: der, curve: key.material.publicKey.curve) ?? Data()) as NSData
         }
     }
 }

@@ -49,32 +49,38 @@ public final class SecKey: NSObject, @unchecked Sendable {
     public override var description: String {
         let curve = material.publicKey.curve
         let kind = material.isPrivate ? "ECPrivateKey" : "ECPublicKey"
-        return "<SecKeyRef curve type: \(curve.appleName), algorithm id: 3, key type: \(kind), block size: \(curve.bits) bits>"
+        let token = if case .enclave = material { "('com.apple.setoken') " } else { "" }
+        return "<SecKeyRef:\(token)curve type: \(curve.appleName), algorithm id: 3, key type: \(kind), block size: \(curve.bits) bits>"
     }
 }
 
-/// What a `SecKey` holds: one half of an elliptic-curve key pair.
+/// What a `SecKey` holds: one half of an elliptic-curve key pair, or a Secure Enclave private key
+/// that stays in the engine.
 enum KeyMaterial: Sendable, Equatable {
     case ecPrivate(ECPrivateKey)
     case ecPublic(ECPublicKey)
+    case enclave(EnclaveKey)
 
     var isPrivate: Bool {
-        if case .ecPrivate = self { return true }
-        return false
+        if case .ecPublic = self { return false }
+        return true
     }
 
     var publicKey: ECPublicKey {
         switch self {
         case .ecPrivate(let key): key.publicKey
         case .ecPublic(let key): key
+        case .enclave(let key): key.publicKey
         }
     }
 
-    /// Apple's external representation: X9.63, with the private scalar for a private key.
-    var externalRepresentation: Data {
+    /// Apple's external representation: X9.63, with the private scalar for a private key; `nil`
+    /// for a Secure Enclave key, which cannot be exported.
+    var externalRepresentation: Data? {
         switch self {
         case .ecPrivate(let key): key.x963Representation
         case .ecPublic(let key): key.x963Representation
+        case .enclave: nil
         }
     }
 
@@ -82,6 +88,7 @@ enum KeyMaterial: Sendable, Equatable {
         switch (lhs, rhs) {
         case (.ecPublic(let left), .ecPublic(let right)): left == right
         case (.ecPrivate(let left), .ecPrivate(let right)): left.x963Representation == right.x963Representation
+        case (.enclave(let left), .enclave(let right)): left.reference == right.reference && left.publicKey == right.publicKey
         default: false
         }
     }

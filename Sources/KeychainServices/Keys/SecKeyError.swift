@@ -40,6 +40,8 @@ struct SecKeyError: Error {
             self.init(errSecParam, "ECIES: Failed to aes-gcm decrypt data")
         case .curveMismatch:
             self.init(errSecDecode, "ECpriv failed to compute shared secret: the keys are on different curves")
+        case .delegated(let status, let message):
+            self.init(OSStatus(truncatingIfNeeded: status), message)
         }
     }
 

@@ -61,7 +61,7 @@ import Testing
     /// A field added to one of these types must be given its place in `CompactForm+Items.swift`
     /// (and then counted here): the compact form would silently drop it.
     @Test func theCompactFormKnowsEveryField() {
-        #expect(Mirror(reflecting: ItemQuery(itemClass: .genericPassword)).children.count == 14)
+        #expect(Mirror(reflecting: ItemQuery(itemClass: .genericPassword)).children.count == 15)
         #expect(Mirror(reflecting: ItemUpdate()).children.count == 4)
         #expect(Mirror(reflecting: Self.result(&Self.fixed)).children.count == 5)
         #expect(Mirror(reflecting: KeychainCoreError(.io, "")).children.count == 5)
@@ -243,6 +243,13 @@ import Testing
         query.credentialReference = maybe(&generator, full) { _ in ContextReference() }
         query.accessGroups = maybe(&generator, full) { AccessGroups([string(&$0), "*"], excluding: [string(&$0)]) }
         query.hostOrSubdomainOf = maybe(&generator, full, string)
+        query.keyOperation = maybe(&generator, full) { generator -> KeyOperation in
+            switch Int.random(in: 0...2, using: &generator) {
+            case 0: .generate
+            case 1: .sign(digest: bytes(&generator))
+            default: .keyExchange(publicKey: bytes(&generator))
+            }
+        }
         return query
     }
 

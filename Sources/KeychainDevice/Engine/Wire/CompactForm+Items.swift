@@ -80,6 +80,18 @@ extension CompactWriter {
             writer.array(groups.excluded) { $0.string($1) }
         }
         optional(query.hostOrSubdomainOf) { $0.string($1) }
+        optional(query.keyOperation) { writer, operation in
+            switch operation {
+            case .generate:
+                writer.byte(0)
+            case .sign(let digest):
+                writer.byte(1)
+                writer.data(digest)
+            case .keyExchange(let publicKey):
+                writer.byte(2)
+                writer.data(publicKey)
+            }
+        }
     }
 
     mutating func update(_ update: ItemUpdate) {
@@ -175,6 +187,14 @@ extension CompactReader {
             return AccessGroups(groups, excluding: excluded)
         }
         query.hostOrSubdomainOf = try optional { reader throws(WireValue.Malformed) in try reader.string() }
+        query.keyOperation = try optional { reader throws(WireValue.Malformed) -> KeyOperation in
+            switch try reader.byte() {
+            case 0: .generate
+            case 1: .sign(digest: try reader.data())
+            case 2: .keyExchange(publicKey: try reader.data())
+            default: throw WireValue.Malformed()
+            }
+        }
         return query
     }
 

@@ -1,0 +1,77 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import Crypto
+import Foundation
+import KeychainCore
+import KeychainCrypto
+
+/// Token keys (Apple's Secure Enclave keys) in the engine: a P-256 private key generated here,
+/// stored as a key item's secret — sealed like every secret, to its access control's constraints
+/// too — and used here for signing and key agreement. Clients get the public key and the results,
+/// never the private key: a search returns the public key as the item's data without opening it.
+enum TokenKeys {
+    /// The add query of a new token key: its private key generated, and the attributes Apple's
+    /// Secure Enclave gives such a key.
+    static func generating(_ query: ItemQuery) throws(KeychainCoreError) -> ItemQuery {
+        guard query.keyOperation == .generate, query.itemClass == .key else {
+            throw KeychainCoreError(.invalidParameter, "only a key item's private key can be generated")
+        }
+        guard query.valueData == nil else {
+            throw KeychainCoreError(.invalidParameter, "a Secure Enclave key is generated, not imported")
+        }
+        for (code, required) in [("type", Int64(73)), ("bsiz", 256), ("kcls", 1)] {
+            if let given = query.attributes[code], given != .number(required) {
+                throw KeychainCoreError(.invalidParameter, "Secure Enclave keys are P-256 private keys")
+            }
+        }
+        let key = ECPrivateKey(generatingOn: .p256)
+        let publicKey = key.publicKey.x963Representation
+        var generated = query
+        generated.valueData = key.x963Representation
+        let fixed: [String: AttributeValue] = [
+            QueryKey.tokenID: .string(TokenID.secureEnclave),
+            StoredItem.publicKeyMark: .data(publicKey),
+            "kcls": .number(1), "type": .number(73), "bsiz": .number(256), "esiz": .number(256),
+            "klbl": .data(Data(Insecure.SHA1.hash(data: publicKey))),
+            "perm": .bool(true), "sens": .bool(true), "extr": .bool(false),
+            "sign": .bool(true), "decr": .bool(true), "drve": .bool(true), "unwp": .bool(true),
+            "encr": .bool(false), "vrfy": .bool(false), "wrap": .bool(false),
+        ]
+        generated.attributes.merge(fixed) { _, fixed in fixed }
+        return generated
+    }
+
+    /// Runs a key operation with a token key's secret (its Apple X9.63 private key).
+    static func perform(_ operation: KeyOperation, secret: Data) throws(KeychainCoreError) -> Data {
+        let key: ECPrivateKey
+        do {
+            key = try ECPrivateKey(x963Representation: secret)
+        } catch {
+            throw KeychainCoreError(.decode, "a Secure Enclave key's private key is damaged")
+        }
+        do {
+            switch operation {
+            case .sign(let digest):
+                return try key.derSignature(forDigest: digest)
+            case .keyExchange(let publicKey):
+                return try key.sharedSecret(with: try ECPublicKey(x963Representation: publicKey))
+            case .generate:
+                throw KeyMaterialError.invalidInput("generate is not an operation on an existing key")
+            }
+        } catch {
+            throw KeychainCoreError(.invalidParameter, "the key operation's input is not valid for a P-256 key")
+        }
+    }
+}

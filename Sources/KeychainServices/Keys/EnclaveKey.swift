@@ -1,0 +1,115 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+#if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
+@_exported import Security
+#else
+import Foundation
+import KeychainCore
+import KeychainCrypto
+import KeychainDevice
+
+/// A Secure Enclave key as a program holds it: which keychain item it is, its public key, and
+/// the `LAContext` its operations authenticate with. The private key stays in the engine (in
+/// `securityd` when the keychain is served by one), which signs and agrees secrets with it after
+/// the key's access control is satisfied.
+struct EnclaveKey: @unchecked Sendable {
+    // Immutable; the context is the caller's `LAContext`, used as Apple's client uses the one a
+    // key was found or made with.
+    let device: Device
+    let reference: PersistentReference
+    let publicKey: ECPublicKey
+    let context: (any AuthenticationContextProviding)?
+
+    // MARK: Making one
+
+    /// Generates a key in the engine and stores it as a key item with `attributes` (tag, label,
+    /// access group, accessibility or access control, `kSecUseAuthenticationContext`).
+    static func generate(attributes: [String: Any]) throws(SecKeyError) -> EnclaveKey {
+        var dictionary = attributes
+        dictionary[kSecClass as String] = kSecClassKey as String
+        dictionary[kSecReturnData as String] = true
+        dictionary[kSecReturnAttributes as String] = true
+        let device: Device
+        do {
+            device = try Device.current()
+        } catch {
+            throw SecKeyError(errSecNotAvailable, "SecKeyCreateRandomKey: the keychain cannot be opened")
+        }
+        return try run(on: device, dictionary, operation: .add) { call, query throws(KeychainCoreError) in
+            var query = query
+            query.keyOperation = .generate
+            let item = try device.engine.add(query)
+            return try key(for: item, device: device, context: call.provided)
+        }
+    }
+
+    /// The key a token key item stands for; its data is the public key.
+    static func key(
+        for item: ItemResult,
+        device: Device,
+        context: (any AuthenticationContextProviding)?
+    ) throws(KeychainCoreError) -> EnclaveKey {
+        guard let data = item.data, let publicKey = try? ECPublicKey(x963Representation: data) else {
+            throw KeychainCoreError(.decode, "a Secure Enclave key item has no public key")
+        }
+        return EnclaveKey(device: device, reference: item.persistentReference, publicKey: publicKey, context: context)
+    }
+
+    // MARK: Using one
+
+    /// Runs `operation` with the private key in the engine, authenticating as the key's access
+    /// control asks (on the key's context, or one of the call's own, prompting when allowed).
+    func perform(_ operation: KeyOperation, name: String) throws(SecKeyError) -> Data {
+        var dictionary: [String: Any] = [
+            kSecClass as String: kSecClassKey as String,
+            kSecValuePersistentRef as String: reference.data,
+            kSecReturnData as String: true,
+        ]
+        if let context { dictionary[kSecUseAuthenticationContext as String] = context }
+        let device = self.device
+        return try Self.run(on: device, dictionary, operation: .copyMatching, name: name) { _, query throws(KeychainCoreError) in
+            var query = query
+            query.keyOperation = operation
+            guard let data = try device.engine.search(query).first?.data else {
+                throw KeychainCoreError(.internalInconsistency, "the key operation returned nothing")
+            }
+            return data
+        }
+    }
+
+    /// One engine call made as a `SecItem*` call: the dictionary parsed, Apple's authentication
+    /// loop around `body`, failures as the `OSStatus` the call would return.
+    private static func run<T>(
+        on device: Device,
+        _ dictionary: [String: Any],
+        operation: KeychainOperation,
+        name: String = "SecKeyCreateRandomKey",
+        _ body: (SecItemCall, ItemQuery) throws(KeychainCoreError) -> T
+    ) throws(SecKeyError) -> T {
+        let outcome = Device.withCurrent(device) {
+            Result { () throws(KeychainCoreError) in
+                let call = try SecItemCall.parse(dictionary as NSDictionary, for: operation)
+                return try call.authenticating(on: device) { query throws(KeychainCoreError) in try body(call, query) }
+            }
+        }
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            throw SecKeyError(error.osStatus, "\(name): \(error.message)")
+        }
+    }
+}
+#endif
