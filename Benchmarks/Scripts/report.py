@@ -16,6 +16,9 @@ CRYPTO = "floor: swift-crypto"
 DATA_PROTECTION = "swift-keychain (data protection)"
 TRUNCATION = "floor: SQLite log truncation"
 CLI = "swift-keychain security CLI (proc/op)"
+KEY_SOFTWARE = "SecKey (software key)"
+KEY_ENCLAVE = "SecKey (Secure Enclave key, in-process engine)"
+KEY_PHASES = ["ECDSA P-256 sign", "ECDSA P-256 verify", "ECIES encrypt 64 B", "ECIES decrypt 64 B"]
 PHASES = ["store", "lookup", "update", "delete"]
 
 
@@ -195,6 +198,25 @@ def main():
         w("A look-up opens four AES-GCM boxes (metadata key, metadata, secret key, secret) and computes "
           "five HMAC-SHA256 hashes: service and account in each of the two look-up tiers, and the "
           "found row's class tag.\n")
+
+    # Keys
+    key_records = [r for r in ours if r["peer"] in (KEY_SOFTWARE, KEY_ENCLAVE)]
+    if key_records:
+        w("## Keys: `SecKey` beside swift-crypto (same run)\n")
+        w("ECDSA over a 64-byte message with SHA-256, and ECIES (cofactor, variable IV, X9.63 SHA-256, AES-GCM) of "
+          "64 bytes, on P-256. The floor is swift-crypto doing the same work with its own types in the same "
+          "process. A Secure Enclave key's signing and decryption open its item in the engine (here in the "
+          "process) for every operation; verifying and encrypting use its public key.\n")
+        w("| operation | swift-crypto ops/s | software `SecKey` ops/s | ratio | Secure Enclave `SecKey` ops/s | ratio |")
+        w("|---|---:|---:|---:|---:|---:|")
+        for phase in KEY_PHASES:
+            floor_r = find(ours, CRYPTO, phase)
+            soft = find(ours, KEY_SOFTWARE, phase)
+            enc = find(ours, KEY_ENCLAVE, phase)
+            w(f"| {phase} | {fmt_rate(rate(floor_r) if floor_r else None)} | {fmt_rate(rate(soft) if soft else None)} "
+              f"| {fmt_ratio(rate(soft) if soft else None, rate(floor_r) if floor_r else None)} "
+              f"| {fmt_rate(rate(enc) if enc else None)} | {fmt_ratio(rate(enc) if enc else None, rate(floor_r) if floor_r else None)} |")
+        w("")
 
     # Data protection
     rekeys = [r for r in ours if r["peer"] == DATA_PROTECTION]

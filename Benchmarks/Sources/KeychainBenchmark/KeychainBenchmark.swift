@@ -50,6 +50,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "AES-GCM operations per message size.")
     var aesOperations = 100_000
 
+    @Option(help: "Operations per key phase: signing, verifying, ECIES (0: skip).")
+    var keyOperations = 2_000
+
     @Option(help: "Items in the run through securityd beside the in-process engine (0: skip).")
     var daemonItems = 1_000
 
@@ -106,6 +109,10 @@ struct RunCommand: ParsableCommand {
         if protectedItems > 0 {
             log.echo("passcode, application password, biometry (\(protectedItems) items)")
             try ProtectedItemRun(count: protectedItems, directory: directory, seed: workload.seed, log: log).run()
+        }
+        if keyOperations > 0 {
+            log.echo("key operations (\(keyOperations) each)")
+            try KeyOperationRun(operations: keyOperations, directory: directory, log: log).run()
         }
         if daemonItems > 0 {
             log.echo("securityd beside the in-process engine (\(daemonItems) items, \(daemonClients) client processes)")
