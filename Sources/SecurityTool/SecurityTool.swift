@@ -42,7 +42,8 @@ struct SecurityTool: ParsableCommand {
         UnlockKeychain.self, ShowKeychainInfo.self, DumpKeychain.self,
         AddGenericPassword.self, AddInternetPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
         FindInternetPassword.self, DeleteInternetPassword.self,
-        Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self, Demo.self,
+        Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self, EnclaveKeyCommands.self,
+        Demo.self,
     ]
 
     /// The command a (possibly shortened) name means: its exact name, else the first that begins
