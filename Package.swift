@@ -71,6 +71,7 @@ let package = Package(
             dependencies: [
                 "KeychainCore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
@@ -165,6 +166,7 @@ let package = Package(
                 "KeychainServices", "LocalAuth", "KeychainTesting",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Vectors")],

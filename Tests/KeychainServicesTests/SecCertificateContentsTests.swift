@@ -64,8 +64,11 @@ import X509
                 let data = SecCertificateCopySerialNumberData(certificate, nil) as Data?
                 #expect(data.map { $0.map { String(format: "%02x", $0) }.joined() } == serial, "\(entry.name)")
             }
-            // Apple's test certificates carry RSA keys, which this platform has no SecKey for yet.
-            #expect(SecCertificateCopyKey(certificate) == nil)
+            // Apple's test certificates carry RSA keys: the key is the PKCS #1 key of the certificate.
+            let key = try #require(SecCertificateCopyKey(certificate), "\(entry.name)")
+            let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+            #expect(attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeRSA as String)
+            #expect(attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPublic as String)
         }
     }
 

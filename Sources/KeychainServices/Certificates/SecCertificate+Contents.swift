@@ -119,15 +119,24 @@ public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertif
 /// Returns the public key of a certificate.
 ///
 /// - Returns: The key, or `nil` when it is of a kind this platform does not support.
-/// - Note: On Linux, elliptic-curve keys on P-256, P-384 and P-521 are supported; RSA keys not yet.
+/// - Note: On Linux, RSA keys of 1,024 bits or more and elliptic-curve keys on P-256, P-384 and
+///   P-521 are supported (Apple also reads smaller RSA keys, P-192 and P-224, Ed25519 and Ed448).
 public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
-    guard let parsed = certificate.parsed, let parts = parsed.publicKeyAlgorithm.children(tagged: .sequence), parts.count == 2,
-        parts[0].primitive(tagged: .objectIdentifier).map(Array.init) == SecCertificate.ecPublicKeyOID,
-        let curve = parts[1].primitive(tagged: .objectIdentifier).map(Array.init),
-        SecCertificate.namedCurves.contains(curve),
-        let key = try? ECPublicKey(x963Representation: Data(parsed.publicKeyBits))
+    guard let parsed = certificate.parsed, let parts = parsed.publicKeyAlgorithm.children(tagged: .sequence), !parts.isEmpty,
+        let algorithm = parts[0].primitive(tagged: .objectIdentifier).map(Array.init)
     else { return nil }
-    return SecKey(.ecPublic(key))
+    let keyBits = Data(parsed.publicKeyBits)
+    switch algorithm {
+    case SecCertificate.rsaEncryptionOID:
+        return (try? RSAPublicKey(derRepresentation: keyBits)).map { SecKey(.rsaPublic($0)) }
+    case SecCertificate.ecPublicKeyOID:
+        guard parts.count == 2, let curve = parts[1].primitive(tagged: .objectIdentifier).map(Array.init),
+            SecCertificate.namedCurves.contains(curve)
+        else { return nil }
+        return (try? ECPublicKey(x963Representation: keyBits)).map { SecKey(.ecPublic($0)) }
+    default:
+        return nil
+    }
 }
 
 /// Returns the public key of a certificate (the older name of ``SecCertificateCopyKey(_:)``).
@@ -137,6 +146,8 @@ public func SecCertificateCopyPublicKey(_ certificate: SecCertificate) -> SecKey
 }
 
 extension SecCertificate {
+    /// rsaEncryption, 1.2.840.113549.1.1.1.
+    static let rsaEncryptionOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
     /// id-ecPublicKey, 1.2.840.10045.2.1.
     static let ecPublicKeyOID: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
     /// prime256v1, secp384r1, secp521r1.

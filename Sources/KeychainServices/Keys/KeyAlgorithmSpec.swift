@@ -19,7 +19,8 @@ import Foundation
 import KeychainCrypto
 
 /// What an algorithm's raw value asks for, read from Apple's `algid:` grammar; `nil` for the
-/// algorithms no key here supports (RSA, and any string that is not one of Apple's).
+/// algorithms no key here supports (raw RSA, RSA with SHA-224 or OAEP-AES-GCM, and any string
+/// that is not one of Apple's).
 enum KeyAlgorithmSpec: Equatable {
     /// The encoding of an ECDSA signature.
     enum SignatureFormat: Equatable {
@@ -37,6 +38,9 @@ enum KeyAlgorithmSpec: Equatable {
     }
 
     case ecdsa(SignatureFormat, SignatureInput)
+    case rsaSignature(RSASignaturePadding, SignatureInput)
+    /// RSA encryption (PKCS #1 v1.5 or OAEP).
+    case rsa(RSAEncryptionPadding)
     /// ECDH, raw or followed by the X9.63 derivation with a hash.
     case ecdh(kdf: DigestKind?)
     case ecies(ECIES)
@@ -48,6 +52,16 @@ enum KeyAlgorithmSpec: Equatable {
         case ("sign", "ECDSA"):
             guard let spec = Self.signature(Array(parts.dropFirst(3))) else { return nil }
             self = spec
+        case ("sign", "RSA"):
+            guard let spec = Self.rsaSignature(Array(parts.dropFirst(3))) else { return nil }
+            self = spec
+        case ("encrypt", "RSA"):
+            switch Array(parts.dropFirst(3)) {
+            case ["PKCS1"]: self = .rsa(.pkcs1)
+            case ["OAEP", "SHA1"]: self = .rsa(.oaep(.sha1))
+            case ["OAEP", "SHA256"]: self = .rsa(.oaep(.sha256))  // swift-crypto's RSA has OAEP with these two only
+            default: return nil
+            }
         case ("keyexchange", "ECDH"), ("keyexchange", "ECDHC"):
             switch parts.count {
             case 3: self = .ecdh(kdf: nil)
@@ -73,6 +87,23 @@ enum KeyAlgorithmSpec: Equatable {
     private static let digestKinds: [String: DigestKind] = [
         "SHA1": .sha1, "SHA224": .sha224, "SHA256": .sha256, "SHA384": .sha384, "SHA512": .sha512,
     ]
+
+    /// `digest-PKCS1v15:SHAn`, `message-PKCS1v15:SHAn`, `digest-PSS:SHAn:SHAn:len`, `message-PSS:…`.
+    private static func rsaSignature(_ parts: [String]) -> KeyAlgorithmSpec? {
+        // swift-crypto's RSA signs SHA-1 and SHA-2 digests but SHA-224.
+        guard parts.count >= 2, let digest = digestKinds[parts[1]], digest != .sha224 else { return nil }
+        let input: SignatureInput
+        switch parts[0] {
+        case "digest-PKCS1v15", "digest-PSS": input = .digest(digest)
+        case "message-PKCS1v15", "message-PSS": input = .message(digest)
+        default: return nil
+        }
+        if parts[0].hasSuffix("PKCS1v15") {
+            return parts.count == 2 ? .rsaSignature(.pkcs1v15, input) : nil
+        }
+        guard parts.count == 4, parts[2] == parts[1], parts[3] == String(digest.byteCount) else { return nil }
+        return .rsaSignature(.pss, input)
+    }
 
     /// `RFC4754`, `digest-X962[:SHAn]`, `message-RFC4754:SHAn` and the like.
     private static func signature(_ parts: [String]) -> KeyAlgorithmSpec? {
@@ -100,18 +131,26 @@ enum KeyAlgorithmSpec: Equatable {
 }
 
 extension KeyAlgorithmSpec.SignatureInput {
-    /// The digest to sign: `data` hashed, or `data` itself after checking its length.
-    func digest(of data: Data, algorithm: SecKeyAlgorithm, operation: String) throws(SecKeyError) -> Data {
+    /// The hash the algorithm names, if any.
+    var digestKind: DigestKind? {
+        switch self {
+        case .message(let kind): kind
+        case .digest(let kind): kind
+        }
+    }
+
+    /// The digest to sign, and its hash: `data` hashed, or `data` itself after checking its length.
+    func digest(of data: Data, algorithm: SecKeyAlgorithm, operation: String) throws(SecKeyError) -> (Data, DigestKind?) {
         switch self {
         case .message(let kind):
-            return kind.hash(data)
+            return (kind.hash(data), kind)
         case .digest(let kind?):
             guard data.count == kind.byteCount else {
                 throw SecKeyError(errSecParam, "bad digest size for signing with algorithm \(algorithm.rawValue)")
             }
-            return data
+            return (data, kind)
         case .digest(nil):
-            return data
+            return (data, nil)
         }
     }
 }

@@ -30,16 +30,17 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
 }
 
 extension KeyMaterial {
-    /// `kSecAttrApplicationLabel`: the SHA-1 of the public key's external representation, the
-    /// same for both halves of a pair (and what an identity's certificate is matched by).
+    /// `kSecAttrApplicationLabel`: the SHA-1 of the public key's external representation (X9.63,
+    /// or PKCS #1 for RSA), the same for both halves of a pair (and what an identity's certificate
+    /// is matched by).
     var applicationLabel: Data {
-        Data(Insecure.SHA1.hash(data: publicKey.x963Representation))
+        Data(Insecure.SHA1.hash(data: publicKeyData))
     }
 
     /// The attribute dictionary of `SecKeyCopyAttributes` (Apple's `SecKeyCopyAttributeDictionary`
     /// for software EC keys, value for value).
     var attributes: [String: Any] {
-        let bits = publicKey.curve.bits
+        let bits = self.bits
         let isPrivate = self.isPrivate
         var attributes: [String: Any] = [
             kSecClass as String: kSecClassKey as String,
@@ -48,7 +49,7 @@ extension KeyMaterial {
             kSecAttrIsPermanent as String: true,
             "priv": true,
             "modi": true,
-            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom as String,
+            kSecAttrKeyType as String: String(keyType),
             kSecAttrKeySizeInBits as String: bits,
             kSecAttrEffectiveKeySize as String: bits,
             kSecAttrIsSensitive as String: false,
@@ -56,8 +57,8 @@ extension KeyMaterial {
             kSecAttrIsExtractable as String: true,
             "next": false,
             kSecAttrCanEncrypt as String: !isPrivate,
-            kSecAttrCanDecrypt as String: isPrivate,
-            kSecAttrCanDerive as String: isPrivate,
+            kSecAttrCanDecrypt as String: isPrivate || keyType == 42,
+            kSecAttrCanDerive as String: isPrivate && keyType == 73,
             kSecAttrCanSign as String: isPrivate,
             kSecAttrCanVerify as String: !isPrivate,
             "snrc": false,

@@ -38,13 +38,21 @@ public func SecKeyCreateEncryptedData(
 ) -> CFData? {
     reportingKeyErrors(error) { () throws(SecKeyError) in
         let operation = "SecKeyCreateEncryptedData"
-        guard case .ecPublic(let publicKey) = key.material, case .ecies(let scheme) = KeyAlgorithmSpec(algorithm) else {
-            throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
-        }
-        do throws(KeyMaterialError) {
-            return try scheme.seal(plaintext as Data, to: publicKey) as NSData
-        } catch {
+        do {
+            switch (key.material, KeyAlgorithmSpec(algorithm)) {
+            case (.ecPublic(let publicKey), .ecies(let scheme)?):
+                return try scheme.seal(plaintext as Data, to: publicKey) as NSData
+            case (.rsaPublic(let publicKey), .rsa(let padding)?):
+                return try publicKey.encrypt(plaintext as Data, padding: padding) as NSData
+            default:
+                throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+            }
+        } catch let error as SecKeyError {
+            throw error
+        } catch let error as KeyMaterialError {
             throw SecKeyError(error, operation: operation)
+        } catch {
+            throw SecKeyError(errSecParam, operation)
         }
     }
 }
@@ -66,10 +74,22 @@ public func SecKeyCreateDecryptedData(
 ) -> CFData? {
     reportingKeyErrors(error) { () throws(SecKeyError) in
         let operation = "SecKeyCreateDecryptedData"
-        guard key.material.isPrivate, case .ecies(let scheme) = KeyAlgorithmSpec(algorithm) else {
+        guard key.material.isPrivate, let spec = KeyAlgorithmSpec(algorithm) else {
             throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
         }
-        let curve = key.material.publicKey.curve
+        if case .rsa(let padding) = spec, case .rsaPrivate(let rsaKey) = key.material {
+            do throws(KeyMaterialError) {
+                return try rsaKey.decrypt(ciphertext as Data, padding: padding) as NSData
+            } catch {
+                throw SecKeyError(error, operation: operation)
+            }
+        }
+        guard case .ecies(let scheme) = spec else {
+            throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+        }
+        guard let curve = key.material.ecPublicKey?.curve else {
+            throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+        }
         do throws(KeyMaterialError) {
             return try scheme.open(ciphertext as Data, curve: curve) { ephemeral throws(KeyMaterialError) in
                 switch key.material {
@@ -83,7 +103,7 @@ public func SecKeyCreateDecryptedData(
                     } catch {
                         throw .delegated(status: error.status, message: error.message)
                     }
-                case .ecPublic:
+                case .ecPublic, .rsaPrivate, .rsaPublic:
                     throw .invalidKeyData
                 }
             } as NSData

@@ -64,7 +64,7 @@ public func SecKeyCopyKeyExchangeResult(
                 throw SecKeyError(.curveMismatch, operation: operation)
             }
             secret = try key.perform(.keyExchange(publicKey: peer.x963Representation), name: operation)
-        case .ecPublic:
+        case .ecPublic, .rsaPrivate, .rsaPublic:
             throw SecKeyError.unsupported(algorithm, by: privateKey, operation: operation)
         }
         guard let kdf else { return secret as NSData }

@@ -38,26 +38,38 @@ public func SecKeyCreateSignature(
 ) -> CFData? {
     reportingKeyErrors(error) { () throws(SecKeyError) in
         let operation = "SecKeyCreateSignature"
-        guard key.material.isPrivate, case .ecdsa(let format, let input) = KeyAlgorithmSpec(algorithm) else {
-            throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
-        }
-        let digest = try input.digest(of: dataToSign as Data, algorithm: algorithm, operation: operation)
-        let der: Data
-        switch key.material {
-        case .ecPrivate(let privateKey):
+        let spec = KeyAlgorithmSpec(algorithm)
+        switch (key.material, spec) {
+        case (.rsaPrivate(let rsaKey), .rsaSignature(let padding, let input)?):
+            let (digest, kind) = try input.digest(of: dataToSign as Data, algorithm: algorithm, operation: operation)
+            guard let kind else { throw SecKeyError.unsupported(algorithm, by: key, operation: operation) }
             do throws(KeyMaterialError) {
-                der = try privateKey.derSignature(forDigest: digest)
+                return try rsaKey.signature(digest: digest, kind: kind, padding: padding) as NSData
             } catch {
                 throw SecKeyError(error, operation: operation)
             }
-        case .enclave(let enclaveKey):
-            der = try enclaveKey.perform(.sign(digest: digest), name: operation)
-        case .ecPublic:
+        case (.ecPrivate, .ecdsa(let format, let input)?), (.enclave, .ecdsa(let format, let input)?):
+            let (digest, _) = try input.digest(of: dataToSign as Data, algorithm: algorithm, operation: operation)
+            let der: Data
+            if case .enclave(let enclaveKey) = key.material {
+                der = try enclaveKey.perform(.sign(digest: digest), name: operation)
+            } else if case .ecPrivate(let privateKey) = key.material {
+                do throws(KeyMaterialError) {
+                    der = try privateKey.derSignature(forDigest: digest)
+                } catch {
+                    throw SecKeyError(error, operation: operation)
+                }
+            } else {
+                throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+            }
+            switch format {
+            case .x962: return der as NSData
+            case .rfc4754:
+                let curve = key.material.ecPublicKey?.curve ?? .p256
+                return (ECSignatureFormat.raw(fromDER: der, curve: curve) ?? Data()) as NSData
+            }
+        default:
             throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
-        }
-        switch format {
-        case .x962: return der as NSData
-        case .rfc4754: return (ECSignatureFormat.raw(fromDER: der, curve: key.material.publicKey.curve) ?? Data()) as NSData
         }
     }
 }
@@ -81,21 +93,34 @@ public func SecKeyVerifySignature(
 ) -> Bool {
     let verified = reportingKeyErrors(error) { () throws(SecKeyError) -> Bool in
         let operation = "SecKeyVerifySignature"
-        guard case .ecPublic(let publicKey) = key.material,
-            case .ecdsa(let format, let input) = KeyAlgorithmSpec(algorithm)
-        else {
+        switch (key.material, KeyAlgorithmSpec(algorithm)) {
+        case (.ecPublic(let publicKey), .ecdsa(let format, let input)?):
+            let (digest, _) = try input.digest(of: signedData as Data, algorithm: algorithm, operation: operation)
+            let isValid =
+                switch format {
+                case .x962: publicKey.isValidSignature(der: signature as Data, forDigest: digest)
+                case .rfc4754: publicKey.isValidSignature(raw: signature as Data, forDigest: digest)
+                }
+            guard isValid else {
+                throw SecKeyError(errSecVerifyFailed, "EC signature verification failed, no match")
+            }
+            return true
+        case (.rsaPublic, .rsaSignature(let padding, let input)?), (.rsaPrivate, .rsaSignature(let padding, let input)?):
+            let rsaKey: RSAPublicKey
+            switch key.material {
+            case .rsaPublic(let value): rsaKey = value
+            case .rsaPrivate(let value): rsaKey = value.publicKey
+            default: throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
+            }
+            let (digest, kind) = try input.digest(of: signedData as Data, algorithm: algorithm, operation: operation)
+            guard let kind else { throw SecKeyError.unsupported(algorithm, by: key, operation: operation) }
+            guard rsaKey.isValidSignature(signature as Data, digest: digest, kind: kind, padding: padding) else {
+                throw SecKeyError(errSecVerifyFailed, "RSA signature verification failed, no match")
+            }
+            return true
+        default:
             throw SecKeyError.unsupported(algorithm, by: key, operation: operation)
         }
-        let digest = try input.digest(of: signedData as Data, algorithm: algorithm, operation: operation)
-        let isValid =
-            switch format {
-            case .x962: publicKey.isValidSignature(der: signature as Data, forDigest: digest)
-            case .rfc4754: publicKey.isValidSignature(raw: signature as Data, forDigest: digest)
-            }
-        guard isValid else {
-            throw SecKeyError(errSecVerifyFailed, "EC signature verification failed, no match")
-        }
-        return true
     }
     return verified ?? false
 }
@@ -115,9 +140,15 @@ public func SecKeyIsAlgorithmSupported(
 ) -> Bool {
     guard let spec = KeyAlgorithmSpec(algorithm) else { return false }
     let isPrivate = key.material.isPrivate
+    let isRSA = key.material.keyType == 42
     switch (operation, spec) {
-    case (.sign, .ecdsa), (.decrypt, .ecies), (.keyExchange, .ecdh): return isPrivate
-    case (.verify, .ecdsa), (.encrypt, .ecies): return !isPrivate
+    case (.sign, .ecdsa), (.decrypt, .ecies), (.keyExchange, .ecdh): return isPrivate && !isRSA
+    case (.verify, .ecdsa), (.encrypt, .ecies): return !isPrivate && !isRSA
+    case (.sign, .rsaSignature(_, let input)), (.verify, .rsaSignature(_, let input)):
+        // An RSA private key also verifies (Apple adapts verify onto its raw decryption).
+        return isRSA && (operation == .verify || isPrivate) && input.digestKind != nil
+    case (.encrypt, .rsa): return isRSA && !isPrivate
+    case (.decrypt, .rsa): return isRSA && isPrivate
     default: return false
     }
 }

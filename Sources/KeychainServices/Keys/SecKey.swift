@@ -25,8 +25,9 @@ import KeychainCrypto
 /// ``SecKeyVerifySignature(_:_:_:_:_:)``, ``SecKeyCreateEncryptedData(_:_:_:_:)``,
 /// ``SecKeyCreateDecryptedData(_:_:_:_:)`` and ``SecKeyCopyKeyExchangeResult(_:_:_:_:_:)``.
 ///
-/// - Note: On Linux, keys are elliptic-curve keys on P-256, P-384 and P-521, held in the process
-///   as software keys are on Apple platforms. Two keys are equal when their external
+/// - Note: On Linux, keys are elliptic-curve keys on P-256, P-384 and P-521 and RSA keys of 1,024
+///   bits or more, held in the process as software keys are on Apple platforms, and Secure
+///   Enclave keys, held by the keychain's engine. Two keys are equal when their external
 ///   representations are; a key's description never shows its private part.
 public final class SecKey: NSObject, @unchecked Sendable {
     // Immutable after initialization.
@@ -43,53 +44,102 @@ public final class SecKey: NSObject, @unchecked Sendable {
     }
 
     public override var hash: Int {
-        material.publicKey.x963Representation.hashValue
+        material.publicKeyData.hashValue
     }
 
     public override var description: String {
-        let curve = material.publicKey.curve
+        guard let curve = material.ecPublicKey?.curve else {
+            let kind = material.isPrivate ? "RSAPrivateKey" : "RSAPublicKey"
+            return "<SecKeyRef algorithm id: 1, key type: \(kind), block size: \(material.bits) bits>"
+        }
         let kind = material.isPrivate ? "ECPrivateKey" : "ECPublicKey"
         let token = if case .enclave = material { "('com.apple.setoken') " } else { "" }
         return "<SecKeyRef:\(token)curve type: \(curve.appleName), algorithm id: 3, key type: \(kind), block size: \(curve.bits) bits>"
     }
 }
 
-/// What a `SecKey` holds: one half of an elliptic-curve key pair, or a Secure Enclave private key
-/// that stays in the engine.
+/// What a `SecKey` holds: one half of an elliptic-curve or RSA key pair, or a Secure Enclave
+/// private key that stays in the engine.
 enum KeyMaterial: Sendable, Equatable {
     case ecPrivate(ECPrivateKey)
     case ecPublic(ECPublicKey)
     case enclave(EnclaveKey)
+    case rsaPrivate(RSAPrivateKey)
+    case rsaPublic(RSAPublicKey)
 
     var isPrivate: Bool {
-        if case .ecPublic = self { return false }
-        return true
-    }
-
-    var publicKey: ECPublicKey {
         switch self {
-        case .ecPrivate(let key): key.publicKey
-        case .ecPublic(let key): key
-        case .enclave(let key): key.publicKey
+        case .ecPublic, .rsaPublic: false
+        case .ecPrivate, .enclave, .rsaPrivate: true
         }
     }
 
-    /// Apple's external representation: X9.63, with the private scalar for a private key; `nil`
-    /// for a Secure Enclave key, which cannot be exported.
+    /// The public half.
+    var publicHalf: KeyMaterial {
+        switch self {
+        case .ecPrivate(let key): .ecPublic(key.publicKey)
+        case .enclave(let key): .ecPublic(key.publicKey)
+        case .rsaPrivate(let key): .rsaPublic(key.publicKey)
+        case .ecPublic, .rsaPublic: self
+        }
+    }
+
+    /// The elliptic-curve public key, for an EC key.
+    var ecPublicKey: ECPublicKey? {
+        switch publicHalf {
+        case .ecPublic(let key): key
+        default: nil
+        }
+    }
+
+    /// The public key's external representation: X9.63, or PKCS #1 `RSAPublicKey` DER.
+    var publicKeyData: Data {
+        switch publicHalf {
+        case .ecPublic(let key): key.x963Representation
+        case .rsaPublic(let key): key.pkcs1Representation
+        default: Data()
+        }
+    }
+
+    /// `kSecAttrKeyType`'s number: 73 for EC, 42 for RSA.
+    var keyType: Int {
+        switch self {
+        case .rsaPrivate, .rsaPublic: 42
+        default: 73
+        }
+    }
+
+    /// The key size in bits (`kSecAttrKeySizeInBits`).
+    var bits: Int {
+        switch publicHalf {
+        case .ecPublic(let key): key.curve.bits
+        case .rsaPublic(let key): key.bits
+        default: 0
+        }
+    }
+
+    /// `SecKeyGetBlockSize`: a coordinate's bytes for EC keys, the modulus's for RSA keys.
+    var blockSize: Int {
+        (bits + 7) / 8
+    }
+
+    /// Apple's external representation: X9.63 (with the private scalar for a private key), or
+    /// PKCS #1 DER; `nil` for a Secure Enclave key, which cannot be exported.
     var externalRepresentation: Data? {
         switch self {
         case .ecPrivate(let key): key.x963Representation
         case .ecPublic(let key): key.x963Representation
+        case .rsaPrivate(let key): key.pkcs1Representation
+        case .rsaPublic(let key): key.pkcs1Representation
         case .enclave: nil
         }
     }
 
     static func == (lhs: KeyMaterial, rhs: KeyMaterial) -> Bool {
         switch (lhs, rhs) {
-        case (.ecPublic(let left), .ecPublic(let right)): left == right
-        case (.ecPrivate(let left), .ecPrivate(let right)): left.x963Representation == right.x963Representation
         case (.enclave(let left), .enclave(let right)): left.reference == right.reference && left.publicKey == right.publicKey
-        default: false
+        case (.enclave, _), (_, .enclave): false
+        default: lhs.isPrivate == rhs.isPrivate && lhs.externalRepresentation == rhs.externalRepresentation
         }
     }
 }
