@@ -81,9 +81,12 @@ enum SecItemReference {
             return (try? EnclaveKey.key(for: item, device: device, context: context)).map { SecKey(.enclave($0)) }
         case .key:
             guard case .number(let keyClass)? = item.attributes[kSecAttrKeyClass as String] else { return nil }
-            switch keyClass {
-            case 0: return (try? ECPublicKey(x963Representation: data)).map { SecKey(.ecPublic($0)) }
-            case 1: return (try? ECPrivateKey(x963Representation: data)).map { SecKey(.ecPrivate($0)) }
+            let isRSA = item.attributes[kSecAttrKeyType as String] == .number(42)
+            switch (keyClass, isRSA) {
+            case (0, false): return (try? ECPublicKey(x963Representation: data)).map { SecKey(.ecPublic($0)) }
+            case (1, false): return (try? ECPrivateKey(x963Representation: data)).map { SecKey(.ecPrivate($0)) }
+            case (0, true): return (try? RSAPublicKey(derRepresentation: data)).map { SecKey(.rsaPublic($0)) }
+            case (1, true): return (try? RSAPrivateKey(derRepresentation: data)).map { SecKey(.rsaPrivate($0)) }
             default: return nil
             }
         case .certificate:

@@ -133,13 +133,9 @@ struct EnclaveKeyCommands: ParsableCommand {
         @Option(name: .shortAndLong, help: "Where to write the signature (default: standard output).") var output: String?
 
         func run() throws {
-            let device = try Session.open(home: key.keychain)
-            let message = try EnclaveKeyCommands.read(input)
-            let privateKey = try EnclaveKeyCommands.privateKey(device, key.tag)
-            let signature = try EnclaveKeyCommands.perform(device, "SecKeyCreateSignature") {
-                SecKeyCreateSignature(privateKey, EnclaveKeyCommands.signing, message as CFData, $0)
-            } as Data
-            try EnclaveKeyCommands.write(signature, to: output)
+            try EnclaveKeyCommands.transform(key, input: input, output: output, withPrivateKey: true, "SecKeyCreateSignature") {
+                SecKeyCreateSignature($0, EnclaveKeyCommands.signing, $1, $2)
+            }
         }
     }
 
@@ -170,13 +166,9 @@ struct EnclaveKeyCommands: ParsableCommand {
         @Option(name: .shortAndLong, help: "Where to write the ciphertext (default: standard output).") var output: String?
 
         func run() throws {
-            let device = try Session.open(home: key.keychain)
-            let plaintext = try EnclaveKeyCommands.read(input)
-            let publicKey = try EnclaveKeyCommands.publicKey(device, key.tag)
-            let ciphertext = try EnclaveKeyCommands.perform(device, "SecKeyCreateEncryptedData") {
-                SecKeyCreateEncryptedData(publicKey, EnclaveKeyCommands.encryption, plaintext as CFData, $0)
-            } as Data
-            try EnclaveKeyCommands.write(ciphertext, to: output)
+            try EnclaveKeyCommands.transform(key, input: input, output: output, withPrivateKey: false, "SecKeyCreateEncryptedData") {
+                SecKeyCreateEncryptedData($0, EnclaveKeyCommands.encryption, $1, $2)
+            }
         }
     }
 
@@ -187,13 +179,9 @@ struct EnclaveKeyCommands: ParsableCommand {
         @Option(name: .shortAndLong, help: "Where to write the plaintext (default: standard output).") var output: String?
 
         func run() throws {
-            let device = try Session.open(home: key.keychain)
-            let ciphertext = try EnclaveKeyCommands.read(input)
-            let privateKey = try EnclaveKeyCommands.privateKey(device, key.tag)
-            let plaintext = try EnclaveKeyCommands.perform(device, "SecKeyCreateDecryptedData") {
-                SecKeyCreateDecryptedData(privateKey, EnclaveKeyCommands.encryption, ciphertext as CFData, $0)
-            } as Data
-            try EnclaveKeyCommands.write(plaintext, to: output)
+            try EnclaveKeyCommands.transform(key, input: input, output: output, withPrivateKey: true, "SecKeyCreateDecryptedData") {
+                SecKeyCreateDecryptedData($0, EnclaveKeyCommands.encryption, $1, $2)
+            }
         }
     }
 }
@@ -241,6 +229,23 @@ extension EnclaveKeyCommands {
         }
         guard status == errSecSuccess, let value else { throw Session.fail(status, context) }
         return value
+    }
+
+    /// Reads the input, runs `body` with the key (its private or its public half) and writes what
+    /// it returns: the shape of sign, encrypt and decrypt.
+    static func transform(
+        _ key: KeyOptions,
+        input: String?,
+        output: String?,
+        withPrivateKey: Bool,
+        _ context: String,
+        _ body: (SecKey, CFData, UnsafeMutablePointer<Unmanaged<CFError>?>) -> CFData?
+    ) throws {
+        let device = try Session.open(home: key.keychain)
+        let data = try read(input) as CFData
+        let secKey = try withPrivateKey ? privateKey(device, key.tag) : publicKey(device, key.tag)
+        let result = try perform(device, context) { body(secKey, data, $0) } as Data
+        try write(result, to: output)
     }
 
     /// A file's bytes, or standard input's when `path` is `nil` or `-`.

@@ -112,7 +112,7 @@ import Testing
             ([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom], Int(errSecParam)),
             ([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 255], Int(errSecParam)),
             ([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: "abc"], Int(errSecParam)),
-            ([kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 2048], Int(errSecUnimplemented)),
+            ([kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 768], Int(errSecUnimplemented)),
             (
                 [
                     kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,

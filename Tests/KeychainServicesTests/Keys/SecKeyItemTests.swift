@@ -113,6 +113,24 @@ import Testing
         }
     }
 
+    @Test func aPermanentRSAKeyIsFoundAgain() throws {
+        let keychain = try TemporaryKeychain()
+        try keychain.run {
+            let parameters: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 2048,
+                kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Self.tag],
+            ]
+            let created = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, nil))
+            let (status, found) = Self.findKey(extra: [kSecAttrKeyType as String: kSecAttrKeyTypeRSA])
+            #expect(status == errSecSuccess)
+            #expect(found == created)
+            var attributes: CFTypeRef?
+            let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag, kSecReturnAttributes as String: true]
+            #expect(SecItemCopyMatching(query as CFDictionary, &attributes) == errSecSuccess)
+            #expect((attributes as? [String: Any])?[kSecAttrKeySizeInBits as String] as? Int == 2048)
+        }
+    }
+
     @Test func aDuplicateTagAndLabelFailsTheGenerationAndStoresNothingNew() throws {
         let keychain = try TemporaryKeychain()
         try keychain.run {
