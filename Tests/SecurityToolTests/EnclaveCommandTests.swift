@@ -15,9 +15,10 @@
 import Foundation
 import Testing
 
-/// `security enclave` end to end, each command its own process, the keychain in its `securityd`:
-/// a key made in the daemon signs and decrypts only after a match, and what it signs verifies with
-/// OpenSSL against the public key it exports.
+/// `security enclave` end to end, each command its own process, the keychain in its `securityd`
+/// (or, under `KEYCHAIN_ENGINE=loopback`, in each process, which then asks for the passcode on
+/// standard input): a key made in the engine signs and decrypts only after a match, and what it
+/// signs verifies with OpenSSL against the public key it exports.
 @Suite struct EnclaveCommandTests {
     @Test func createSignVerifyEncryptDecryptThroughTheDaemon() throws {
         let tool = SecurityToolRunner()
@@ -34,23 +35,23 @@ import Testing
         #expect(try tool.run(["biometry", "sensor", "touchid"]).status == 0)
         #expect(try tool.run(["biometry", "enroll", "right thumb"], input: passcode).status == 0)
 
-        var output = try tool.run(["enclave", "create", "-t", "demo", "--access-control", "privateKeyUsage,biometryAny"])
+        var output = try tool.run(["enclave", "create", "-t", "demo", "--access-control", "privateKeyUsage,biometryAny"], input: passcode)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.hasPrefix("created enclave key demo: "))
-        #expect(try tool.run(["enclave", "list"]).stdout.hasPrefix("demo\t\t"))
+        #expect(try tool.run(["enclave", "list"], input: passcode).stdout.hasPrefix("demo\t\t"))
 
         // No finger offered: not interactive; a match signs.
-        output = try tool.run(["enclave", "sign", "-t", "demo", "-i", message.path, "-o", path("signature.der")])
+        output = try tool.run(["enclave", "sign", "-t", "demo", "-i", message.path, "-o", path("signature.der")], input: passcode)
         #expect(output.status == 36)  // errSecInteractionNotAllowed's low byte
         #expect(output.stderr.contains("SecKeyCreateSignature"))
         try tool.run(["biometry", "next", "match"])
-        output = try tool.run(["enclave", "sign", "-t", "demo", "-i", message.path, "-o", path("signature.der")])
+        output = try tool.run(["enclave", "sign", "-t", "demo", "-i", message.path, "-o", path("signature.der")], input: passcode)
         #expect(output.status == 0, "\(output.stderr)")
-        output = try tool.run(["enclave", "verify", "-t", "demo", "-s", path("signature.der"), "-i", message.path])
+        output = try tool.run(["enclave", "verify", "-t", "demo", "-s", path("signature.der"), "-i", message.path], input: passcode)
         #expect(output.status == 0 && output.stdout == "signature verified\n")
 
         // OpenSSL agrees, with the public key in PEM.
-        #expect(try tool.run(["enclave", "public-key", "-t", "demo", "-o", path("public.pem")]).status == 0)
+        #expect(try tool.run(["enclave", "public-key", "-t", "demo", "-o", path("public.pem")], input: passcode).status == 0)
         #expect(try String(contentsOfFile: path("public.pem"), encoding: .utf8).hasPrefix("-----BEGIN PUBLIC KEY-----\n"))
         let openssl = try SecurityToolRunner.runProgram(
             "/usr/bin/openssl",
@@ -58,21 +59,21 @@ import Testing
             environment: ProcessInfo.processInfo.environment
         )
         #expect(openssl.status == 0 && openssl.stdout.contains("Verified OK"), "\(openssl.stderr)")
-        #expect(try tool.run(["enclave", "public-key", "-t", "demo", "--format", "x963", "-o", path("public.x963")]).status == 0)
+        #expect(try tool.run(["enclave", "public-key", "-t", "demo", "--format", "x963", "-o", path("public.x963")], input: passcode).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path("public.x963"))).count == 65)
 
         // Encrypting needs nothing; decrypting needs a match.
-        #expect(try tool.run(["enclave", "encrypt", "-t", "demo", "-i", message.path, "-o", path("sealed")]).status == 0)
-        #expect(try tool.run(["enclave", "decrypt", "-t", "demo", "-i", path("sealed"), "-o", path("opened")]).status == 36)
+        #expect(try tool.run(["enclave", "encrypt", "-t", "demo", "-i", message.path, "-o", path("sealed")], input: passcode).status == 0)
+        #expect(try tool.run(["enclave", "decrypt", "-t", "demo", "-i", path("sealed"), "-o", path("opened")], input: passcode).status == 36)
         try tool.run(["biometry", "next", "nonmatch"])
-        #expect(try tool.run(["enclave", "decrypt", "-t", "demo", "-i", path("sealed"), "-o", path("opened")]).status == 51)
+        #expect(try tool.run(["enclave", "decrypt", "-t", "demo", "-i", path("sealed"), "-o", path("opened")], input: passcode).status == 51)
         try tool.run(["biometry", "next", "match"])
-        output = try tool.run(["enclave", "decrypt", "-t", "demo", "-i", path("sealed"), "-o", path("opened")])
+        output = try tool.run(["enclave", "decrypt", "-t", "demo", "-i", path("sealed"), "-o", path("opened")], input: passcode)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path("opened"))) == Data("sign and seal me".utf8))
 
         // Gone for good once deleted.
-        #expect(try tool.run(["enclave", "delete", "-t", "demo"]).stdout == "deleted enclave key demo\n")
-        #expect(try tool.run(["enclave", "sign", "-t", "demo", "-i", message.path]).status == 44)
+        #expect(try tool.run(["enclave", "delete", "-t", "demo"], input: passcode).stdout == "deleted enclave key demo\n")
+        #expect(try tool.run(["enclave", "sign", "-t", "demo", "-i", message.path], input: passcode).status == 44)
     }
 }
