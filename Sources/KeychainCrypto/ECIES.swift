@@ -104,7 +104,7 @@ package struct ECIES: Sendable, Hashable {
         curve: ECCurve
     ) throws(KeyMaterialError) -> (SymmetricKey, AES.GCM.Nonce) {
         let keyByteCount = curve.bits > 256 ? 32 : 16
-        let derived = X963KDF.derive(
+        let derived = try X963KDF.derive(
             secret: secret,
             sharedInfo: ephemeralPublic,
             byteCount: keyByteCount + (derivesIV ? Self.ivByteCount : 0),

@@ -152,7 +152,7 @@ enum RSADigest {
 
     private static func load<D: Digest>(_ type: D.Type, from bytes: Data) -> D? {
         let size = MemoryLayout<D>.size
-        guard size >= D.byteCount, bytes.count == D.byteCount else { return nil }
+        guard _isPOD(D.self), size >= D.byteCount, bytes.count == D.byteCount else { return nil }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<D>.alignment)
         defer { buffer.deallocate() }
         buffer.initializeMemory(as: UInt8.self, repeating: 0, count: size)

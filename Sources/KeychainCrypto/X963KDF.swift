@@ -22,7 +22,10 @@ package enum X963KDF {
     package static let maximumByteCount = 1 << 20
 
     /// `byteCount` bytes derived from `secret` and `sharedInfo` with `digest`.
-    package static func derive(secret: Data, sharedInfo: Data, byteCount: Int, digest: DigestKind) -> Data {
+    package static func derive(secret: Data, sharedInfo: Data, byteCount: Int, digest: DigestKind) throws(KeyMaterialError) -> Data {
+        guard (0...maximumByteCount).contains(byteCount) else {
+            throw .invalidInput("the requested size is out of range")
+        }
         var output = Data(capacity: byteCount + digest.byteCount)
         var counter: UInt32 = 1
         while output.count < byteCount {

@@ -29,7 +29,9 @@ extension EngineServer {
 
     func search(_ query: ItemQuery, _ conversation: EngineConversation) throws(KeychainCoreError) -> [ItemResult] {
         guard let client = conversation.client, let applications else { return try engine.search(query) }
-        guard client == .unsandboxed, query.returnTypes.contains(.data), !applications.presence.isPresent(query.credentialReference)
+        // A key operation hands out what the private key does: it is a read of the secret.
+        let readsSecrets = query.returnTypes.contains(.data) || query.keyOperation != nil
+        guard client == .unsandboxed, readsSecrets, !applications.presence.isPresent(query.credentialReference)
         else {
             // Names and attributes of apps' items are not secrets to the user's own programs.
             return try engine.search(scoped(query, client, present: true))

@@ -49,7 +49,9 @@ extension StoredItem {
     /// Whether the item is a token key (a Secure Enclave key): its secret is a private key that
     /// never leaves the engine.
     package var isTokenKey: Bool {
-        itemClass == .key && attributes[QueryKey.tokenID] == .string(TokenID.secureEnclave)
+        // The engine's mark, not `tkid` alone: an item a client added with a `tkid` before the engine
+        // refused that is no token key, and its data is not a private key the engine made.
+        itemClass == .key && attributes[QueryKey.tokenID] == .string(TokenID.secureEnclave) && tokenPublicKey != nil
     }
 
     /// A token key's public key.

@@ -42,8 +42,10 @@ extension Keychain {
             throw KeychainCoreError(.itemNotFound, "kSecMatchLimit is 0")
         }
         if let operation = query.keyOperation {
-            guard operation != .generate, query.itemClass == .key, query.matchLimit == .one else {
-                throw KeychainCoreError(.invalidParameter, "a key operation uses one key item")
+            // Its output is the item's data, so it asks for data: whatever guards reads of secrets
+            // (an app's items, for another program) guards it too.
+            guard operation != .generate, query.itemClass == .key, query.matchLimit == .one, query.returnTypes.contains(.data) else {
+                throw KeychainCoreError(.invalidParameter, "a key operation uses one key item and returns data")
             }
         }
         let wantsData = query.returnTypes.contains(.data)
@@ -88,7 +90,7 @@ extension Keychain {
                 switch opened {
                 case .success(let data):
                     if let operation = query.keyOperation {
-                        results.append(ItemResult(item, data: try TokenKeys.perform(operation, secret: data)))
+                        results.append(ItemResult(item, data: try TokenKeys.perform(operation, secret: data, publicKey: item.tokenPublicKey)))
                     } else {
                         results.append(ItemResult(item, data: wantsData ? data : nil))
                     }

@@ -53,13 +53,17 @@ enum TokenKeys {
         return generated
     }
 
-    /// Runs a key operation with a token key's secret (its Apple X9.63 private key).
-    static func perform(_ operation: KeyOperation, secret: Data) throws(KeychainCoreError) -> Data {
+    /// Runs a key operation with a token key's secret (its Apple X9.63 private key), which must
+    /// be the private key of the public key the engine recorded when it made the key.
+    static func perform(_ operation: KeyOperation, secret: Data, publicKey: Data?) throws(KeychainCoreError) -> Data {
         let key: ECPrivateKey
         do {
             key = try ECPrivateKey(x963Representation: secret)
         } catch {
             throw KeychainCoreError(.decode, "a Secure Enclave key's private key is damaged")
+        }
+        guard key.publicKey.x963Representation == publicKey else {
+            throw KeychainCoreError(.decode, "a Secure Enclave key's private key is not the one it was made with")
         }
         do {
             switch operation {

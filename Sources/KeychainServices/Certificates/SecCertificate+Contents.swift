@@ -130,10 +130,10 @@ public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
     case SecCertificate.rsaEncryptionOID:
         return (try? RSAPublicKey(derRepresentation: keyBits)).map { SecKey(.rsaPublic($0)) }
     case SecCertificate.ecPublicKeyOID:
-        guard parts.count == 2, let curve = parts[1].primitive(tagged: .objectIdentifier).map(Array.init),
-            SecCertificate.namedCurves.contains(curve)
+        guard parts.count == 2, let oid = parts[1].primitive(tagged: .objectIdentifier).map(Array.init),
+            let curve = SecCertificate.namedCurves[oid], let key = try? ECPublicKey(x963Representation: keyBits), key.curve == curve
         else { return nil }
-        return (try? ECPublicKey(x963Representation: keyBits)).map { SecKey(.ecPublic($0)) }
+        return SecKey(.ecPublic(key))
     default:
         return nil
     }
@@ -150,11 +150,11 @@ extension SecCertificate {
     static let rsaEncryptionOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
     /// id-ecPublicKey, 1.2.840.10045.2.1.
     static let ecPublicKeyOID: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
-    /// prime256v1, secp384r1, secp521r1.
-    static let namedCurves: [[UInt8]] = [
-        [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07],
-        [0x2B, 0x81, 0x04, 0x00, 0x22],
-        [0x2B, 0x81, 0x04, 0x00, 0x23],
+    /// prime256v1, secp384r1, secp521r1, by OID.
+    static let namedCurves: [[UInt8]: ECCurve] = [
+        [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]: .p256,
+        [0x2B, 0x81, 0x04, 0x00, 0x22]: .p384,
+        [0x2B, 0x81, 0x04, 0x00, 0x23]: .p521,
     ]
 
     /// The certificate's fields.

@@ -81,7 +81,11 @@ public func SecKeyCopyKeyExchangeResult(
         case let data as Data: sharedInfo = data
         default: throw SecKeyError(errSecParam, "ECDHKeyExchange wrong sharedInfo type (must be CFData/NSData)")
         }
-        return X963KDF.derive(secret: secret, sharedInfo: sharedInfo, byteCount: size, digest: kdf) as NSData
+        do throws(KeyMaterialError) {
+            return try X963KDF.derive(secret: secret, sharedInfo: sharedInfo, byteCount: size, digest: kdf) as NSData
+        } catch {
+            throw SecKeyError(error, operation: operation)
+        }
     }
 }
 #endif

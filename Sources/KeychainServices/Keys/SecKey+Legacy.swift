@@ -18,7 +18,8 @@
 public import Foundation
 
 /// The padding of the legacy raw key operations. For elliptic-curve keys, `sigRaw` asks for an
-/// `r ‖ s` signature and every other value for X9.62's DER.
+/// `r ‖ s` signature and every other value for X9.62's DER; for RSA keys, `PKCS1SHA256` and its
+/// siblings sign a digest of that hash with PKCS #1 v1.5.
 public struct SecPadding: OptionSet, Sendable {
     public let rawValue: UInt32
 
@@ -37,6 +38,24 @@ public struct SecPadding: OptionSet, Sendable {
     public static let PKCS1SHA256 = SecPadding(rawValue: 0x8004)
     public static let PKCS1SHA384 = SecPadding(rawValue: 0x8005)
     public static let PKCS1SHA512 = SecPadding(rawValue: 0x8006)
+}
+
+/// The algorithm a legacy padding means for `key`: for RSA keys the PKCS #1 v1.5 digest
+/// signature with the hash it names (raw RSA without one), for EC keys ECDSA over the digest in
+/// DER, or `r ‖ s` with `.sigRaw`.
+private func legacySignatureAlgorithm(for key: SecKey, padding: SecPadding) -> SecKeyAlgorithm {
+    guard key.material.keyType == 42 else {
+        return padding == .sigRaw ? .ecdsaSignatureDigestRFC4754 : .ecdsaSignatureDigestX962
+    }
+    switch padding {
+    case .PKCS1SHA1: return .rsaSignatureDigestPKCS1v15SHA1
+    case .PKCS1SHA224: return .rsaSignatureDigestPKCS1v15SHA224
+    case .PKCS1SHA256: return .rsaSignatureDigestPKCS1v15SHA256
+    case .PKCS1SHA384: return .rsaSignatureDigestPKCS1v15SHA384
+    case .PKCS1SHA512: return .rsaSignatureDigestPKCS1v15SHA512
+    case .PKCS1: return .rsaSignatureDigestPKCS1v15Raw
+    default: return .rsaSignatureRaw
+    }
 }
 
 /// Creates an asymmetric key pair (the older form of ``SecKeyCreateRandomKey(_:_:)``).
@@ -81,7 +100,7 @@ public func SecKeyRawSign(
 ) -> OSStatus {
     guard dataToSignLen >= 0 else { return errSecParam }
     let digest = Data(bytes: dataToSign, count: dataToSignLen)
-    let algorithm: SecKeyAlgorithm = padding == .sigRaw ? .ecdsaSignatureDigestRFC4754 : .ecdsaSignatureDigestX962
+    let algorithm = legacySignatureAlgorithm(for: key, padding: padding)
     var error: Unmanaged<CFError>?
     guard let signature = SecKeyCreateSignature(key, algorithm, digest as CFData, &error) as Data? else {
         return OSStatus(truncatingIfNeeded: error?.takeRetainedValue().code ?? Int(errSecParam))
@@ -107,7 +126,7 @@ public func SecKeyRawVerify(
     guard signedDataLen >= 0, sigLen >= 0 else { return errSecParam }
     let digest = Data(bytes: signedData, count: signedDataLen)
     let signature = Data(bytes: sig, count: sigLen)
-    let algorithm: SecKeyAlgorithm = padding == .sigRaw ? .ecdsaSignatureDigestRFC4754 : .ecdsaSignatureDigestX962
+    let algorithm = legacySignatureAlgorithm(for: key, padding: padding)
     var error: Unmanaged<CFError>?
     guard SecKeyVerifySignature(key, algorithm, digest as CFData, signature as CFData, &error) else {
         return OSStatus(truncatingIfNeeded: error?.takeRetainedValue().code ?? Int(errSecVerifyFailed))

@@ -65,8 +65,10 @@ public func SecKeyCreateSignature(
             switch format {
             case .x962: return der as NSData
             case .rfc4754:
-                let curve = key.material.ecPublicKey?.curve ?? .p256
-                return (ECSignatureFormat.raw(fromDER: der, curve: curve) ?? Data()) as NSData
+                guard let curve = key.material.ecPublicKey?.curve, let raw = ECSignatureFormat.raw(fromDER: der, curve: curve) else {
+                    throw SecKeyError(errSecInternal, "\(operation): the signature cannot be put in RFC 4754 form")
+                }
+                return raw as NSData
             }
         default:
             throw SecKeyError.unsupported(algorithm, by: key, operation: operation)

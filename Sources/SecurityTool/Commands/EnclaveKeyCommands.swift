@@ -14,6 +14,15 @@
 
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Unsupported Platform")
+#endif
 import KeychainDevice
 import KeychainServices
 
@@ -258,14 +267,24 @@ extension EnclaveKeyCommands {
         return data
     }
 
-    /// Writes `data` to the file `path` (made readable by its owner only: it may be a plaintext),
-    /// or to standard output.
+    /// Writes `data` to the file `path` (readable by its owner only: it may be a plaintext), or to
+    /// standard output.
     static func write(_ data: Data, to path: String?) throws {
         guard let path, path != "-" else {
             FileHandle.standardOutput.write(data)
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        // Private from its first byte (a decrypted plaintext may go there), and never through a link.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0, fchmod(descriptor, 0o600) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            Terminal.printError("security: cannot write \(path)")
+            throw ExitCode(1)
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
             Terminal.printError("security: cannot write \(path)")
             throw ExitCode(1)
         }

@@ -191,6 +191,44 @@ import Testing
         #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) != nil)
     }
 
+    /// An app's Secure Enclave key signs for another program only after the user's presence, however
+    /// the program words the request (a key operation's output is the key's secret's work), and a
+    /// key operation that does not ask for data is refused outright.
+    @Test func anAppsEnclaveKeyWorksForTheUsersProgramsOnlyAfterThePasscode() throws {
+        try engine.setPasscode("2468", current: nil, progress: nil)
+        var generate = try QueryParser.parse(
+            [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("notes key".utf8), kSecReturnData as String: true],
+            for: .add
+        )
+        generate.accessGroups = AccessGroups(["default", "*"])
+        generate.keyOperation = .generate
+        guard case .item(let created) = server.run(.add(generate), conversation: Self.conversation(Self.notes)) else {
+            Issue.record("the app could not make its key")
+            return
+        }
+        #expect(created.data?.count == 65)
+        let digest = Data(repeating: 7, count: 32)
+        for returnTypes in [ReturnTypes.data, .attributes, []] {
+            var sign = try QueryParser.parse([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("notes key".utf8)], for: .copyMatching)
+            sign.accessGroups = AccessGroups(["default", "*"])
+            sign.returnTypes = returnTypes
+            sign.keyOperation = .sign(digest: digest)
+            let code = Self.code(server.run(.search(sign), conversation: Self.conversation(.unsandboxed)))
+            #expect(code == (returnTypes == .data ? .authenticationNeeded : .invalidParameter), "\(returnTypes)")
+            // The app itself signs with its own key.
+            let own = server.run(.search(sign), conversation: Self.conversation(Self.notes))
+            if returnTypes == .data {
+                guard case .items(let items) = own, let signature = items.first?.data else {
+                    Issue.record("the app could not sign with its own key")
+                    continue
+                }
+                #expect(signature.count > 64)
+            } else {
+                #expect(Self.code(own) == .invalidParameter)
+            }
+        }
+    }
+
     @Test func aScriptedFingerIsNoPresenceAndALockEndsIt() throws {
         try engine.setPasscode("2468", current: nil, progress: nil)
         _ = try add("Notes", as: Self.notes)

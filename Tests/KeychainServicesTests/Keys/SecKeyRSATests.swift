@@ -137,6 +137,22 @@ import _CryptoExtras
         }
     }
 
+    @Test func theLegacyRawCallsSignDigestsWithPKCS1() throws {
+        var publicKey: SecKey?
+        var privateKey: SecKey?
+        let parameters = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 2048] as CFDictionary
+        #expect(SecKeyGeneratePair(parameters, &publicKey, &privateKey) == errSecSuccess)
+        let digest = [UInt8](SHA256.hash(data: Self.message))
+        var signature = [UInt8](repeating: 0, count: 256)
+        var length = signature.count
+        #expect(SecKeyRawSign(try #require(privateKey), .PKCS1SHA256, digest, digest.count, &signature, &length) == errSecSuccess)
+        #expect(length == 256)
+        let key = try #require(publicKey)
+        #expect(SecKeyRawVerify(key, .PKCS1SHA256, digest, digest.count, signature, length) == errSecSuccess)
+        #expect(SecKeyVerifySignature(key, .rsaSignatureMessagePKCS1v15SHA256, Self.message as CFData, Data(signature) as CFData, nil))
+        #expect(SecKeyRawVerify(key, .PKCS1SHA1, digest, digest.count, signature, length) != errSecSuccess)
+    }
+
     /// The same key in OpenSSL's hands: what it signs verifies here, what it encrypts decrypts here,
     /// and the other way round.
     @Test func openSSLAgreesOnTheSameKey() throws {
