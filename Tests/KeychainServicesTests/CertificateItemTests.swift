@@ -136,15 +136,16 @@ import X509
         }
     }
 
-    /// A result this implementation cannot make yet (an identity reference) is refused before the
-    /// add: the caller is never told "failed" about an item that was stored.
-    @Test func anAddWhoseResultCannotBeMadeStoresNothing() throws {
+    /// An identity is added as a `SecIdentity` (its certificate and key); an identity "added" from
+    /// data is refused, and nothing is stored.
+    @Test func anIdentityFromDataIsRefusedAndStoresNothing() throws {
         let keychain = try TemporaryKeychain()
         try keychain.run {
             let (der, _) = try Self.makeCertificate(commonName: "Ref", serial: [7])
             var result: CFTypeRef?
             let add: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecValueData as String: der, kSecReturnRef as String: true]
-            #expect(SecItemAdd(add as CFDictionary, &result) == errSecUnimplemented)
+            #expect(SecItemAdd(add as CFDictionary, &result) == errSecParam)
+            #expect(result == nil)
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecItemNotFound)
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound)
         }

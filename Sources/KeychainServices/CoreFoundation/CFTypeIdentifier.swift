@@ -39,6 +39,7 @@ enum CFTypeIdentifier: CFTypeID {
         case is SecKey: self = .secKey
         case is SecCertificate: self = .secCertificate
         case is SecAccessControl: self = .secAccessControl
+        case is SecIdentity: self = .secIdentity
         case is NSString: self = .string
         case is NSDictionary: self = .dictionary
         case is NSArray: self = .array

@@ -31,7 +31,10 @@ import KeychainDevice
 ///   `KEYCHAIN_HOME` directory by default, or the one a test or the process selected.
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-    SecItemCall.run { () throws(KeychainCoreError) in
+    if let values = IdentityItems.values(of: attributes), IdentityItems.handles(values) {
+        return IdentityItems.add(values, result)
+    }
+    return SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(attributes, for: .add)
         // A result that cannot be made is refused before anything is stored.
         try SecItemResult.validate(call.query)
@@ -53,7 +56,10 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another result code.
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-    SecItemCall.run { () throws(KeychainCoreError) in
+    if let values = IdentityItems.values(of: query), IdentityItems.handles(values) {
+        return IdentityItems.copyMatching(values, result)
+    }
+    return SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .copyMatching)
         try SecItemResult.validate(call.query)
         let device = try Device.current()
@@ -75,7 +81,10 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 ///   two items alike, or another result code.
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
-    SecItemCall.run { () throws(KeychainCoreError) in
+    if let values = IdentityItems.values(of: query), IdentityItems.handles(values) {
+        return IdentityItems.update(values, IdentityItems.values(of: attributesToUpdate) ?? [:])
+    }
+    return SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .update)
         let changes = try QueryParser.parseUpdate(
             try SecItemCall.dictionary(attributesToUpdate),
@@ -97,7 +106,10 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// app's items from another program needs the user's presence, asked as for a read.
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
-    SecItemCall.run { () throws(KeychainCoreError) in
+    if let values = IdentityItems.values(of: query), IdentityItems.handles(values) {
+        return IdentityItems.delete(values)
+    }
+    return SecItemCall.run { () throws(KeychainCoreError) in
         let call = try SecItemCall.parse(query, for: .delete)
         let device = try Device.current()
         try call.authenticating(on: device) { query throws(KeychainCoreError) in try device.engine.delete(query) }
