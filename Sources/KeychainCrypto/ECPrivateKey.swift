@@ -55,6 +55,20 @@ package struct ECPrivateKey: Sendable {
         self = key
     }
 
+    /// The key in PKCS #8 or SEC 1 DER (as a PKCS #12 file or OpenSSL holds it), on whichever of
+    /// the curves it names.
+    package init(derRepresentation data: Data) throws(KeyMaterialError) {
+        if let key = try? P256.Signing.PrivateKey(derRepresentation: data) {
+            self.init(.p256(key))
+        } else if let key = try? P384.Signing.PrivateKey(derRepresentation: data) {
+            self.init(.p384(key))
+        } else if let key = try? P521.Signing.PrivateKey(derRepresentation: data) {
+            self.init(.p521(key))
+        } else {
+            throw .invalidKeyData
+        }
+    }
+
     /// The key with the private scalar `scalar` (big-endian, the curve's size).
     package init(scalar: Data, curve: ECCurve) throws(KeyMaterialError) {
         guard scalar.count == curve.coordinateByteCount else { throw .invalidKeyData }
