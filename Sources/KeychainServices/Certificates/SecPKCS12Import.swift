@@ -20,9 +20,9 @@ import KeychainCrypto
 
 /// The password of a PKCS #12 file, in `SecPKCS12Import`'s options.
 nonisolated(unsafe) public let kSecImportExportPassphrase: CFString = SecConstantString("passphrase")
-/// An imported item's label: the key's friendly name in the file.
+/// An imported item's label (macOS only; iOS, and this platform, return none).
 nonisolated(unsafe) public let kSecImportItemLabel: CFString = SecConstantString("label")
-/// An imported item's key ID: the key's local key ID in the file.
+/// An imported item's key ID (macOS only; iOS, and this platform, return none).
 nonisolated(unsafe) public let kSecImportItemKeyID: CFString = SecConstantString("keyid")
 /// An imported item's trust object (not made on Linux: there is no `SecTrust`).
 nonisolated(unsafe) public let kSecImportItemTrust: CFString = SecConstantString("trust")
@@ -36,14 +36,16 @@ nonisolated(unsafe) public let kSecImportItemIdentity: CFString = SecConstantStr
 /// - Parameters:
 ///   - pkcs12_data: The PKCS #12 data.
 ///   - options: `kSecImportExportPassphrase`, the file's password.
-///   - items: On return, one dictionary per private key: `kSecImportItemIdentity`,
-///     `kSecImportItemCertChain` (its certificate, then the file's other certificates),
-///     `kSecImportItemLabel` and `kSecImportItemKeyID` when the file names them.
+///   - items: On return, one dictionary per private key that has its certificate in the file:
+///     `kSecImportItemIdentity` and `kSecImportItemCertChain` (its certificate, then the file's
+///     other certificates). As on iOS, no label or key ID (macOS adds them), and certificates
+///     without a key are not returned.
 /// - Returns: `errSecSuccess`; `errSecAuthFailed` for a wrong password; `errSecDecode` for data
 ///   that is not PKCS #12; `errSecUnimplemented` for an encryption this platform does not read.
 /// - Note: As on iOS, nothing is added to the keychain: add the identity with `SecItemAdd`. On
 ///   Linux, files encrypted with AES (PBES2, what OpenSSL 3 writes) are read; the older 3DES and
-///   RC2 schemes are not, and no `SecTrust` is made.
+///   RC2 schemes, which Apple reads, are not (`errSecUnimplemented`), and no `SecTrust` is made
+///   (`kSecImportItemTrust` is absent).
 public func SecPKCS12Import(
     _ pkcs12_data: CFData,
     _ options: CFDictionary,
@@ -74,18 +76,17 @@ public func SecPKCS12Import(
             return errSecUnimplemented
         }
         let privateKey = SecKey(material)
-        // The key's certificate: the one with its local key ID, else the one of its public key.
+        // The key's certificate: the one with its local key ID, else its friendly name (Apple's
+        // order), else the one of its public key.
         let match =
             certificates.first { bag.localKeyID != nil && $0.0.localKeyID == bag.localKeyID }
+            ?? certificates.first { bag.friendlyName != nil && $0.0.friendlyName == bag.friendlyName }
             ?? certificates.first { SecIdentityCreate(nil, $0.1, privateKey) != nil }
         guard let (_, certificate) = match, let identity = SecIdentityCreate(nil, certificate, privateKey) else { continue }
-        var item: [String: Any] = [
+        results.append([
             kSecImportItemIdentity as String: identity,
             kSecImportItemCertChain as String: [certificate] + certificates.map(\.1).filter { $0 != certificate },
-        ]
-        item[kSecImportItemLabel as String] = bag.friendlyName
-        item[kSecImportItemKeyID as String] = bag.localKeyID
-        results.append(item)
+        ])
     }
     items.pointee = results as NSArray
     return errSecSuccess
