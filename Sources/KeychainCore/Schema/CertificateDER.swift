@@ -33,6 +33,8 @@ package struct CertificateDER: Sendable {
     package var subjectKeyIdentifier: ArraySlice<UInt8>?
     /// The subject public key's `AlgorithmIdentifier`.
     package var publicKeyAlgorithm: ASN1Node
+    /// The validity period's two times (UTCTime or GeneralizedTime): not before, not after.
+    package var validity: [ASN1Node]
     /// The subject alternative names (`GeneralName`s), when the extension is there and parses.
     package var subjectAlternativeNames: [ASN1Node]?
 
@@ -69,6 +71,7 @@ package struct CertificateDER: Sendable {
         subject = fields[index + 4]
         publicKeyBits = keyBits.dropFirst()
         publicKeyAlgorithm = keyInfo[0]
+        self.validity = validity
 
         subjectKeyIdentifier = nil
         subjectAlternativeNames = nil

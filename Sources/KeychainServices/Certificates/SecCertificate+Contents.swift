@@ -69,6 +69,7 @@ public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> C
 ///
 /// - Returns: `errSecSuccess`, or `errSecInternal` when the subject has no common name (and
 ///   `commonName` is left as it was).
+@discardableResult
 public func SecCertificateCopyCommonName(
     _ certificate: SecCertificate,
     _ commonName: UnsafeMutablePointer<CFString?>
@@ -84,6 +85,7 @@ public func SecCertificateCopyCommonName(
 /// then its subject's `emailAddress` attributes.
 ///
 /// - Returns: `errSecSuccess`; the array is empty when the certificate has none.
+@discardableResult
 public func SecCertificateCopyEmailAddresses(
     _ certificate: SecCertificate,
     _ emailAddresses: UnsafeMutablePointer<CFArray?>
