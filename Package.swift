@@ -124,6 +124,7 @@ let package = Package(
             name: "SecurityTool",
             dependencies: [
                 "KeychainServices",
+                "KeychainCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "KeychainDevice",
                 "KeychainCore",

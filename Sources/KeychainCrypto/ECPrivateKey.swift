@@ -104,6 +104,15 @@ package struct ECPrivateKey: Sendable {
         publicKey.x963Representation + scalar
     }
 
+    /// The key in PKCS #8 DER (for a PKCS #12 file).
+    package var pkcs8Representation: Data {
+        switch backing {
+        case .p256(let key): key.derRepresentation
+        case .p384(let key): key.derRepresentation
+        case .p521(let key): key.derRepresentation
+        }
+    }
+
     /// The private scalar, big-endian.
     private var scalar: Data {
         switch backing {

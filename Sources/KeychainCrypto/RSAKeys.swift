@@ -100,6 +100,11 @@ package struct RSAPrivateKey: Sendable {
         key.derRepresentation
     }
 
+    /// The key in PKCS #8 DER (for a PKCS #12 file).
+    package var pkcs8Representation: Data {
+        key.pkcs8DERRepresentation
+    }
+
     /// A signature of `digest` (made with `kind`), the modulus's length.
     package func signature(digest: Data, kind: DigestKind, padding: RSASignaturePadding) throws(KeyMaterialError) -> Data {
         let swiftPadding: _RSA.Signing.Padding = padding == .pss ? .PSS : .insecurePKCS1v1_5

@@ -42,7 +42,7 @@ struct SecurityTool: ParsableCommand {
         UnlockKeychain.self, ShowKeychainInfo.self, DumpKeychain.self,
         AddGenericPassword.self, AddInternetPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
         FindInternetPassword.self, DeleteInternetPassword.self, FindCertificate.self, FindIdentity.self, AddCertificates.self,
-        DeleteCertificate.self, DeleteIdentity.self, ImportItems.self,
+        DeleteCertificate.self, DeleteIdentity.self, ImportItems.self, ExportItems.self,
         Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self, EnclaveKeyCommands.self,
         Demo.self,
     ]

@@ -69,6 +69,29 @@ import Testing
         #expect(output.stderr == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n")
         #expect(try tool.run(["find-certificate", "-a", "-c", "nobody"]).status == 0)
 
+        // export: the identity as a PKCS #12 file OpenSSL opens; the certificates as PEM; the file imports again.
+        output = try tool.run(["export", "-t", "identities", "-f", "pkcs12", "-P", "exported", "-o", path("out.p12")])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.hasPrefix("...") && output.stderr.contains("bytes written to \(path("out.p12"))"))
+        let opened = try SecurityToolRunner.runProgram(
+            "/usr/bin/openssl", ["pkcs12", "-in", path("out.p12"), "-passin", "pass:exported", "-nodes"],
+            environment: ProcessInfo.processInfo.environment
+        )
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(opened.stdout.contains("-----BEGIN PRIVATE KEY-----") && opened.stdout.contains("-----BEGIN CERTIFICATE-----"))
+        #expect(opened.stdout.contains("friendlyName: CLI Identity"))
+        let wrongPassword = try SecurityToolRunner.runProgram(
+            "/usr/bin/openssl", ["pkcs12", "-in", path("out.p12"), "-passin", "pass:nope", "-nodes"],
+            environment: ProcessInfo.processInfo.environment
+        )
+        #expect(wrongPassword.status != 0)
+        output = try tool.run(["export", "-t", "certs", "-f", "pemseq"])
+        #expect(output.stdout.components(separatedBy: "-----BEGIN CERTIFICATE-----\n").count == 3)
+        let other = SecurityToolRunner()
+        defer { other.remove() }
+        output = try other.run(["import", path("out.p12"), "-P", "exported"])
+        #expect(output.stdout == "1 identity imported.\n", "\(output.stderr)")
+
         // add-certificates: already there.
         output = try tool.run(["add-certificates", path("cert.pem")])
         #expect(output.status == 1 && output.stderr == "security: \(path("cert.pem")): already in default keychain\n")

@@ -58,6 +58,18 @@ public final class SecKey: NSObject, @unchecked Sendable {
     }
 }
 
+extension SecKey {
+    /// The private key in PKCS #8 DER, for the `security` tool's PKCS #12 export; `nil` for a public
+    /// key or a Secure Enclave key, which never leaves the engine.
+    package var pkcs8Representation: Data? {
+        switch material {
+        case .ecPrivate(let key): key.pkcs8Representation
+        case .rsaPrivate(let key): key.pkcs8Representation
+        case .ecPublic, .rsaPublic, .enclave: nil
+        }
+    }
+}
+
 /// What a `SecKey` holds: one half of an elliptic-curve or RSA key pair, or a Secure Enclave
 /// private key that stays in the engine.
 enum KeyMaterial: Sendable, Equatable {
