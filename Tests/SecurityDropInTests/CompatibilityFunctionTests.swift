@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTesting
 import Security
 import Testing
 
@@ -19,15 +20,20 @@ import Testing
 @Suite struct CompatibilityFunctionTests {
     /// KeychainAccess does `CFErrorGetDomain(error) as String`: the implicitly unwrapped result of
     /// Apple's imported signature makes that compile.
-    @Test func cfErrorFunctionsHaveApplesSignatures() {
+    @Test func cfErrorFunctionsHaveApplesSignatures() throws {
         let error = NSError(domain: NSOSStatusErrorDomain, code: Int(errSecItemNotFound), userInfo: [NSLocalizedFailureReasonErrorKey: "gone"]) as CFError
         let domain = CFErrorGetDomain(error) as String
         #expect(domain == NSOSStatusErrorDomain)
         #expect(CFErrorGetCode(error) == Int(errSecItemNotFound))
         #expect(CFErrorCopyFailureReason(error) as String? == "gone")
         #expect(CFErrorCopyRecoverySuggestion(error) == nil)
-        // No warning for an unused result, as for a function imported from C.
-        SecItemDelete([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "never added"] as CFDictionary)
+        // No warning for an unused result, as for a function imported from C (in a throw-away
+        // keychain: a test never touches the user's own).
+        let keychain = try TemporaryKeychain()
+        keychain.run {
+            SecItemDelete([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "never added"] as CFDictionary)
+            return ()
+        }
     }
 
     @Test func secRandomCopyBytesFillsTheBuffer() {
