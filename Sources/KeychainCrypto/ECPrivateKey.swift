@@ -86,9 +86,9 @@ package struct ECPrivateKey: Sendable {
     private init(_ backing: Backing) {
         self.backing = backing
         switch backing {
-        case .p256(let key): publicKey = ECPublicKey(validated: key.publicKey.x963Representation, curve: .p256)
-        case .p384(let key): publicKey = ECPublicKey(validated: key.publicKey.x963Representation, curve: .p384)
-        case .p521(let key): publicKey = ECPublicKey(validated: key.publicKey.x963Representation, curve: .p521)
+        case .p256(let key): publicKey = ECPublicKey(.p256(key.publicKey))
+        case .p384(let key): publicKey = ECPublicKey(.p384(key.publicKey))
+        case .p521(let key): publicKey = ECPublicKey(.p521(key.publicKey))
         }
     }
 

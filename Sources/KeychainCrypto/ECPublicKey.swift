@@ -15,8 +15,16 @@
 package import Foundation
 import Crypto
 
-/// A public key on a NIST prime curve, checked to be a point of the curve.
+/// A public key on a NIST prime curve, checked to be a point of the curve once, when it is made.
 package struct ECPublicKey: Sendable, Hashable {
+    /// swift-crypto's key, parsed once (verifying used to parse and check the point again each time).
+    enum Backing: Sendable {
+        case p256(P256.Signing.PublicKey)
+        case p384(P384.Signing.PublicKey)
+        case p521(P521.Signing.PublicKey)
+    }
+
+    private let backing: Backing
     /// The key's curve.
     package let curve: ECCurve
     /// The uncompressed point in ANSI X9.63 form: `04 ‖ X ‖ Y`.
@@ -29,40 +37,44 @@ package struct ECPublicKey: Sendable, Hashable {
         }
         do {
             switch curve {
-            case .p256: _ = try P256.Signing.PublicKey(x963Representation: data)
-            case .p384: _ = try P384.Signing.PublicKey(x963Representation: data)
-            case .p521: _ = try P521.Signing.PublicKey(x963Representation: data)
+            case .p256: self.init(.p256(try P256.Signing.PublicKey(x963Representation: data)))
+            case .p384: self.init(.p384(try P384.Signing.PublicKey(x963Representation: data)))
+            case .p521: self.init(.p521(try P521.Signing.PublicKey(x963Representation: data)))
             }
         } catch {
             throw .invalidKeyData
         }
-        self.curve = curve
-        self.x963Representation = Data(data)
     }
 
-    init(validated data: Data, curve: ECCurve) {
-        self.curve = curve
-        self.x963Representation = data
+    init(_ backing: Backing) {
+        self.backing = backing
+        switch backing {
+        case .p256(let key): (curve, x963Representation) = (.p256, key.x963Representation)
+        case .p384(let key): (curve, x963Representation) = (.p384, key.x963Representation)
+        case .p521(let key): (curve, x963Representation) = (.p521, key.x963Representation)
+        }
+    }
+
+    package static func == (lhs: ECPublicKey, rhs: ECPublicKey) -> Bool {
+        lhs.x963Representation == rhs.x963Representation
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(x963Representation)
     }
 
     /// Whether `signature` (DER, as X9.62 specifies) signs `digest` with this key's private key.
     package func isValidSignature(der signature: Data, forDigest digest: Data) -> Bool {
         let digest = RawDigest(digest)
-        switch curve {
-        case .p256:
-            guard let key = try? P256.Signing.PublicKey(x963Representation: x963Representation),
-                let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature)
-            else { return false }
+        switch backing {
+        case .p256(let key):
+            guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
             return key.isValidSignature(signature, for: digest)
-        case .p384:
-            guard let key = try? P384.Signing.PublicKey(x963Representation: x963Representation),
-                let signature = try? P384.Signing.ECDSASignature(derRepresentation: signature)
-            else { return false }
+        case .p384(let key):
+            guard let signature = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
             return key.isValidSignature(signature, for: digest)
-        case .p521:
-            guard let key = try? P521.Signing.PublicKey(x963Representation: x963Representation),
-                let signature = try? P521.Signing.ECDSASignature(derRepresentation: signature)
-            else { return false }
+        case .p521(let key):
+            guard let signature = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
             return key.isValidSignature(signature, for: digest)
         }
     }
