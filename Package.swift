@@ -35,6 +35,7 @@ let package = Package(
     products: [
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
         .library(name: "LocalAuth", targets: ["LocalAuth"]),
+        .library(name: "SoftwareEnclave", targets: ["SoftwareEnclave"]),
         .library(name: "KeychainDevice", targets: ["KeychainDevice", "KeychainServer"]),
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
@@ -117,6 +118,14 @@ let package = Package(
         ),
         // Test kit: temporary keychains for any project's tests.
         .target(
+            name: "SoftwareEnclave",
+            dependencies: [
+                "KeychainDevice", "KeychainServices", "LocalAuth",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: mirrorSettings
+        ),
+        .target(
             name: "KeychainTesting",
             dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices"]
         ),
@@ -165,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "KeychainServicesTests",
             dependencies: [
-                "KeychainServices", "LocalAuth", "KeychainTesting",
+                "KeychainServices", "LocalAuth", "SoftwareEnclave", "KeychainTesting",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -190,7 +199,8 @@ let package = Package(
         .testTarget(
             name: "AttackTests",
             dependencies: [
-                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServer", "KeychainServices", "LocalAuth", "KeychainTesting",
+                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServer", "KeychainServices", "LocalAuth",
+                "SoftwareEnclave", "KeychainTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -31,12 +31,13 @@ package struct ECPrivateKey: Sendable {
 
     // MARK: - Initialization
 
-    /// A new random key on `curve`.
-    package init(generatingOn curve: ECCurve) {
+    /// A new random key on `curve`; `compactRepresentable` picks one whose public key has a compact
+    /// (X coordinate only) form, as CryptoKit's keys do by default.
+    package init(generatingOn curve: ECCurve, compactRepresentable: Bool = false) {
         switch curve {
-        case .p256: self.init(.p256(P256.Signing.PrivateKey(compactRepresentable: false)))
-        case .p384: self.init(.p384(P384.Signing.PrivateKey(compactRepresentable: false)))
-        case .p521: self.init(.p521(P521.Signing.PrivateKey(compactRepresentable: false)))
+        case .p256: self.init(.p256(P256.Signing.PrivateKey(compactRepresentable: compactRepresentable)))
+        case .p384: self.init(.p384(P384.Signing.PrivateKey(compactRepresentable: compactRepresentable)))
+        case .p521: self.init(.p521(P521.Signing.PrivateKey(compactRepresentable: compactRepresentable)))
         }
     }
 

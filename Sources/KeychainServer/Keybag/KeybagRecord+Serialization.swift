@@ -23,7 +23,7 @@ extension KeybagRecord {
 
     private enum Tag: UInt8 {
         case deviceSalt = 1, passcodeSalt, kdf, hasPasscode, lookupKey, protectedLookupKey, classKey, epoch, lock,
-            legacyApplicationPassword, needsClassKeyRotation
+            legacyApplicationPassword, needsClassKeyRotation, blobKey
     }
 
     private enum LockTag: UInt8 {
@@ -43,6 +43,12 @@ extension KeybagRecord {
         for (protection, wrapped) in wrappedClassKeys.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             let name = Array(protection.rawValue.utf8)
             out.append(Tag.classKey.rawValue, [UInt8(name.count)] + name + Array(wrapped))
+        }
+        for (protection, generations) in wrappedBlobKeys.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let name = Array(protection.rawValue.utf8)
+            for wrapped in generations {
+                out.append(Tag.blobKey.rawValue, [UInt8(name.count)] + name + Array(wrapped))
+            }
         }
         out.append(Tag.epoch.rawValue, classKeyEpoch)
         for (_, lock) in constraints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -90,11 +96,13 @@ extension KeybagRecord {
             case .lookupKey: lookupKey = Data(value)
             case .protectedLookupKey: record.sealedProtectedLookupKey = Data(value)
             case .classKey:
-                guard let length = value.first.map(Int.init), value.count > 1 + length,
-                    let protection = ProtectionClass(rawValue: String(decoding: value.dropFirst().prefix(length), as: UTF8.self)),
-                    record.wrappedClassKeys[protection] == nil
-                else { throw KeychainCoreError(.decode, "the keybag holds a damaged class key") }
-                record.wrappedClassKeys[protection] = Data(value.dropFirst(1 + length))
+                let (protection, wrapped) = try Self.perClass(value, what: "class key")
+                guard record.wrappedClassKeys[protection] == nil else { throw KeychainCoreError(.decode, "the keybag holds a class key twice") }
+                record.wrappedClassKeys[protection] = wrapped
+            case .blobKey:
+                // One field per generation, in order.
+                let (protection, wrapped) = try Self.perClass(value, what: "blob key")
+                record.wrappedBlobKeys[protection, default: []].append(wrapped)
             case .epoch: epoch = Data(value)
             case .lock:
                 let lock = try Self.decodeLock(value)
@@ -128,6 +136,14 @@ extension KeybagRecord {
         let count = length.reduce(0) { $0 << 8 | Int($1) }
         guard let value = reader.bytes(count) else { throw KeychainCoreError(.decode, "the keybag is truncated") }
         return (tag, Array(value))
+    }
+
+    /// A field naming a class and holding its wrapped key: a length-prefixed class name, then the key.
+    private static func perClass(_ value: [UInt8], what: String) throws(KeychainCoreError) -> (ProtectionClass, Data) {
+        guard let length = value.first.map(Int.init), value.count > 1 + length,
+            let protection = ProtectionClass(rawValue: String(decoding: value.dropFirst().prefix(length), as: UTF8.self))
+        else { throw KeychainCoreError(.decode, "the keybag holds a damaged \(what)") }
+        return (protection, Data(value.dropFirst(1 + length)))
     }
 
     private static func flag(_ value: [UInt8]) throws(KeychainCoreError) -> Bool {

@@ -39,6 +39,12 @@ package struct KeybagRecord: Sendable {
     package var classKeyEpoch: Data
     /// The constraint keys (passcode, biometry), by kind.
     package var constraints: [AccessPolicy.Constraint: ConstraintKeyRecord]
+    /// The keys that seal key blobs (CryptoKit's Secure Enclave keys), by class and generation (the
+    /// index), each wrapped by its class key; the last one seals new blobs. The first is made when a
+    /// class first seals a blob. When the class keys are replaced, every generation is re-wrapped —
+    /// the blobs live outside the keychain and cannot be sealed again — and a new generation begins,
+    /// so that a copy of the keybag from before opens no blob made since.
+    package var wrappedBlobKeys: [ProtectionClass: [Data]] = [:]
     /// The KDF and salt of application-password wrappings made before each carried its own.
     package var legacyApplicationPassword: LegacyApplicationPassword?
     /// A keychain converted from the unsealed keybag with a passcode set: its class keys may be
@@ -80,6 +86,10 @@ package struct KeybagRecord: Sendable {
 
     static func classKeyBinding(_ protection: ProtectionClass) -> AssociatedData {
         AssociatedData("swift-keychain/v1/class-key").appending(protection.rawValue)
+    }
+
+    static func blobKeyBinding(_ protection: ProtectionClass, generation: Int) -> AssociatedData {
+        AssociatedData("swift-keychain/v1/blob-key").appending(protection.rawValue).appending(String(generation))
     }
 
     static let lookupKeyBinding = AssociatedData("swift-keychain/v1/lookup-key")

@@ -143,8 +143,10 @@ extension KeybagService {
             updated.passcodeSalt = nil
             updated.hasPasscode = false
             updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
-            // Passcode and biometry constraints die with the passcode, as on iOS.
+            // Passcode and biometry constraints die with the passcode, as on iOS, and so do keys
+            // made in the WhenPasscodeSet class.
             updated.constraints = [:]
+            updated.wrappedBlobKeys[.whenPasscodeSetThisDeviceOnly] = nil
             let tiers = try keybag.lookupTiers(of: latest.record, classKeys: currentKeys)
             for itemClass in ItemClass.storedClasses {
                 try buryRows(of: .whenPasscodeSetThisDeviceOnly, in: itemClass, tiers: tiers, db: db)

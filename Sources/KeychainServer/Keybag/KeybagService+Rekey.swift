@@ -23,7 +23,8 @@ extension KeybagService {
     /// Replaces what opens the passcode-protected items, in the caller's write transaction: the
     /// class keys `old` by `new` (the same keys when only the look-up tiers move), the protected
     /// look-up key by a fresh one, every protected row sealed again (``ItemCodec/rekeyed(_:itemClass:from:to:)``),
-    /// and the constraint keys re-wrapped and authenticated under the new `cku` key.
+    /// the constraint keys re-wrapped and authenticated under the new `cku` key, and the blob keys re-wrapped
+    /// under the new class keys, with a new generation begun.
     ///
     /// This is what makes a copy of the keybag from before the passcode (or before a passcode
     /// change) useless for anything written since: its class keys and look-up key open nothing
@@ -64,6 +65,7 @@ extension KeybagService {
             oldPasscodeKey: oldPasscodeKey,
             passcodeKey: passcodeKey
         )
+        record.wrappedBlobKeys = try rewrappedBlobKeys(record.wrappedBlobKeys, from: old, to: new)
         record.wrappedClassKeys = try wrap(new, passcodeKey: passcodeKey)
         if old.contains(where: { protection, key in protection.isPasscodeProtected && new[protection] != key }) {
             record.classKeyEpoch = KeybagRecord.newEpoch()
@@ -104,6 +106,37 @@ extension KeybagService {
         }
         if passcodeKey != nil, result[.biometryAny] == nil {
             result[.biometryAny] = try ConstraintKeyRecord.make(.biometryAny, wrappingKey: newConstraintWrappingKey).authenticated(newAuthentication)
+        }
+        return result
+    }
+
+    /// Every generation of the blob keys re-wrapped from the `old` class keys to the `new` ones, and a new
+    /// generation for each class whose key changed. The old generations stay: the blobs they sealed are kept
+    /// by applications, not here, and cannot be sealed again. One that does not open is kept as it is (its
+    /// blobs are refused); a class with no new key loses its blob keys and its blobs.
+    private func rewrappedBlobKeys(
+        _ wrapped: [ProtectionClass: [Data]],
+        from old: [ProtectionClass: SymmetricKey],
+        to new: [ProtectionClass: SymmetricKey]
+    ) throws(KeychainCoreError) -> [ProtectionClass: [Data]] {
+        var result: [ProtectionClass: [Data]] = [:]
+        for (protection, generations) in wrapped {
+            guard let newKey = new[protection] else { continue }
+            var rewrapped: [Data] = []
+            for (generation, sealed) in generations.enumerated() {
+                let binding = KeybagRecord.blobKeyBinding(protection, generation: generation).bytes
+                guard let oldKey = old[protection], let blobKey = try? AtRestCipher.unwrap(sealed, using: oldKey, binding: binding) else {
+                    logger.error("a blob key does not open with its class key; the keys sealed under it are refused", metadata: ["keychain.class": "\(protection.rawValue)"])
+                    rewrapped.append(sealed)
+                    continue
+                }
+                rewrapped.append(try AtRestCipher.wrap(blobKey, using: newKey, binding: binding))
+            }
+            if old[protection] != newKey {
+                let binding = KeybagRecord.blobKeyBinding(protection, generation: rewrapped.count).bytes
+                rewrapped.append(try AtRestCipher.wrap(SymmetricKey(size: .bits256), using: newKey, binding: binding))
+            }
+            result[protection] = rewrapped
         }
         return result
     }

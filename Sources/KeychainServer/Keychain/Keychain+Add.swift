@@ -40,6 +40,9 @@ extension Keychain {
         guard StoredItem.marks.isDisjoint(with: query.attributes.keys) else {
             throw KeychainCoreError(.invalidParameter, "unknown key")
         }
+        if case .generateWrapped(let compactRepresentable) = query.keyOperation {
+            return try generateKeyBlob(query, compactRepresentable: compactRepresentable, credentials: credentials)
+        }
         // A token key is made here, never brought: its private key exists only in the engine.
         let query = try query.keyOperation == nil ? query : TokenKeys.generating(query)
         if query.keyOperation == nil, query.attributes[QueryKey.tokenID] != nil {
@@ -59,17 +62,7 @@ extension Keychain {
         )
 
         var attributes = query.attributes
-        let callerGroups = accessGroups(of: query).writable
-        if let group = query.accessGroup {
-            guard callerGroups.permits(group) else {
-                throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
-            }
-        } else {
-            guard let group = callerGroups.groupForNewItems else {
-                throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
-            }
-            attributes["agrp"] = .string(group)
-        }
+        attributes["agrp"] = .string(try groupForNew(query))
         let secret = query.valueData ?? Data()
         if query.valueData == nil, itemClass != .key {
             attributes[StoredItem.absentDataMark] = .bool(true)
@@ -205,5 +198,21 @@ extension Keychain {
         case .failure(let error):
             throw error
         }
+    }
+
+    /// The access group a new item (or key blob) of `query` goes to: the one it names, if the caller may
+    /// write it, else the caller's first writable group.
+    func groupForNew(_ query: ItemQuery) throws(KeychainCoreError) -> String {
+        let callerGroups = accessGroups(of: query).writable
+        if let group = query.accessGroup {
+            guard callerGroups.permits(group) else {
+                throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(group)")
+            }
+            return group
+        }
+        guard let group = callerGroups.groupForNewItems else {
+            throw KeychainCoreError(.missingEntitlement, "this process has no keychain access groups")
+        }
+        return group
     }
 }

@@ -41,6 +41,9 @@ extension Keychain {
         if case .count(0) = query.matchLimit {
             throw KeychainCoreError(.itemNotFound, "kSecMatchLimit is 0")
         }
+        if let operation = query.keyOperation, operation.isWrapped {
+            return [try useKeyBlob(operation, query: query, credentials: credentials)]
+        }
         if let operation = query.keyOperation {
             // Its output is the item's data, so it asks for data: whatever guards reads of secrets
             // (an app's items, for another program) guards it too.

@@ -60,19 +60,19 @@ enum TokenKeys {
         do {
             key = try ECPrivateKey(x963Representation: secret)
         } catch {
-            throw KeychainCoreError(.decode, "a Secure Enclave key's private key is damaged")
+            throw KeychainCoreError(.decode, "a key's private key is damaged")
         }
         guard key.publicKey.x963Representation == publicKey else {
-            throw KeychainCoreError(.decode, "a Secure Enclave key's private key is not the one it was made with")
+            throw KeychainCoreError(.decode, "a key's private key is not the one it was made with")
         }
         do {
             switch operation {
-            case .sign(let digest):
+            case .sign(let digest), .signWrapped(_, let digest):
                 return try key.derSignature(forDigest: digest)
-            case .keyExchange(let publicKey):
+            case .keyExchange(let publicKey), .keyExchangeWrapped(_, let publicKey):
                 return try key.sharedSecret(with: try ECPublicKey(x963Representation: publicKey))
-            case .generate:
-                throw KeyMaterialError.invalidInput("generate is not an operation on an existing key")
+            case .generate, .generateWrapped, .publicKeyOfWrapped:
+                throw KeyMaterialError.invalidInput("not an operation with the private key")
             }
         } catch {
             throw KeychainCoreError(.invalidParameter, "the key operation's input is not valid for a P-256 key")

@@ -91,7 +91,7 @@ struct EnclaveKey: @unchecked Sendable {
 
     /// One engine call made as a `SecItem*` call: the dictionary parsed, Apple's authentication
     /// loop around `body`, failures as the `OSStatus` the call would return.
-    private static func run<T>(
+    static func run<T>(
         on device: Device,
         _ dictionary: [String: Any],
         operation: KeychainOperation,

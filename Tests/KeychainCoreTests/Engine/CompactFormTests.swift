@@ -244,10 +244,14 @@ import Testing
         query.accessGroups = maybe(&generator, full) { AccessGroups([string(&$0), "*"], excluding: [string(&$0)]) }
         query.hostOrSubdomainOf = maybe(&generator, full, string)
         query.keyOperation = maybe(&generator, full) { generator -> KeyOperation in
-            switch Int.random(in: 0...2, using: &generator) {
+            switch Int.random(in: 0...6, using: &generator) {
             case 0: .generate
             case 1: .sign(digest: bytes(&generator))
-            default: .keyExchange(publicKey: bytes(&generator))
+            case 2: .keyExchange(publicKey: bytes(&generator))
+            case 3: .generateWrapped(compactRepresentable: Bool.random(using: &generator))
+            case 4: .publicKeyOfWrapped(blob: bytes(&generator))
+            case 5: .signWrapped(blob: bytes(&generator), digest: bytes(&generator))
+            default: .keyExchangeWrapped(blob: bytes(&generator), publicKey: bytes(&generator))
             }
         }
         return query

@@ -90,6 +90,20 @@ extension CompactWriter {
             case .keyExchange(let publicKey):
                 writer.byte(2)
                 writer.data(publicKey)
+            case .generateWrapped(let compactRepresentable):
+                writer.byte(3)
+                writer.byte(compactRepresentable ? 1 : 0)
+            case .publicKeyOfWrapped(let blob):
+                writer.byte(4)
+                writer.data(blob)
+            case .signWrapped(let blob, let digest):
+                writer.byte(5)
+                writer.data(blob)
+                writer.data(digest)
+            case .keyExchangeWrapped(let blob, let publicKey):
+                writer.byte(6)
+                writer.data(blob)
+                writer.data(publicKey)
             }
         }
     }
@@ -192,6 +206,15 @@ extension CompactReader {
             case 0: .generate
             case 1: .sign(digest: try reader.data())
             case 2: .keyExchange(publicKey: try reader.data())
+            case 3:
+                switch try reader.byte() {
+                case 0: .generateWrapped(compactRepresentable: false)
+                case 1: .generateWrapped(compactRepresentable: true)
+                default: throw WireValue.Malformed()
+                }
+            case 4: .publicKeyOfWrapped(blob: try reader.data())
+            case 5: .signWrapped(blob: try reader.data(), digest: try reader.data())
+            case 6: .keyExchangeWrapped(blob: try reader.data(), publicKey: try reader.data())
             default: throw WireValue.Malformed()
             }
         }

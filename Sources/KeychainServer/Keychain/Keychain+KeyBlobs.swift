@@ -1,0 +1,133 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import Foundation
+import KeychainCore
+import KeychainCrypto
+import Logging
+
+extension Keychain {
+    // MARK: Key blobs
+
+    /// Generates a P-256 key and returns it sealed as a blob (``KeyBlob``), storing nothing: CryptoKit's
+    /// `SecureEnclave.P256` keys. The blob's access control is the query's; its group the one a new item
+    /// of the query would get.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` while the class is locked,
+    ///   ``KeychainCoreError/Code/notAvailable`` for `WhenPasscodeSetThisDeviceOnly` without a passcode,
+    ///   and what sealing an item to its constraints throws.
+    func generateKeyBlob(
+        _ query: ItemQuery,
+        compactRepresentable: Bool,
+        credentials: AuthenticationCredentials
+    ) throws(KeychainCoreError) -> ItemResult {
+        guard query.itemClass == .key, query.valueData == nil else {
+            throw KeychainCoreError(.invalidParameter, "a key blob's key is generated, not imported")
+        }
+        let accessControl = AccessControl(
+            protection: query.protection ?? .afterFirstUnlockThisDeviceOnly,
+            flags: query.accessControl?.flags ?? 0
+        )
+        if accessControl.protection == .whenPasscodeSetThisDeviceOnly, try !keybagService.hasPasscode() {
+            throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly keys need a passcode")
+        }
+        let group = try groupForNew(query)
+        let blobKey = try keybagService.currentBlobKey(for: accessControl.protection)
+        let constraints = accessControl.hasConstraints ? try keybagService.constraintKeyRecords() : [:]
+        let key = ECPrivateKey(generatingOn: .p256, compactRepresentable: compactRepresentable)
+        let publicKey = key.publicKey.x963Representation
+        let codec = codec
+        let blob = try KeyBlob.seal(
+            privateKey: key.x963Representation,
+            publicKey: publicKey,
+            accessControl: accessControl,
+            accessGroup: group,
+            blobKey: blobKey
+        ) { secretKey, binding throws(KeychainCoreError) in
+            try ConstraintEnvelope.seal(
+                secretKey,
+                accessControl: accessControl,
+                operation: .createKey,
+                constraints: constraints,
+                applicationKey: codec.applicationKey(credentials),
+                newParameters: .make(kdf: codec.passcodeKDF),
+                binding: binding
+            )
+        }
+        logger.info("generated a key blob", metadata: ["keychain.class": "\(accessControl.protection.rawValue)"])
+        return ItemResult(
+            itemClass: .key,
+            attributes: [QueryKey.accessGroup: .string(group)],
+            accessControl: accessControl,
+            data: blob,
+            persistentReference: PersistentReference(itemClass: .key, identifier: Data(repeating: 0, count: PersistentReference.identifierLength))
+        )
+    }
+
+    /// Opens a key blob for one operation: its public key (no authentication), or a signature or shared
+    /// secret after its access control is satisfied with `credentials` for the operation.
+    ///
+    /// - Throws: ``KeychainCoreError/Code/invalidParameter`` for bytes that are not a blob of this keychain,
+    ///   ``KeychainCoreError/Code/missingEntitlement`` for a blob of a group the caller may not use,
+    ///   ``KeychainCoreError/Code/interactionNotAllowed`` while its class is locked,
+    ///   ``KeychainCoreError/Code/authenticationNeeded`` until the access control is satisfied,
+    ///   ``KeychainCoreError/Code/itemInvalidated`` when it never can be again (a changed biometric set).
+    func useKeyBlob(
+        _ operation: KeyOperation,
+        query: ItemQuery,
+        credentials: AuthenticationCredentials
+    ) throws(KeychainCoreError) -> ItemResult {
+        let bytes: Data
+        switch operation {
+        case .publicKeyOfWrapped(let blob), .signWrapped(let blob, _), .keyExchangeWrapped(let blob, _):
+            bytes = blob
+        case .generate, .sign, .keyExchange, .generateWrapped:
+            throw KeychainCoreError(.invalidParameter, "not an operation on a key blob")
+        }
+        guard query.itemClass == .key, query.matchLimit == .one, query.returnTypes.contains(.data) else {
+            throw KeychainCoreError(.invalidParameter, "a key operation uses one key and returns data")
+        }
+        let blob = try KeyBlob(bytes)
+        guard let blobKey = try keybagService.blobKey(for: blob.protection, generation: blob.generation) else {
+            throw KeychainCoreError(.invalidParameter, "the data is not a key of this keychain")
+        }
+        let contents = try blob.open(with: blobKey)
+        guard accessGroups(of: query).permits(contents.accessGroup) else {
+            throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(contents.accessGroup)")
+        }
+        var result = ItemResult(
+            itemClass: .key,
+            attributes: [QueryKey.accessGroup: .string(contents.accessGroup)],
+            accessControl: contents.accessControl,
+            data: contents.publicKey,
+            persistentReference: PersistentReference(itemClass: .key, identifier: blob.identifier)
+        )
+        if case .publicKeyOfWrapped = operation { return result }
+        let codec = codec
+        let keybagService = keybagService
+        let privateKey = try blob.privateKey(of: contents) { envelope, binding throws(KeychainCoreError) in
+            try envelope.open(
+                accessControl: contents.accessControl,
+                operation: operation.accessOperation,
+                credentials: credentials,
+                applicationKey: codec.applicationKey(credentials),
+                legacyParameters: nil,
+                currentConstraints: { () throws(KeychainCoreError) in try keybagService.constraintKeyRecords() },
+                binding: binding
+            )
+        }
+        result.data = try TokenKeys.perform(operation, secret: privateKey, publicKey: contents.publicKey)
+        return result
+    }
+}
