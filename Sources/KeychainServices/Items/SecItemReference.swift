@@ -41,7 +41,10 @@ enum SecItemReference {
             let attributes = key.material.attributes
             if operation == .add {
                 guard let data = key.material.externalRepresentation else {
-                    // A Secure Enclave key is stored from the moment it is made.
+                    if case .enclave(let enclaveKey) = key.material, case .blob = enclaveKey.location {
+                        throw KeychainCoreError(.unimplemented, "an ephemeral Secure Enclave key cannot be stored on Linux; make it with kSecAttrIsPermanent")
+                    }
+                    // A permanent Secure Enclave key is stored from the moment it is made.
                     throw KeychainCoreError(.duplicateItem, "the Secure Enclave key is in the keychain already")
                 }
                 for code in keyAttributes where values[code] == nil {

@@ -28,9 +28,16 @@ struct EnclaveKey: @unchecked Sendable {
     // Immutable; the context is the caller's `LAContext`, used as Apple's client uses the one a
     // key was found or made with.
     let device: Device
-    let reference: PersistentReference
+    let location: Location
     let publicKey: ECPublicKey
     let context: (any AuthenticationContextProviding)?
+
+    /// Where the private key is: in a key item of the keychain (`kSecAttrIsPermanent`), or sealed in a
+    /// blob this key object holds (an ephemeral key, as CryptoKit's `SecureEnclave.P256` keys are).
+    enum Location: Equatable {
+        case item(PersistentReference)
+        case blob(Data)
+    }
 
     // MARK: Making one
 
@@ -64,7 +71,43 @@ struct EnclaveKey: @unchecked Sendable {
         guard let data = item.data, let publicKey = try? ECPublicKey(x963Representation: data) else {
             throw KeychainCoreError(.decode, "a Secure Enclave key item has no public key")
         }
-        return EnclaveKey(device: device, reference: item.persistentReference, publicKey: publicKey, context: context)
+        return EnclaveKey(device: device, location: .item(item.persistentReference), publicKey: publicKey, context: context)
+    }
+
+    /// Generates a key that is not stored: the engine seals it into a blob this object keeps.
+    static func generateEphemeral(attributes: [String: Any]) throws(SecKeyError) -> EnclaveKey {
+        var dictionary = attributes.filter { $0.key == kSecAttrAccessControl as String || $0.key == kSecAttrAccessible as String
+            || $0.key == kSecAttrAccessGroup as String || $0.key == kSecUseAuthenticationContext as String }
+        dictionary[kSecClass as String] = kSecClassKey as String
+        dictionary[kSecReturnData as String] = true
+        let device: Device
+        do {
+            device = try Device.current()
+        } catch {
+            throw SecKeyError(errSecNotAvailable, "SecKeyCreateRandomKey: the keychain cannot be opened")
+        }
+        let blob = try run(on: device, dictionary, operation: .add) { _, query throws(KeychainCoreError) -> Data in
+            var query = query
+            query.keyOperation = .generateWrapped(compactRepresentable: false)
+            guard let blob = try device.engine.add(query).data else {
+                throw KeychainCoreError(.internalInconsistency, "generating a key returned no key")
+            }
+            return blob
+        }
+        let lookup: [String: Any] = [kSecClass as String: kSecClassKey as String, kSecReturnData as String: true]
+        let publicKey = try run(on: device, lookup, operation: .copyMatching) { _, query throws(KeychainCoreError) -> Data in
+            var query = query
+            query.keyOperation = .publicKeyOfWrapped(blob: blob)
+            guard let publicKey = try device.engine.search(query).first?.data else {
+                throw KeychainCoreError(.internalInconsistency, "the key blob has no public key")
+            }
+            return publicKey
+        }
+        let context = attributes[kSecUseAuthenticationContext as String] as? any AuthenticationContextProviding
+        guard let parsed = try? ECPublicKey(x963Representation: publicKey) else {
+            throw SecKeyError(errSecInternal, "SecKeyCreateRandomKey: the engine returned no public key")
+        }
+        return EnclaveKey(device: device, location: .blob(blob), publicKey: parsed, context: context)
     }
 
     // MARK: Using one
@@ -72,11 +115,18 @@ struct EnclaveKey: @unchecked Sendable {
     /// Runs `operation` with the private key in the engine, authenticating as the key's access
     /// control asks (on the key's context, or one of the call's own, prompting when allowed).
     func perform(_ operation: KeyOperation, name: String) throws(SecKeyError) -> Data {
-        var dictionary: [String: Any] = [
-            kSecClass as String: kSecClassKey as String,
-            kSecValuePersistentRef as String: reference.data,
-            kSecReturnData as String: true,
-        ]
+        var dictionary: [String: Any] = [kSecClass as String: kSecClassKey as String, kSecReturnData as String: true]
+        var operation = operation
+        switch location {
+        case .item(let reference):
+            dictionary[kSecValuePersistentRef as String] = reference.data
+        case .blob(let blob):
+            switch operation {
+            case .sign(let digest): operation = .signWrapped(blob: blob, digest: digest)
+            case .keyExchange(let publicKey): operation = .keyExchangeWrapped(blob: blob, publicKey: publicKey)
+            case .generate, .generateWrapped, .publicKeyOfWrapped, .signWrapped, .keyExchangeWrapped: break
+            }
+        }
         if let context { dictionary[kSecUseAuthenticationContext as String] = context }
         let device = self.device
         return try Self.run(on: device, dictionary, operation: .copyMatching, name: name) { _, query throws(KeychainCoreError) in

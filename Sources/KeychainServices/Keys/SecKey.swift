@@ -149,7 +149,7 @@ enum KeyMaterial: Sendable, Equatable {
 
     static func == (lhs: KeyMaterial, rhs: KeyMaterial) -> Bool {
         switch (lhs, rhs) {
-        case (.enclave(let left), .enclave(let right)): left.reference == right.reference && left.publicKey == right.publicKey
+        case (.enclave(let left), .enclave(let right)): left.location == right.location && left.publicKey == right.publicKey
         case (.enclave, _), (_, .enclave): false
         default: lhs.isPrivate == rhs.isPrivate && lhs.externalRepresentation == rhs.externalRepresentation
         }

@@ -191,15 +191,42 @@ import Testing
     @Test func whatTheEnclaveCannotMakeIsRefused() throws {
         let keychain = try TemporaryKeychain()
         let p384 = try Self.parameters(flags: [.privateKeyUsage], bits: 384)
-        let ephemeral = try Self.parameters(flags: [.privateKeyUsage], permanent: false)
         keychain.run {
             let refusedCurve = SecKeyTestSupport.capture { SecKeyCreateRandomKey(p384 as CFDictionary, $0) }
             #expect(refusedCurve.result == nil)
             #expect(refusedCurve.code == Int(errSecParam))
-            let refusedEphemeral = SecKeyTestSupport.capture { SecKeyCreateRandomKey(ephemeral as CFDictionary, $0) }
-            #expect(refusedEphemeral.result == nil)
-            #expect(refusedEphemeral.code == Int(errSecUnimplemented))
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, nil) == errSecItemNotFound)
+        }
+    }
+
+    @Test func anEphemeralKeyIsUsedThroughTheEngineAndNotStored() throws {
+        let keychain = try Self.enrolledKeychain()
+        let ephemeral = try Self.parameters(flags: [.privateKeyUsage, .biometryAny], permanent: false)
+        try keychain.run {
+            var error: Unmanaged<CFError>?
+            let key = try #require(SecKeyCreateRandomKey(ephemeral as CFDictionary, &error), "\(String(describing: error?.takeRetainedValue()))")
+            #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, nil) == errSecItemNotFound)
+            let publicKey = try #require(SecKeyCopyPublicKey(key))
+            #expect(SecKeyCopyExternalRepresentation(key, nil) == nil)
+
+            // Its access control holds as a stored key's does.
+            let refused = SecKeyTestSupport.capture { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0) }
+            #expect(refused.code == Int(errSecInteractionNotAllowed))
+            try keychain.queueBiometricOutcomes([.match])
+            let signature = try #require(SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, nil))
+            #expect(SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, signature, nil))
+
+            let peer = P256.KeyAgreement.PrivateKey()
+            let peerKey = try #require(SecKeyCreateWithData(peer.publicKey.x963Representation as CFData, [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
+            ] as CFDictionary, nil))
+            try keychain.queueBiometricOutcomes([.match])
+            let shared = try #require(SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerKey, [:] as CFDictionary, nil) as Data?)
+            let expected = try peer.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(x963Representation: SecKeyTestSupport.externalRepresentation(publicKey)))
+            #expect(shared == expected.withUnsafeBytes { Data($0) })
+
+            // Storing it afterwards is not offered on Linux.
+            #expect(SecItemAdd([kSecValueRef as String: key] as CFDictionary, nil) == errSecUnimplemented)
         }
     }
 }
