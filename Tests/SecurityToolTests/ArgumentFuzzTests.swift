@@ -31,13 +31,13 @@ import KeychainTesting
         "lock", "unlock", "status", "biometry", "install", "enroll", "unenroll", "match", "demo", "help",
         "list-keychains", "unlock-keychain", "lock-keychain", "show-keychain-info", "find-g", "add", "d", "",
         "find-certificate", "find-identity", "add-certificates", "delete-certificate", "delete-identity", "import", "export",
-        "enclave", "create", "sign", "verify", "encrypt", "decrypt", "public-key", "find-c", "e",
+        "enclave", "create", "sign", "verify", "encrypt", "decrypt", "public-key", "find-c", "e", "find-key", "find-k",
     ]
     static let options = [
         "--access-control", "--accessible", "--json", "--keychain", "--prompt-for-password", "-A", "-C", "-D", "-G", "-P",
         "-T", "-U", "-X", "-a", "-c", "-d", "-g", "-j", "-l", "-p", "-r", "-s", "-t", "-w", "-h", "--help", "--", "-",
         "--version", "-w-", "--s", "-sa", "-aw", "-Uw", "-gw", "-wsecret", "-P", "-p", "-u", "-sLegacy",
-        "-Z", "-m", "-e", "-k", "-f", "-o", "-v", "--tag", "--format", "--input", "--output", "-az", "-Zp",
+        "-Z", "-m", "-e", "-k", "-f", "-o", "-v", "--tag", "--format", "--input", "--output", "-az", "-Zp", "-tprivate", "-tsymmetric", "-sv",
     ]
     static let values = [
         "", "x", "account", "service", "http", "htps", "443", "-1", "99999999999999999999", "0x41", "abcd", "zz",

@@ -69,6 +69,18 @@ import Testing
         #expect(output.stderr == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n")
         #expect(try tool.run(["find-certificate", "-a", "-c", "nobody"]).status == 0)
 
+        // find-key: the identity's private key, with macOS's 27 numbered key attributes.
+        output = try tool.run(["find-key", "-t", "private", "-s"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("class: 0x00000010 \nattributes:\n    0x00000000 <uint32>=0x00000010 \n"))
+        #expect(output.stdout.contains("\n    0x00000009 <uint32>=0x00000049  \"\\000\\000\\000I\"\n"))  // an EC key
+        #expect(output.stdout.contains("\n    0x0000000A <uint32>=0x00000100 \n"))  // 256 bits
+        #expect(output.stdout.components(separatedBy: "\n    0x").count == 28)
+        output = try tool.run(["find-key", "-t", "public"])
+        #expect(output.status == 1)
+        #expect(output.stderr == "security: SecItemCopyMatching: The specified item could not be found in the keychain.\n")
+        #expect(try tool.run(["find-key", "-t", "secret"]).status == 2)
+
         // export: the identity as a PKCS #12 file OpenSSL opens; the certificates as PEM; the file imports again.
         output = try tool.run(["export", "-t", "identities", "-f", "pkcs12", "-P", "exported", "-o", path("out.p12")])
         #expect(output.status == 0, "\(output.stderr)")

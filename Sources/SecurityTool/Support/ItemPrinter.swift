@@ -48,6 +48,38 @@ enum ItemPrinter {
         ("\"skid\"", "blob", "skid"), ("\"snbr\"", "blob", "slnr"), ("\"subj\"", "blob", "subj"),
     ]
 
+    /// A key's attributes as macOS's file keychain numbers them (`KeySchema`), from the attributes that hold them.
+    private static let keyLayout: [(String, String?)] = [
+        ("uint32", "kcls"), ("blob", "labl"), ("blob", nil), ("uint32", "perm"), ("uint32", "priv"), ("uint32", "modi"),
+        ("blob", "klbl"), ("blob", "atag"), ("blob", nil), ("uint32", "type"), ("uint32", "bsiz"), ("uint32", "esiz"),
+        ("blob", nil), ("blob", nil), ("uint32", "sens"), ("uint32", "asen"), ("uint32", "extr"), ("uint32", "next"),
+        ("uint32", "encr"), ("uint32", "decr"), ("uint32", "drve"), ("uint32", "sign"), ("uint32", "vrfy"),
+        ("uint32", "snrc"), ("uint32", "vyrc"), ("uint32", "wrap"), ("uint32", "unwp"),
+    ]
+
+    /// The block `find-key` prints for one key: its CSSM record type (public 0x0F, private 0x10, symmetric
+    /// 0x11), then the 27 attributes of macOS's key schema by number.
+    static func keyBlock(attributes: [String: Any], keychainPath: String) -> String {
+        var shown = attributes
+        let keyClass = Int(attributes["kcls"].flatMap { "\($0)" }.flatMap(Int.init) ?? 0)
+        let recordType = UInt32(0x0F + keyClass)
+        shown["kcls"] = NSNumber(value: recordType)
+        shown["priv"] = attributes["priv"] ?? NSNumber(value: keyClass == 1 ? 1 : 0)
+        shown["modi"] = attributes["modi"] ?? NSNumber(value: 1)
+        // What the data-protection keychain does not record, the file keychain derives or leaves off.
+        let flag = { (code: String) -> Bool in (attributes[code] as? Bool) ?? ((attributes[code] as? NSNumber)?.boolValue ?? false) }
+        shown["asen"] = attributes["asen"] ?? NSNumber(value: flag("sens") ? 1 : 0)
+        shown["next"] = attributes["next"] ?? NSNumber(value: attributes["extr"] == nil || flag("extr") ? 0 : 1)
+        shown["snrc"] = attributes["snrc"] ?? NSNumber(value: 0)
+        shown["vyrc"] = attributes["vyrc"] ?? NSNumber(value: 0)
+        var lines = ["keychain: \"\(keychainPath)\"", "version: 512", "class: \(render(withUnsafeBytes(of: recordType.bigEndian) { Array($0) }))", "attributes:"]
+        for (index, (format, code)) in keyLayout.enumerated() {
+            let value = code.flatMap { shown[$0] }.flatMap { bytes(of: $0, format: format) }
+            lines.append("    \(String(format: "0x%08X", index)) <\(format)>=\(value.flatMap { $0.isEmpty ? nil : render($0) } ?? "<NULL>")")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The block `find-*-password` and `dump-keychain` print for one item.
     static func block(itemClass: String, attributes: [String: Any], keychainPath: String) -> String {
         // macOS prints a certificate's record type, CSSM_DL_DB_RECORD_X509_CERTIFICATE, as a number.
@@ -82,6 +114,8 @@ enum ItemPrinter {
             formatter.timeZone = TimeZone(identifier: "UTC")
             formatter.dateFormat = "yyyyMMddHHmmss'Z'"
             return Array(formatter.string(from: date).utf8) + [0]
+        case let flag as Bool where format == "uint32":
+            return [0, 0, 0, flag ? 1 : 0]
         case let number as NSNumber:
             let integer = UInt32(truncatingIfNeeded: number.int64Value)
             return withUnsafeBytes(of: integer.bigEndian) { Array($0) }
