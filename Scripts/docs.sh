@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 modules=("$@")
 if [ ${#modules[@]} -eq 0 ]; then
-    modules=(KeychainServices LocalAuth KeychainDevice KeychainTesting)
+    modules=(KeychainServices LocalAuth SoftwareEnclave KeychainDevice KeychainTesting)
 fi
 
 docc=$(command -v docc || true)
