@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 .product(name: "KeychainServices", package: "swift-keychain"),
                 .product(name: "LocalAuth", package: "swift-keychain"),
+                .product(name: "SoftwareEnclave", package: "swift-keychain"),
                 .product(name: "KeychainDevice", package: "swift-keychain"),
                 .product(name: "KeychainTesting", package: "swift-keychain"),
                 .product(name: "Crypto", package: "swift-crypto"),

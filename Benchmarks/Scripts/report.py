@@ -18,6 +18,7 @@ TRUNCATION = "floor: SQLite log truncation"
 CLI = "swift-keychain security CLI (proc/op)"
 KEY_SOFTWARE = "SecKey (software key)"
 KEY_ENCLAVE = "SecKey (Secure Enclave key, in-process engine)"
+KEY_CRYPTOKIT = "SecureEnclave.P256 (blob, in-process engine)"
 KEY_PHASES = ["ECDSA P-256 sign", "ECDSA P-256 verify", "ECIES encrypt 64 B", "ECIES decrypt 64 B"]
 PHASES = ["store", "lookup", "update", "delete"]
 
@@ -217,6 +218,12 @@ def main():
               f"| {fmt_ratio(rate(soft) if soft else None, rate(floor_r) if floor_r else None)} "
               f"| {fmt_rate(rate(enc) if enc else None)} | {fmt_ratio(rate(enc) if enc else None, rate(floor_r) if floor_r else None)} |")
         w("")
+        blob = find(ours, KEY_CRYPTOKIT, "ECDSA P-256 sign")
+        floor_sign = find(ours, CRYPTO, "ECDSA P-256 sign")
+        if blob:
+            w(f"CryptoKit's `SecureEnclave.P256.Signing.PrivateKey` (its blob opened by the engine for every signature): "
+              f"{fmt_rate(rate(blob))} signatures/s, {fmt_ratio(rate(blob), rate(floor_sign) if floor_sign else None)} "
+              f"of swift-crypto's.\n")
 
     # Data protection
     rekeys = [r for r in ours if r["peer"] == DATA_PROTECTION]

@@ -16,11 +16,13 @@ import Crypto
 import Foundation
 import KeychainDevice
 import KeychainServices
+import SoftwareEnclave
 
 /// Key operations through `SecKey` beside swift-crypto doing the same in process: ECDSA P-256
 /// signing and verifying, and Apple's ECIES (cofactor, variable IV, SHA-256) encrypting and
 /// decrypting 64 bytes; with a software key and with a Secure Enclave key, whose private-key
-/// operations run in the engine (here the in-process engine: the item is opened for each one).
+/// operations run in the engine (here the in-process engine: the item is opened for each one), and
+/// signing with CryptoKit's `SecureEnclave.P256` API (the blob is opened for each signature).
 struct KeyOperationRun {
     let operations: Int
     let directory: URL
@@ -28,6 +30,7 @@ struct KeyOperationRun {
 
     static let software = "SecKey (software key)"
     static let enclave = "SecKey (Secure Enclave key, in-process engine)"
+    static let cryptoKitEnclave = "SecureEnclave.P256 (blob, in-process engine)"
     static let floor = "floor: swift-crypto"
 
     private static let message = Data((0..<64).map { UInt8($0) })
@@ -59,6 +62,11 @@ struct KeyOperationRun {
             ]
             let enclaveKey = try Self.require(SecKeyCreateRandomKey(parameters as CFDictionary, nil))
             try measure(Self.enclave, privateKey: enclaveKey)
+
+            // CryptoKit's API: the private key travels as a blob the engine opens for each signature.
+            let blobKey = try SecureEnclave.P256.Signing.PrivateKey()
+            let sign = Sample.measure(operations) { _ in (try? blobKey.signature(for: Self.message)) != nil }
+            log.record(Self.cryptoKitEnclave, "ECDSA P-256 sign", size: nil, sign)
         }
     }
 
