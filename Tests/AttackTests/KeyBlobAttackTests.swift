@@ -28,12 +28,16 @@ import Testing
 @Suite struct KeyBlobAttackTests {
     static let message = Data("transfer everything".utf8)
 
+    /// The CryptoTokenKit code of a refusal; the keychain status under it must be `errSecParam` (not a
+    /// key this keychain opens), so that a damaged copy failing for another reason does not pass.
     static func refusal(_ body: () throws -> Void) -> Int? {
         do {
             try body()
             return nil
         } catch {
-            return (error as NSError).code
+            let error = error as NSError
+            if error.code == -3 { #expect((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(errSecParam)) }
+            return error.code
         }
     }
 
@@ -63,7 +67,7 @@ import Testing
 
     @Test func aCopyFromBeforeAPasscodeChangeOpenedWithTheOldPasscodeOpensNoBlobMadeSince() throws {
         let keychain = try TemporaryKeychain(passcode: "1111")
-        _ = try keychain.run { try SecureEnclave.P256.Signing.PrivateKey() }
+        let older = try keychain.run { try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation }
         let before = try Attacker.copy(keychain.directory, label: "blob-before-change")
         defer { Attacker.remove(before) }
         try keychain.device.changePasscode(from: "1111", to: "2222")
@@ -77,8 +81,11 @@ import Testing
         for home in [before, mix] {
             let thief = try Self.thief(home)
             try thief.unlock(passcode: "1111")
-            Device.withCurrent(thief) {
+            try Device.withCurrent(thief) {
                 #expect(Self.refusal { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob).signature(for: Self.message) } == -3)
+                // The limit the README states: a blob made before the change opens with the copy and the old passcode.
+                let old = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: older)
+                #expect(old.publicKey.isValidSignature(try old.signature(for: Self.message), for: Self.message))
             }
         }
     }
@@ -102,6 +109,9 @@ import Testing
             _ = try SecureEnclave.P256.Signing.PrivateKey()
             try keychain.device.setPasscode("482916")
             let blob = try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
+            // The class named below has blob keys too, so a refusal comes from the binding, not a missing key.
+            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [], nil))
+            _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
             // Naming the first generation of the blob key, or another class, opens nothing.
             let nameLength = Int(blob[1])
             var older = blob

@@ -195,6 +195,34 @@ import Testing
         let rightKey = try engine.keybag.passcodeKey(for: "1234", record: record, minimum: .testing)
         _ = try AtRestCipher.unwrap(wrapped, using: rightKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
     }
+
+    /// The blob keys (CryptoKit's Secure Enclave keys) keep every generation through the keybag's
+    /// serialization and through re-keying: a passcode change adds one, keeps the others, and opens
+    /// them under the new class keys; re-keying with the same class keys adds none.
+    @Test func blobKeyGenerationsSurviveSerializationAndRekeying() throws {
+        let keychain = try TemporaryKeychain(passcode: "1234")
+        let service = keychain.device.keychain.keybagService
+        let first = try service.currentBlobKey(for: .afterFirstUnlockThisDeviceOnly)
+        #expect(first.generation == 0)
+        _ = try service.currentBlobKey(for: .whenUnlocked)
+        try keychain.device.changePasscode(from: "1234", to: "5678")
+        let second = try service.currentBlobKey(for: .afterFirstUnlockThisDeviceOnly)
+        #expect(second.generation == 1)
+        #expect(second.key != first.key)
+        #expect(try service.blobKey(for: .afterFirstUnlockThisDeviceOnly, generation: 0) == first.key)
+        #expect(try service.blobKey(for: .afterFirstUnlockThisDeviceOnly, generation: 2) == nil)
+
+        let record = try service.currentRecord()
+        #expect(record.wrappedBlobKeys[.afterFirstUnlockThisDeviceOnly]?.count == 2)
+        #expect(record.wrappedBlobKeys[.whenUnlocked]?.count == 2)
+        let parsed = try KeybagRecord(serialized: record.serialized)
+        #expect(parsed.wrappedBlobKeys == record.wrappedBlobKeys)
+
+        // Removing the passcode keeps the class keys (and the blob keys) of the classes that stay.
+        try keychain.device.removePasscode(current: "5678")
+        #expect(try service.blobKey(for: .afterFirstUnlockThisDeviceOnly, generation: 0) == first.key)
+        #expect(try service.currentBlobKey(for: .afterFirstUnlockThisDeviceOnly).key == second.key)
+    }
 }
 
 import GRDB

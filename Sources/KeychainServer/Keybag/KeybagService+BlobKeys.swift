@@ -48,7 +48,12 @@ extension KeybagService {
     /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` while the class is locked,
     ///   ``KeychainCoreError/Code/decode`` if it does not open.
     package func blobKey(for protection: ProtectionClass, generation: Int) throws(KeychainCoreError) -> SymmetricKey? {
-        try openBlobKey(protection, generation: generation, in: try currentRecord())
+        do {
+            return try openBlobKey(protection, generation: generation, in: try currentRecord())
+        } catch where error.code == .decode {
+            // Another thread may have followed newer class keys between the read and the unwrap: once more.
+            return try openBlobKey(protection, generation: generation, in: try currentRecord())
+        }
     }
 
     // MARK: Private

@@ -26,7 +26,8 @@ extension Keychain {
     ///
     /// - Throws: ``KeychainCoreError/Code/interactionNotAllowed`` while the class is locked,
     ///   ``KeychainCoreError/Code/notAvailable`` for `WhenPasscodeSetThisDeviceOnly` without a passcode,
-    ///   and what sealing an item to its constraints throws.
+    ///   ``KeychainCoreError/Code/invalidParameter`` for the `Always` classes (their keys are never
+    ///   replaced, and no passcode protects them), and what sealing an item to its constraints throws.
     func generateKeyBlob(
         _ query: ItemQuery,
         compactRepresentable: Bool,
@@ -39,31 +40,45 @@ extension Keychain {
             protection: query.protection ?? .afterFirstUnlockThisDeviceOnly,
             flags: query.accessControl?.flags ?? 0
         )
+        guard accessControl.protection.availability != .always else {
+            throw KeychainCoreError(.invalidParameter, "a Secure Enclave key needs a class the passcode protects, not an Always class")
+        }
         if accessControl.protection == .whenPasscodeSetThisDeviceOnly, try !keybagService.hasPasscode() {
             throw KeychainCoreError(.notAvailable, "WhenPasscodeSetThisDeviceOnly keys need a passcode")
         }
         let group = try groupForNew(query)
-        let blobKey = try keybagService.currentBlobKey(for: accessControl.protection)
-        let constraints = accessControl.hasConstraints ? try keybagService.constraintKeyRecords() : [:]
         let key = ECPrivateKey(generatingOn: .p256, compactRepresentable: compactRepresentable)
-        let publicKey = key.publicKey.x963Representation
         let codec = codec
-        let blob = try KeyBlob.seal(
-            privateKey: key.x963Representation,
-            publicKey: publicKey,
-            accessControl: accessControl,
-            accessGroup: group,
-            blobKey: blobKey
-        ) { secretKey, binding throws(KeychainCoreError) in
-            try ConstraintEnvelope.seal(
-                secretKey,
+        var blob: Data?
+        // A passcode change in another process between taking the blob key and sealing begins a new
+        // generation: a blob sealed under the superseded one would open with a copy from before the
+        // change, so it is sealed again under the new one.
+        for _ in 0..<3 where blob == nil {
+            let blobKey = try keybagService.currentBlobKey(for: accessControl.protection)
+            let constraints = accessControl.hasConstraints ? try keybagService.constraintKeyRecords() : [:]
+            let sealed = try KeyBlob.seal(
+                privateKey: key.x963Representation,
+                publicKey: key.publicKey.x963Representation,
                 accessControl: accessControl,
-                operation: .createKey,
-                constraints: constraints,
-                applicationKey: codec.applicationKey(credentials),
-                newParameters: .make(kdf: codec.passcodeKDF),
-                binding: binding
-            )
+                accessGroup: group,
+                blobKey: blobKey
+            ) { secretKey, binding throws(KeychainCoreError) in
+                try ConstraintEnvelope.seal(
+                    secretKey,
+                    accessControl: accessControl,
+                    operation: .createKey,
+                    constraints: constraints,
+                    applicationKey: codec.applicationKey(credentials),
+                    newParameters: .make(kdf: codec.passcodeKDF),
+                    binding: binding
+                )
+            }
+            if try keybagService.currentRecord().wrappedBlobKeys[accessControl.protection]?.count == blobKey.generation + 1 {
+                blob = sealed
+            }
+        }
+        guard let blob else {
+            throw KeychainCoreError(.interactionNotAllowed, "the keychain's keys kept changing while the key was made; try again")
         }
         logger.info("generated a key blob", metadata: ["keychain.class": "\(accessControl.protection.rawValue)"])
         return ItemResult(
@@ -104,7 +119,7 @@ extension Keychain {
         }
         let contents = try blob.open(with: blobKey)
         guard accessGroups(of: query).permits(contents.accessGroup) else {
-            throw KeychainCoreError(.missingEntitlement, "this process may not use access group \(contents.accessGroup)")
+            throw KeychainCoreError(.missingEntitlement, "the key belongs to an access group this process may not use")
         }
         var result = ItemResult(
             itemClass: .key,

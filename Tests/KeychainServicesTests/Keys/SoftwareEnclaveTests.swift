@@ -137,7 +137,8 @@ import Testing
             try keychain.device.removePasscode(current: "5678")
             #expect(plain.publicKey.isValidSignature(try plain.signature(for: Self.message), for: Self.message))
             #expect(Self.failure { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: passcodeSet.dataRepresentation) }?.code == -3)
-            #expect(Self.failure { _ = try passcodeGated.signature(for: Self.message) } != nil)
+            // Its passcode lock died with the passcode: the key can never be used again.
+            #expect(Self.failure { _ = try passcodeGated.signature(for: Self.message) }?.code == -3)
         }
     }
 
@@ -167,6 +168,11 @@ import Testing
                 #expect(refused?.code == -3)
                 #expect(refused?.status == Int(errSecParam))
             }
+            // The Always classes, which no passcode protects, are refused.
+            let always = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAlwaysThisDeviceOnly, [], nil))
+            let refusedClass = Self.failure { _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: always) }
+            #expect(refusedClass?.code == -8)
+            #expect(refusedClass?.status == Int(errSecParam))
             // A signing key's blob is a key-agreement key's too, as on Apple's Secure Enclave (one kind of key).
             #expect(throws: Never.self) { try SecureEnclave.P256.KeyAgreement.PrivateKey(dataRepresentation: blob) }
         }
