@@ -58,6 +58,9 @@ let package = Package(
         // systemd-logind's lock and sleep signals for securityd, through libsystemd's sd-bus,
         // loaded at run time (no build-time dependency on libsystemd-dev).
         .target(name: "CLoginSession"),
+        // fprintd's fingerprint readers on the system bus, through libsystemd's sd-bus, loaded at
+        // run time like CLoginSession's.
+        .target(name: "CFprintd"),
         // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
         // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
         .target(
@@ -94,6 +97,7 @@ let package = Package(
                 "KeychainCrypto",
                 "CKeychainServerLoader",
                 "CKeychainSystem",
+                "CFprintd",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

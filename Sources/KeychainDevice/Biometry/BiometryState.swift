@@ -27,6 +27,10 @@ package struct BiometryState: Sendable, Hashable, Codable {
     package var isLockedOut: Bool
     /// Outcomes queued on the simulated sensor.
     package var queuedOutcomes: [SimulatedOutcome]
+    /// Which sensor the keychain uses.
+    package var source: BiometricSensorSource = .simulated
+    /// The reader's name, when the sensor is a fingerprint reader.
+    package var readerName: String?
 
     package init(
         kind: BiometryKind?,
@@ -46,6 +50,24 @@ package struct BiometryState: Sendable, Hashable, Codable {
 }
 
 /// A change to the simulated sensor, as Xcode Simulator's Features menu makes them.
+/// Which sensor matches fingers for the keychain.
+public enum BiometricSensorSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The scriptable simulated sensor (the default; `security biometry sensor touchid`, …).
+    case simulated
+    /// The system's fingerprint reader through fprintd.
+    case fprintd
+    /// fprintd when it has a reader, else none.
+    case auto
+}
+
+/// A change to the sensor choice or to a real reader's enrolment.
+package enum SensorChange: Sendable, Hashable, Codable {
+    /// Chooses the sensor.
+    case select(BiometricSensorSource)
+    /// Enrols a finger on the fingerprint reader (fprintd's name, `right-index-finger`, …).
+    case enrollOnReader(finger: String)
+}
+
 package enum SimulatedSensorChange: Sendable, Hashable, Codable {
     /// Installs a sensor of a kind (`nil` removes it).
     case install(BiometryKind?)

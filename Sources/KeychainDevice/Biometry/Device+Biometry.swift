@@ -26,6 +26,10 @@ public struct BiometryStatus: Sendable, Hashable {
     public var isLockedOut: Bool
     /// Outcomes queued on the simulated sensor.
     public var queuedOutcomes: [SimulatedOutcome]
+    /// Which sensor the keychain uses.
+    public var source: BiometricSensorSource
+    /// The fingerprint reader's name, when fprintd's reader is in use.
+    public var readerName: String?
 }
 
 extension Device {
@@ -37,7 +41,23 @@ extension Device {
             enrolled: state.enrolled,
             failedMatches: state.failedMatches,
             isLockedOut: state.isLockedOut,
-            queuedOutcomes: state.queuedOutcomes
+            queuedOutcomes: state.queuedOutcomes,
+            source: state.source,
+            readerName: state.readerName
         )
+    }
+
+    /// Chooses the sensor that matches fingers: the simulated one, fprintd's reader, or fprintd's when
+    /// it has one (`auto`). Items bound to the enrolled set (`biometryCurrentSet`) follow the new
+    /// sensor's set: those sealed to another set become unreadable.
+    public func selectBiometricSensor(_ source: BiometricSensorSource) throws {
+        try KeychainDeviceError.translating { try engine.changeSensor(.select(source)) }
+    }
+
+    /// Enrols `finger` (fprintd's names: `right-index-finger`, …) on fprintd's reader, as
+    /// `fprintd-enroll` does; the enrolled set's identity changes, so `biometryCurrentSet` items
+    /// become unreadable.
+    public func enrollOnReader(finger: String) throws {
+        try KeychainDeviceError.translating { try engine.changeSensor(.enrollOnReader(finger: finger)) }
     }
 }

@@ -48,6 +48,7 @@ package enum EngineRequest: Sendable, Codable {
 
     case biometryState
     case changeSimulatedSensor(SimulatedSensorChange)
+    case changeSensor(SensorChange)
 
     /// The sandboxed apps the daemon has seen, with the groups the user granted each.
     case applications
@@ -93,7 +94,7 @@ extension EngineRequest {
     /// apps' grants, rather than items: what only the user's own programs may ask.
     package var changesTheKeychain: Bool {
         switch self {
-        case .unlock, .lock, .setPasscode, .removePasscode, .changeSimulatedSensor, .applications, .grantAccessGroups,
+        case .unlock, .lock, .setPasscode, .removePasscode, .changeSimulatedSensor, .changeSensor, .applications, .grantAccessGroups,
             .revokeAccessGroups:
             true
         default: false

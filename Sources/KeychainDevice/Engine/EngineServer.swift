@@ -149,6 +149,8 @@ package struct EngineServer: Sendable {
                 return .biometryState(try engine.biometryState())
             case .changeSimulatedSensor(let change):
                 try engine.changeSimulatedSensor(change)
+            case .changeSensor(let change):
+                try engine.changeSensor(change)
             case .applications:
                 return .applications(try registry(for: conversation).applications())
             case .grantAccessGroups(let groups, let application, let target):

@@ -92,6 +92,8 @@ package protocol KeychainEngine: AnyObject, Sendable {
     func biometryState() throws(KeychainCoreError) -> BiometryState
     /// Changes the simulated sensor (install, enrol, remove, script outcomes).
     func changeSimulatedSensor(_ change: SimulatedSensorChange) throws(KeychainCoreError)
+    /// Chooses the sensor, or enrols a finger on the fingerprint reader.
+    func changeSensor(_ change: SensorChange) throws(KeychainCoreError)
 }
 
 extension KeychainEngine {

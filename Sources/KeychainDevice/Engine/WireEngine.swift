@@ -259,4 +259,8 @@ package final class WireEngine: KeychainEngine {
     package func changeSimulatedSensor(_ change: SimulatedSensorChange) throws(KeychainCoreError) {
         try expectDone(.changeSimulatedSensor(change))
     }
+
+    package func changeSensor(_ change: SensorChange) throws(KeychainCoreError) {
+        try expectDone(.changeSensor(change))
+    }
 }

@@ -27,8 +27,10 @@ package final class EmbeddedEngine: KeychainEngine {
     package let keychain: Keychain
     /// Contexts and evaluations (Apple's coreauthd and ACM).
     let gate: AuthenticationGate
-    /// The simulated sensor, which the gate asks for matches.
+    /// The simulated sensor, scriptable from tests and other processes.
     let simulatedSensor: SimulatedBiometricSensor
+    /// The sensor the gate asks for matches: the simulated one or fprintd's reader, as chosen.
+    let sensor: SelectedSensor
 
     // MARK: Initialization
 
@@ -42,7 +44,8 @@ package final class EmbeddedEngine: KeychainEngine {
             logger: configuration.logger
         )
         simulatedSensor = SimulatedBiometricSensor(keychain: keychain, asksAtTerminal: configuration.passcodePrompt.asksAtTerminal)
-        gate = AuthenticationGate(keybagService: keychain.keybagService, sensor: simulatedSensor, prompt: configuration.passcodePrompt)
+        sensor = SelectedSensor(keychain: keychain, simulated: simulatedSensor, reader: FprintdReader())
+        gate = AuthenticationGate(keybagService: keychain.keybagService, sensor: sensor, prompt: configuration.passcodePrompt)
     }
 
     // MARK: Items
@@ -148,14 +151,38 @@ package final class EmbeddedEngine: KeychainEngine {
 
     package func biometryState() throws(KeychainCoreError) -> BiometryState {
         let failures = try keychain.attempts.biometricFailures()
-        return BiometryState(
-            kind: try simulatedSensor.kind(),
-            enrolled: try simulatedSensor.enrolled(),
-            enrolmentIdentity: try simulatedSensor.enrolmentIdentity(),
+        let current = try sensor.current()
+        var state = BiometryState(
+            kind: try current.kind(),
+            enrolled: try current.enrolled(),
+            enrolmentIdentity: try current.enrolmentIdentity(),
             failedMatches: failures,
             isLockedOut: failures >= AttemptCounters.biometricFailureLimit,
             queuedOutcomes: try simulatedSensor.queuedOutcomes()
         )
+        state.source = try sensor.source()
+        if state.source != .simulated { state.readerName = sensor.fprintd.reader.reader()?.name }
+        return state
+    }
+
+    /// Chooses the sensor, or enrols a finger on fprintd's reader; either way the `biometryCurrentSet`
+    /// constraint key then follows the set in use.
+    package func changeSensor(_ change: SensorChange) throws(KeychainCoreError) {
+        switch change {
+        case .select(let source):
+            try sensor.select(source)
+        case .enrollOnReader(let finger):
+            guard try keychain.keybagService.hasPasscode() else {
+                throw KeychainCoreError(.notAvailable, "set a passcode before enrolling biometry")
+            }
+            guard keychain.keybagService.hasBeenUnlocked else {
+                throw KeychainCoreError(.interactionNotAllowed, "enrolling biometry needs the passcode first")
+            }
+            try sensor.fprintd.enroll(finger)
+            try sensor.rotateReaderEpoch()
+        }
+        guard try keychain.keybagService.hasPasscode() else { return }
+        try keychain.keybagService.replaceBiometricSetConstraint(domainHash: try sensor.enrolmentIdentity())
     }
 
     /// Applies the change; when the enrolled set changed, replaces the `biometryCurrentSet` constraint key

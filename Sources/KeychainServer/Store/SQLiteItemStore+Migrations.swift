@@ -154,6 +154,21 @@ extension SQLiteItemStore {
             )
         }
 
+        migrator.registerMigration("v7-sensor-source") { db in
+            // Which sensor matches fingers (simulated, fprintd, auto), and the random epoch that an
+            // enrolment through the keychain's own tool rotates (fprintd does not tell a finger
+            // enrolled again from the one it replaced).
+            try db.execute(
+                sql: """
+                    CREATE TABLE sensor_source (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        source TEXT NOT NULL,
+                        reader_epoch BLOB
+                    );
+                    """
+            )
+        }
+
         return migrator
     }
 }

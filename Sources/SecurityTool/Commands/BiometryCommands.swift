@@ -15,15 +15,18 @@ import ArgumentParser
 import Foundation
 import KeychainDevice
 
-/// `security biometry …`: the simulated sensor, like Xcode Simulator's Touch ID / Face ID menu.
+/// `security biometry …`: the sensor — fprintd's fingerprint reader, or the simulated sensor, like
+/// Xcode Simulator's Touch ID / Face ID menu.
 struct BiometryCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "biometry",
-        abstract: "Set up and script the simulated biometric sensor.",
+        abstract: "Choose the biometric sensor (fprintd's reader or the simulated one); enrol; script the simulated one.",
         discussion: """
-            The sensor's state lives in the keychain, so one process can queue outcomes that the
-            next `find-generic-password` consumes. Enrolling needs a passcode, as on iOS; enrolling
-            or removing a finger or face makes every biometryCurrentSet item unreadable for good.
+            `security biometry sensor fprintd` uses the fingerprint reader fprintd drives (`auto`: when
+            fprintd has one); `touchid`, `faceid`, `opticid` install the simulated sensor, whose state
+            lives in the keychain, so one process can queue outcomes that the next
+            `find-generic-password` consumes. Enrolling needs a passcode, as on iOS; enrolling or
+            removing a finger or face makes every biometryCurrentSet item unreadable for good.
             """,
         subcommands: [Show.self, Sensor.self, Enroll.self, Remove.self, Next.self, Clear.self]
     )
@@ -42,28 +45,43 @@ struct BiometryCommands: ParsableCommand {
     }
 
     struct Sensor: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Install a sensor: touchid, faceid, opticid, or none.")
-        @Argument(help: ArgumentHelp("The sensor kind.", valueName: "touchid|faceid|opticid|none")) var kind: String
+        static let configuration = CommandConfiguration(
+            abstract: "Choose the sensor: fprintd (the fingerprint reader), auto (fprintd's when it has one), or a simulated touchid, faceid, opticid, or none."
+        )
+        @Argument(help: ArgumentHelp("The sensor.", valueName: "fprintd|auto|touchid|faceid|opticid|none")) var kind: String
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
+            let name = kind.lowercased()
+            if let source = BiometricSensorSource(rawValue: name), source != .simulated {
+                let device = try Session.open(home: keychain)
+                try BiometryCommands.perform("biometry sensor") { try device.selectBiometricSensor(source) }
+                let status = try BiometryCommands.perform("biometry sensor") { try device.biometryStatus() }
+                Swift.print("sensor: \(name) (\(status.readerName.map { "reader: \(Terminal.escaped($0))" } ?? "no fingerprint reader"))")
+                return
+            }
             let chosen: BiometryKind?
-            if kind.lowercased() == "none" {
+            if name == "none" {
                 chosen = nil
-            } else if let known = BiometryKind(rawValue: kind.lowercased()) {
+            } else if let known = BiometryKind(rawValue: name) {
                 chosen = known
             } else {
-                throw ValidationError("unknown sensor \(kind); use touchid, faceid, opticid or none")
+                throw ValidationError("unknown sensor \(kind); use fprintd, auto, touchid, faceid, opticid or none")
             }
             let device = try Session.open(home: keychain)
-            try BiometryCommands.perform("biometry sensor") { try device.simulatedSensor.install(chosen) }
+            try BiometryCommands.perform("biometry sensor") {
+                try device.selectBiometricSensor(.simulated)
+                try device.simulatedSensor.install(chosen)
+            }
             Swift.print("sensor: \(chosen?.displayName ?? "none")")
         }
     }
 
     struct Enroll: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Enrol a finger, face or eye by name.")
-        @Argument(help: "A name for it (\"right thumb\").") var name: String
+        static let configuration = CommandConfiguration(
+            abstract: "Enrol a finger on the fingerprint reader (fprintd's names: right-index-finger, …), or a simulated finger, face or eye by name."
+        )
+        @Argument(help: "A name for it (\"right thumb\"; on fprintd's reader: right-index-finger, left-thumb, …).") var name: String
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
@@ -71,7 +89,13 @@ struct BiometryCommands: ParsableCommand {
             if (try? device.hasPasscode()) == true, !device.hasBeenUnlocked {
                 try Session.unlock(device)
             }
-            try BiometryCommands.perform("biometry enroll") { try device.simulatedSensor.enroll(name) }
+            let status = try BiometryCommands.perform("biometry enroll") { try device.biometryStatus() }
+            if status.source == .simulated {
+                try BiometryCommands.perform("biometry enroll") { try device.simulatedSensor.enroll(name) }
+            } else {
+                Terminal.printError("Touch the fingerprint reader until it has the whole finger (\(Terminal.escaped(name))).")
+                try BiometryCommands.perform("biometry enroll") { try device.enrollOnReader(finger: name) }
+            }
             Swift.print("enrolled \(Terminal.escaped(name))")
         }
     }
@@ -124,6 +148,9 @@ struct BiometryCommands: ParsableCommand {
     /// Prints the biometry lines of `security status`.
     static func print(_ status: BiometryStatus) {
         Swift.print("biometry: \(status.kind?.displayName ?? "none")")
+        if status.source != .simulated {
+            Swift.print("sensor: \(status.source.rawValue) (\(status.readerName.map { "reader: \(Terminal.escaped($0))" } ?? "no fingerprint reader"))")
+        }
         if status.kind != nil {
             Swift.print("enrolled: \(status.enrolled.isEmpty ? "none" : status.enrolled.map(Terminal.escaped).joined(separator: ", "))")
         }

@@ -1,0 +1,127 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import CFprintd
+import Foundation
+import KeychainCore
+import Synchronization
+
+/// The system's fingerprint reader, as fprintd (`net.reactivated.Fprint`, on the system bus) drives it.
+///
+/// Each call is one short conversation on its own connection (see `CFprintd.h`): fprintd's owner on the
+/// bus is checked to run as root first, and only its answers count.
+final class FprintdReader: Sendable {
+    /// What fprintd reports about its reader.
+    struct Reader: Sendable, Hashable {
+        /// Its D-Bus object path.
+        let path: String
+        /// Its driver's name (`Virtual device for debugging`, `Synaptics Sensors`, …).
+        let name: String
+    }
+
+    /// Why fprintd could not be asked.
+    struct Failure: Error, Sendable {
+        let outcome: Int32
+        let message: String
+    }
+
+    /// How long a scan may take (fprintd has no time-out of its own): `KEYCHAIN_FPRINTD_TIMEOUT` seconds, else 30.
+    let timeout: Duration
+    // The conversation running a verification, for `cancel()` from another thread.
+    private let running = Mutex<UnsafeConversation?>(nil)
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let seconds = environment["KEYCHAIN_FPRINTD_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
+        timeout = .milliseconds(Int64(seconds * 1000))
+    }
+
+    // MARK: Asking
+
+    /// The default reader, or `nil` when fprintd is not there, is not trusted, or has none.
+    func reader() -> Reader? {
+        try? converse { fprint throws(Failure) -> Reader in
+            var path = [CChar](repeating: 0, count: 256)
+            var name = [CChar](repeating: 0, count: 256)
+            try Self.check(fprint, c_fprint_device(fprint, &path, path.count, &name, name.count))
+            return Reader(path: Self.string(path), name: Self.string(name))
+        }
+    }
+
+    /// The fingers enrolled for this user on `reader`.
+    func enrolledFingers(on reader: Reader) throws(Failure) -> [String] {
+        try converse { fprint throws(Failure) -> [String] in
+            var fingers = [CChar](repeating: 0, count: 4096)
+            try Self.check(fprint, c_fprint_enrolled(fprint, reader.path, &fingers, fingers.count))
+            return Self.string(fingers).split(separator: "\n").map(String.init).sorted()
+        }
+    }
+
+    /// One verification of any enrolled finger: fprintd's final status (`verify-match`, …).
+    func verify(on reader: Reader) throws(Failure) -> String {
+        try converse(cancellable: true) { fprint throws(Failure) -> String in
+            var status = [CChar](repeating: 0, count: 64)
+            try Self.check(fprint, c_fprint_verify(fprint, reader.path, milliseconds, &status, status.count))
+            return Self.string(status)
+        }
+    }
+
+    /// Enrols `finger`: fprintd's final status (`enroll-completed`, …).
+    func enroll(_ finger: String, on reader: Reader) throws(Failure) -> String {
+        try converse(cancellable: true) { fprint throws(Failure) -> String in
+            var status = [CChar](repeating: 0, count: 64)
+            try Self.check(fprint, c_fprint_enroll(fprint, reader.path, finger, milliseconds, nil, nil, &status, status.count))
+            return Self.string(status)
+        }
+    }
+
+    /// Ends the verification or enrolment in progress.
+    func cancel() {
+        running.withLock { conversation in
+            if let conversation { c_fprint_cancel(conversation.pointer) }
+        }
+    }
+
+    // MARK: Private
+
+    /// The C handle, moved between threads only under `running`'s lock or by its one owner.
+    private struct UnsafeConversation: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private var milliseconds: Int32 {
+        let (seconds, attoseconds) = timeout.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+
+    private func converse<T>(cancellable: Bool = false, _ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
+        var status: Int32 = 0
+        guard let fprint = c_fprint_open(&status) else {
+            throw Failure(outcome: status, message: "the system bus cannot be reached")
+        }
+        defer { c_fprint_close(fprint) }
+        if cancellable { running.withLock { $0 = UnsafeConversation(pointer: fprint) } }
+        defer { if cancellable { running.withLock { $0 = nil } } }
+        return try body(fprint)
+    }
+
+    /// The text of a NUL-terminated buffer.
+    private static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func check(_ fprint: OpaquePointer, _ outcome: Int32) throws(Failure) {
+        guard outcome < 0 else { return }
+        throw Failure(outcome: outcome, message: String(cString: c_fprint_error(fprint)))
+    }
+}

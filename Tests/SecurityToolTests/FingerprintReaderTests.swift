@@ -1,0 +1,178 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import Foundation
+import Testing
+
+/// The fingerprint reader fprintd drives, behind securityd (issue 17): libfprint's virtual reader on a
+/// private system bus, `security` clients that never see the passcode reading items after a scan of
+/// the enrolled finger.
+@Suite(.serialized, .enabled(if: VirtualFingerprintReader.isAvailable, "needs root, fprintd, dbus-daemon and python3-dbusmock"))
+struct FingerprintReaderTests {
+    static let passcode = "4826"
+
+    /// Runs `security` in the background while `scan` puts a finger on the reader; its output.
+    static func withScan(
+        _ reader: VirtualFingerprintReader,
+        _ finger: String,
+        _ body: @escaping @Sendable () throws -> SecurityToolRunner.Output
+    ) throws -> SecurityToolRunner.Output {
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            box.set(Result { try body() })
+            done.signal()
+        }
+        do {
+            try reader.scan(finger)
+        } catch {
+            done.wait()
+            // The command ended without opening the reader: what it said is the failure.
+            let output = try box.get()
+            Issue.record("the reader was not opened: status \(output.status), \(output.stderr)")
+            return output
+        }
+        done.wait()
+        return try box.get()
+    }
+
+    /// A `security` client of the daemon, to run from another thread.
+    struct Client: Sendable {
+        let home: URL
+        let environment: [String: String]
+
+        init(_ daemon: PrivateDaemon) {
+            home = daemon.home
+            environment = daemon.clientEnvironment()
+        }
+
+        func tool(_ arguments: [String]) throws -> SecurityToolRunner.Output {
+            try SecurityToolRunner(home: home).run(arguments, input: "", environment: environment)
+        }
+    }
+
+    final class Box: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<SecurityToolRunner.Output, any Error>?
+        func set(_ value: Result<SecurityToolRunner.Output, any Error>) { lock.withLock { result = value } }
+        func get() throws -> SecurityToolRunner.Output { try lock.withLock { try result!.get() } }
+    }
+
+    @Test func aScanOfTheEnrolledFingerReadsTheItemInAnyProcess() throws {
+        let reader = try VirtualFingerprintReader()
+        defer { reader.stop() }
+        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "20"])
+        defer { daemon.stop() }
+        let client = Client(daemon)
+        #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
+        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
+        var output = try daemon.tool(["biometry", "sensor", "fprintd"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "sensor: fprintd (reader: Virtual device for debugging)\n")
+        #expect(try daemon.tool(["biometry", "status"]).stdout.contains("biometry: Touch ID\nsensor: fprintd (reader: Virtual device for debugging)\nenrolled: none\n"))
+
+        // Enrolling takes the virtual reader's five scans of one finger.
+        let enrolment = Box()
+        let enrolled = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            enrolment.set(Result { try client.tool(["biometry", "enroll", "right-index-finger"]) })
+            enrolled.signal()
+        }
+        do {
+            for _ in 0..<5 { try reader.scan("finger-A") }
+        } catch {
+            enrolled.wait()
+            Issue.record("enrolling did not open the reader: \(String(describing: try? enrolment.get()))")
+            throw error
+        }
+        enrolled.wait()
+        output = try enrolment.get()
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try daemon.tool(["biometry", "status"]).stdout.contains("enrolled: right-index-finger\n"))
+
+        let current = ["add-generic-password", "-s", "Reader", "-a", "current", "-w", "current-set secret", "--access-control", "biometryCurrentSet"]
+        #expect(try daemon.tool(current).status == 0)
+        let any = ["add-generic-password", "-s", "Reader", "-a", "any", "-w", "any-finger secret", "--access-control", "biometryAny"]
+        #expect(try daemon.tool(any).status == 0)
+        let readCurrent = ["find-generic-password", "-s", "Reader", "-a", "current", "-w"]
+        let readAny = ["find-generic-password", "-s", "Reader", "-a", "any", "-w"]
+
+        // The enrolled finger: read by a process that never saw the passcode (no input at all).
+        output = try Self.withScan(reader, "finger-A") { try client.tool(readCurrent) }
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "current-set secret\n")
+        // Another finger: errSecAuthFailed (-25293's low byte, 51).
+        output = try Self.withScan(reader, "finger-B") { try client.tool(readCurrent) }
+        #expect(output.status == 51, "\(output.stderr)")
+        #expect(!output.stdout.contains("secret"))
+
+        // Five failed matches in a row (the match above reset the count): biometry is locked out; the
+        // passcode at `security unlock` ends it.
+        for _ in 0..<4 {
+            #expect(try Self.withScan(reader, "finger-B") { try client.tool(readCurrent) }.status == 51)
+        }
+        #expect(try daemon.tool(["biometry", "status"]).stdout.contains("failed biometric matches: 5 (locked out"))
+        output = try daemon.tool(readCurrent)
+        #expect(output.status != 0 && !output.stdout.contains("secret"))
+        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
+        #expect(try Self.withScan(reader, "finger-A") { try client.tool(readAny) }.stdout == "any-finger secret\n")
+
+        // Another finger enrolled: the current-set item is gone for good; the any-finger item stays.
+        let second = Box()
+        let secondDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            second.set(Result { try client.tool(["biometry", "enroll", "left-thumb"]) })
+            secondDone.signal()
+        }
+        for _ in 0..<5 { try reader.scan("finger-C") }
+        secondDone.wait()
+        #expect(try second.get().status == 0)
+        // (It is found invalid before any finger is asked for.)
+        output = try daemon.tool(readCurrent)
+        #expect(output.status == 44, "\(output.stderr)")  // errSecItemNotFound
+        #expect(try Self.withScan(reader, "finger-C") { try client.tool(readAny) }.stdout == "any-finger secret\n")
+
+        // fprintd stopped: no sensor, nothing lost.
+        reader.stopFprintd()
+        #expect(try daemon.tool(["biometry", "status"]).stdout.contains("biometry: none\nsensor: fprintd (no fingerprint reader)\n"))
+        output = try daemon.tool(readAny)
+        #expect(output.status == 51 && !output.stdout.contains("secret"), "\(output.stderr)")
+        try reader.startFprintd()
+        output = try Self.withScan(reader, "finger-C") { try client.tool(readAny) }
+        #expect(output.stdout == "any-finger secret\n", "\(output.status) \(output.stderr)")
+    }
+
+    @Test func aFakeFprintdOfAnotherUserIsNotBelieved() throws {
+        let reader = try VirtualFingerprintReader(fprintd: false)
+        defer { reader.stop() }
+        try reader.startFakeFprintd(asUser: 65534)
+        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "5"])
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
+        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
+        // An item protected by any finger, enrolled on the simulated sensor; then the reader is chosen.
+        #expect(try daemon.tool(["biometry", "sensor", "touchid"]).status == 0)
+        #expect(try daemon.tool(["biometry", "enroll", "thumb"]).status == 0)
+        let add = ["add-generic-password", "-s", "Fake", "-a", "me", "-w", "not for the fake", "--access-control", "biometryAny"]
+        #expect(try daemon.tool(add).status == 0)
+        var output = try daemon.tool(["biometry", "sensor", "fprintd"])
+        #expect(output.stdout == "sensor: fprintd (no fingerprint reader)\n", "\(output.stderr)")
+
+        // The fake answers every verification with a match; the daemon never asks it.
+        output = try daemon.tool(["find-generic-password", "-s", "Fake", "-a", "me", "-w"])
+        #expect(output.status != 0)
+        #expect(!output.stdout.contains("not for the fake"))
+        #expect(try daemon.tool(["biometry", "status"]).stdout.hasPrefix("biometry: none\n"))
+    }
+}
