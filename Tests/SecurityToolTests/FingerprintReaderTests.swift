@@ -151,6 +151,24 @@ struct FingerprintReaderTests {
         try reader.startFprintd()
         output = try Self.withScan(reader, "finger-C") { try client.tool(readAny) }
         #expect(output.stdout == "any-finger secret\n", "\(output.status) \(output.stderr)")
+
+        // A client that goes away while the reader waits for its finger: the daemon stops waiting and
+        // frees the reader at once (else the next request would find it claimed for the whole time-out).
+        let impatient = Process()
+        impatient.executableURL = SecurityToolRunner.executable
+        impatient.arguments = readAny
+        impatient.environment = client.environment
+        impatient.standardInput = FileHandle.nullDevice
+        impatient.standardOutput = FileHandle.nullDevice
+        impatient.standardError = FileHandle.nullDevice
+        try impatient.run()
+        try reader.waitUntilOpened()
+        kill(impatient.processIdentifier, SIGKILL)
+        impatient.waitUntilExit()
+        let started = Date()
+        output = try Self.withScan(reader, "finger-C") { try client.tool(readAny) }
+        #expect(output.stdout == "any-finger secret\n", "\(output.status) \(output.stderr)")
+        #expect(Date().timeIntervalSince(started) < 15)
     }
 
     @Test func aFakeFprintdOfAnotherUserIsNotBelieved() throws {

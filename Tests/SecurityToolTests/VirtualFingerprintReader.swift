@@ -103,6 +103,15 @@ final class VirtualFingerprintReader: @unchecked Sendable {
     /// Puts `finger` on the reader: waits until fprintd has opened the reader (its socket answers), then
     /// sends `SCAN <finger>`.
     func scan(_ finger: String, within seconds: Double = 20) throws {
+        try waitForReader(sending: "SCAN \(finger)", within: seconds)
+    }
+
+    /// Waits until fprintd has opened the reader (someone is waiting for a finger).
+    func waitUntilOpened(within seconds: Double = 20) throws {
+        try waitForReader(sending: nil, within: seconds)
+    }
+
+    private func waitForReader(sending command: String?, within seconds: Double) throws {
         try python(
             """
             import socket, sys, time
@@ -118,8 +127,10 @@ final class VirtualFingerprintReader: @unchecked Sendable {
                         sys.exit('the virtual reader was not opened')
                     time.sleep(0.05)
             time.sleep(0.3)
-            s.sendall(b'SCAN \(finger)')
-            s.shutdown(socket.SHUT_WR)
+            command = \(command.map { "b'\($0)'" } ?? "None")
+            if command:
+                s.sendall(command)
+                s.shutdown(socket.SHUT_WR)
             s.close()
             """
         )

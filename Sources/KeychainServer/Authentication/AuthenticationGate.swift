@@ -72,7 +72,10 @@ package final class AuthenticationGate: Sendable {
 
     /// Forgets a context.
     package func releaseContext(_ reference: ContextReference) {
-        _ = contexts.withLock { $0.removeValue(forKey: reference) }
+        let inFlight = contexts.withLock { $0.removeValue(forKey: reference)?.evaluationsInFlight ?? 0 }
+        // Released while the sensor waits for a finger (its process went away, or dropped the
+        // context): nobody is left to want the match.
+        if inFlight > 0 { sensor.cancel() }
     }
 
     /// What the context has earned; nothing for an unknown, released or invalidated context.
