@@ -71,13 +71,18 @@ python3 "$HERE/Scripts/cli.py" --security "$BIN/security" --n "$CLI_N" --out "$R
 log "security CLI through securityd, one process per operation ($CLI_N items)"
 python3 "$HERE/Scripts/cli.py" --security "$BIN/security" --n "$CLI_N" --engine daemon --out "$RESULTS/cli.jsonl"
 
+log "fingerprint round trip with libfprint's virtual reader, beside fprintd-verify"
+FPRINT_N=$([ $SMOKE = 1 ] && echo 3 || echo 20)
+python3 "$HERE/Scripts/fprint.py" --security "$BIN/security" --n "$FPRINT_N" --out "$RESULTS/fprint.jsonl" \
+  || log "the fingerprint round trip failed; the report will lack it"
+
 if grep -Eq '"errors": ?[1-9]' "$RESULTS/keychain.jsonl" "$RESULTS/cli.jsonl"; then
   log "some operations failed (records with errors > 0 in $RESULTS)"; exit 1
 fi
 
 REPORT=$RESULTS/BENCHMARKS.md
 python3 "$HERE/Scripts/report.py" --keychain "$RESULTS/keychain.jsonl" --cli "$RESULTS/cli.jsonl" \
-  --peers "$RESULTS/peers/results.jsonl" --env "$RESULTS/env.txt" --analysis "$HERE/analysis.md" \
+  --peers "$RESULTS/peers/results.jsonl" --fprint "$RESULTS/fprint.jsonl" --env "$RESULTS/env.txt" --analysis "$HERE/analysis.md" \
   --command "Benchmarks/run.sh${1:+ $1}" >"$REPORT"
 if [ $SMOKE = 0 ]; then
   cp "$REPORT" "$ROOT/BENCHMARKS.md"

@@ -70,6 +70,7 @@ def main():
     parser.add_argument("--keychain", required=True)
     parser.add_argument("--cli")
     parser.add_argument("--peers")
+    parser.add_argument("--fprint")
     parser.add_argument("--env")
     parser.add_argument("--analysis")
     parser.add_argument("--command", default="Benchmarks/run.sh")
@@ -224,6 +225,23 @@ def main():
             w(f"CryptoKit's `SecureEnclave.P256.Signing.PrivateKey` (its blob opened by the engine for every signature): "
               f"{fmt_rate(rate(blob))} signatures/s, {fmt_ratio(rate(blob), rate(floor_sign) if floor_sign else None)} "
               f"of swift-crypto's.\n")
+
+    # Fingerprint reader
+    fprint = load(args.fprint)
+    fprintd_verify = next((r for r in fprint if r["peer"] == "fprintd-verify"), None)
+    ours_verify = next((r for r in fprint if r["peer"].startswith("security find -w")), None)
+    if fprintd_verify and ours_verify:
+        w("## Fingerprint round trip (libfprint's virtual reader, same run)\n")
+        w("From starting the process to its answer, with the same scan put on the reader as soon as it is opened: "
+          "`fprintd-verify` (fprintd's own client: claim, verify, release) beside `security find-generic-password -w` "
+          "of a `biometryAny` item through securityd, which asks fprintd (checking that its owner is root) and "
+          "opens the item.\n")
+        w("| client | runs | p50 ms | p90 ms | ratio (p50) |")
+        w("|---|---:|---:|---:|---:|")
+        for r in (fprintd_verify, ours_verify):
+            w(f"| {r['peer']} | {r['n']} | {fmt_ms(r)} | {fmt_ms(r, 'p90')} "
+              f"| {fmt_ratio(r['lat_ms']['p50'], fprintd_verify['lat_ms']['p50'])} |")
+        w("")
 
     # Data protection
     rekeys = [r for r in ours if r["peer"] == DATA_PROTECTION]
