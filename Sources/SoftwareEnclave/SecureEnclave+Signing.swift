@@ -44,15 +44,11 @@ extension SecureEnclave.P256.Signing {
             accessControl: SecAccessControl = SecureEnclave.defaultAccessControl(),
             authenticationContext: LAContext? = nil
         ) throws {
-            do {
-                key = try SealedEnclaveKey.generate(
-                    accessControl: accessControl,
-                    compactRepresentable: compactRepresentable,
-                    context: authenticationContext
-                )
-            } catch {
-                throw SecureEnclaveFailure.error(error)
-            }
+            key = try SecureEnclave.generate(
+                compactRepresentable: compactRepresentable,
+                accessControl: accessControl,
+                context: authenticationContext
+            )
             publicKey = try Self.publicKey(of: key)
         }
 
@@ -60,11 +56,7 @@ extension SecureEnclave.P256.Signing {
         ///
         /// - Throws: CryptoTokenKit's corrupted-data error (`-3`) for data that is not a key of this keychain.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
-            do {
-                key = try SealedEnclaveKey(blob: dataRepresentation, context: authenticationContext)
-            } catch {
-                throw SecureEnclaveFailure.error(error, loading: true)
-            }
+            key = try SecureEnclave.load(dataRepresentation, context: authenticationContext)
             publicKey = try Self.publicKey(of: key)
         }
 

@@ -15,6 +15,7 @@
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import CryptoKit
 #else
+import Foundation
 import KeychainDevice
 public import KeychainServices
 
@@ -46,6 +47,24 @@ public enum SecureEnclave {
         public enum Signing {}
         /// Keys for ECDH key agreement.
         public enum KeyAgreement {}
+    }
+
+    /// A new key in the engine, failures as CryptoKit reports them.
+    static func generate(compactRepresentable: Bool, accessControl: SecAccessControl, context: AnyObject?) throws -> SealedEnclaveKey {
+        do {
+            return try SealedEnclaveKey.generate(accessControl: accessControl, compactRepresentable: compactRepresentable, context: context)
+        } catch {
+            throw SecureEnclaveFailure.error(error)
+        }
+    }
+
+    /// The key a blob holds, failures as CryptoKit reports them (a blob that is not one: corrupted data).
+    static func load(_ blob: Data, context: AnyObject?) throws -> SealedEnclaveKey {
+        do {
+            return try SealedEnclaveKey(blob: blob, context: context)
+        } catch {
+            throw SecureEnclaveFailure.error(error, loading: true)
+        }
     }
 
     /// The access control CryptoKit gives keys made without one: available after the first unlock,
