@@ -112,6 +112,8 @@ struct FingerprintReaderTests {
         output = try Self.withScan(reader, "finger-A") { try client.tool(readCurrent) }
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "current-set secret\n")
+        // The daemon tells the program's user why the reader waits, naming the program.
+        #expect(output.stderr == "security: touch the fingerprint reader (security wants to use an item in your keychain)\n")
         // Another finger: errSecAuthFailed (-25293's low byte, 51).
         output = try Self.withScan(reader, "finger-B") { try client.tool(readCurrent) }
         #expect(output.status == 51, "\(output.stderr)")

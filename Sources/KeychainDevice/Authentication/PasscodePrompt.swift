@@ -52,6 +52,11 @@ public struct PasscodePrompt: Sendable {
 
     private let answer: @Sendable (Purpose, String) -> Reply
     package let kind: Kind
+    /// Shows a line that needs no answer ("touch the fingerprint reader to …"): on standard error when
+    /// it is a terminal, unless replaced (the daemon sends it to the requesting program).
+    package var notify: @Sendable (String) -> Void = { text in
+        Terminal.showOnTerminal(text)
+    }
 
     /// Whether the simulated sensor may ask the person at the terminal when its queue is empty.
     package var asksAtTerminal: Bool { kind == .terminal }
@@ -113,6 +118,11 @@ public struct PasscodePrompt: Sendable {
     /// Asks for the passcode or an application password.
     package func ask(_ purpose: Purpose, reason: String) -> Reply {
         answer(purpose, reason)
+    }
+
+    /// Tells the person something that needs no answer.
+    package func notice(_ text: String) {
+        notify(text)
     }
 }
 

@@ -127,13 +127,15 @@ package enum EngineResponse: Sendable, Codable {
     case progress(completed: Int, total: Int)
     /// Interim: the client's prompt is asked this; it sends ``EngineRequest/answer(_:)`` back.
     case ask(PromptQuestion)
+    /// Interim: the client's prompt shows this line (a fingerprint scan is awaited, and for whom).
+    case notice(String)
     case keychainError(KeychainCoreError)
     case authenticationFailure(AuthenticationFailure)
 
     /// Whether more replies follow this one for the same request.
     package var isInterim: Bool {
         switch self {
-        case .progress, .ask: true
+        case .progress, .ask, .notice: true
         default: false
         }
     }

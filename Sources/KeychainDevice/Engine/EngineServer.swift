@@ -186,7 +186,12 @@ package struct EngineServer: Sendable {
             else { return .unavailable }
             return reply
         }
-        return prompts.prompt(target, conversation.program, relay)
+        var prompt = prompts.prompt(target, conversation.program, relay)
+        let program = conversation.program ?? "a program"
+        prompt.notify = { text in
+            if let bytes = try? EngineWire.encode(EngineResponse.notice("\(program): \(text)")) { conversation.report(bytes) }
+        }
+        return prompt
     }
 
     private func authenticating(_ body: () throws(AuthenticationFailure) -> Void) -> EngineResponse {

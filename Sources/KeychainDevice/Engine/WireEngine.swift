@@ -77,6 +77,9 @@ package final class WireEngine: KeychainEngine {
             case .progress:
                 interim?(response)
                 return .interim(answer: nil)
+            case .notice(let text):
+                prompt.notice(text)
+                return .interim(answer: nil)
             default:
                 return .final(response)
             }
@@ -122,6 +125,7 @@ package final class WireEngine: KeychainEngine {
         case .biometryState: "a biometry state"
         case .applications: "applications"
         case .progress: "progress"
+        case .notice: "a notice"
         case .ask: "a question"
         case .keychainError: "an error"
         case .authenticationFailure: "an authentication failure"

@@ -33,6 +33,12 @@ package enum Terminal {
     /// Whether standard input is a terminal.
     package static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
 
+    /// Writes a line to standard error when it is a terminal (someone may read it there).
+    package static func showOnTerminal(_ line: String) {
+        guard isatty(STDERR_FILENO) == 1 else { return }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
     /// Shows `prompt` on standard error and reads one line without echo.
     ///
     /// The line is read byte by byte (no stdio buffer keeps a copy) into a ``SecretBuffer``

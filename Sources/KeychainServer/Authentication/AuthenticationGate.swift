@@ -165,7 +165,7 @@ package final class AuthenticationGate: Sendable {
             if let failure = failure(preventing: policy, for: reference) { throw failure }
             switch policy {
             case .biometrics, .biometricsOrCompanion:
-                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
+                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
             case .deviceOwner:
                 try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
             case .companion, .wristDetection:
@@ -205,7 +205,7 @@ package final class AuthenticationGate: Sendable {
                 if offersBiometry && offersPasscode {
                     try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 } else if offersBiometry {
-                    try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
+                    try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 } else if offersPasscode {
                     try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 } else {
@@ -219,7 +219,7 @@ package final class AuthenticationGate: Sendable {
                 throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
             if !needed.isDisjoint(with: biometric) {
-                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
+                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
             }
             if needed.contains(.passcode) {
                 try enterPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
@@ -238,7 +238,7 @@ package final class AuthenticationGate: Sendable {
     ) throws(AuthenticationFailure) {
         if case .success = try? usableBiometry() {
             do {
-                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed)
+                try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 return
             } catch where error.code == .userFallback || error.code == .biometryLockout {
                 // The dialog switches to "Enter Passcode".
@@ -248,7 +248,12 @@ package final class AuthenticationGate: Sendable {
     }
 
     /// One biometric match through the sensor; a match releases the biometric constraint keys.
-    private func matchBiometry(_ reference: ContextReference, reason: String, interactionAllowed: Bool) throws(AuthenticationFailure) {
+    private func matchBiometry(
+        _ reference: ContextReference,
+        reason: String,
+        interactionAllowed: Bool,
+        prompt: PasscodePrompt
+    ) throws(AuthenticationFailure) {
         let kind = try gated { () throws -> BiometryKind in
             let kind = try usableBiometry().get()
             // A set changed behind our back (another process, a crash between two writes): replace its lock now.
@@ -261,6 +266,8 @@ package final class AuthenticationGate: Sendable {
         guard interactionAllowed else {
             throw AuthenticationFailure(.notInteractive, "\(kind.displayName) needs the user, and interaction is not allowed")
         }
+        // A real reader shows nothing itself: the person is told where the request comes from and why.
+        if sensor.announcesScans { prompt.notice("touch the fingerprint reader (\(reason))") }
         let outcome: BiometricMatch
         do {
             outcome = try sensor.match(reason: reason, kind: kind)

@@ -32,6 +32,12 @@ package protocol BiometricSensor: Sendable {
     func match(reason: String, kind: BiometryKind) throws(KeychainCoreError) -> BiometricMatch
     /// Cancels a match in progress (its context was invalidated); the match reports `.cancelled`.
     func cancel()
+    /// Whether the person must be told that a scan is awaited (a real reader shows no dialog of its own).
+    var announcesScans: Bool { get }
+}
+
+extension BiometricSensor {
+    package var announcesScans: Bool { false }
 }
 
 /// What a sensor reports for one match.

@@ -92,6 +92,8 @@ struct FprintdSensor: BiometricSensor {
         reader.cancel()
     }
 
+    var announcesScans: Bool { true }
+
     // MARK: Enrolling
 
     /// Enrols `finger` on the reader; fprintd's final status must be `enroll-completed`.

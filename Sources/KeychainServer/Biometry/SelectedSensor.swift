@@ -56,6 +56,8 @@ struct SelectedSensor: BiometricSensor {
         fprintd.cancel()
     }
 
+    var announcesScans: Bool { (try? current())?.announcesScans ?? false }
+
     // MARK: Settings
 
     /// The chosen source; the simulated sensor until one is chosen.

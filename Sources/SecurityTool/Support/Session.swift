@@ -67,6 +67,9 @@ enum Session {
                 // As for passwords: the terminal without echo, else one line of standard input per question.
                 configuration.passcodePrompt = Terminal.isInteractive ? .terminal : .standardInput
             }
+            // The tool's notices (a fingerprint scan awaited, and for whom) go to standard error always, as
+            // its prompts do, so scripts see them too.
+            configuration.passcodePrompt.notify = { line in Terminal.printError(line) }
             let device = try Device(home: keychainHome, configuration: configuration)
             // A keychain served by securityd is reached (the daemon started) here, so that a
             // home it refuses is reported as one a process refuses.
