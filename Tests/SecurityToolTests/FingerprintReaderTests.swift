@@ -173,6 +173,45 @@ struct FingerprintReaderTests {
         #expect(Date().timeIntervalSince(started) < 15)
     }
 
+    @Test func aForgedMatchSignalDuringARealScanIsNotBelieved() throws {
+        let reader = try VirtualFingerprintReader()
+        defer { reader.stop() }
+        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "20"])
+        defer { daemon.stop() }
+        let client = Client(daemon)
+        #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
+        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
+        #expect(try daemon.tool(["biometry", "sensor", "fprintd"]).status == 0)
+        let enrolment = Box()
+        let enrolled = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            enrolment.set(Result { try client.tool(["biometry", "enroll", "right-index-finger"]) })
+            enrolled.signal()
+        }
+        for _ in 0..<5 { try reader.scan("finger-A") }
+        enrolled.wait()
+        #expect(try enrolment.get().status == 0)
+        let add = ["add-generic-password", "-s", "Forged", "-a", "me", "-w", "not for a forger", "--access-control", "biometryAny"]
+        #expect(try daemon.tool(add).status == 0)
+
+        // While the daemon waits for a finger, another user's program signals a match for the reader;
+        // then a wrong finger is scanned. Only fprintd's own (root) connection is listened to.
+        let read = Box()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            read.set(Result { try client.tool(["find-generic-password", "-s", "Forged", "-a", "me", "-w"]) })
+            done.signal()
+        }
+        try reader.waitUntilOpened()
+        try reader.forgeMatch(asUser: 65534)
+        Thread.sleep(forTimeInterval: 0.5)
+        try reader.scan("finger-B")
+        done.wait()
+        let output = try read.get()
+        #expect(output.status == 51, "\(output.stderr)")
+        #expect(!output.stdout.contains("not for a forger"))
+    }
+
     @Test func aFakeFprintdOfAnotherUserIsNotBelieved() throws {
         let reader = try VirtualFingerprintReader(fprintd: false)
         defer { reader.stop() }

@@ -180,6 +180,27 @@ final class VirtualFingerprintReader: @unchecked Sendable {
         try wait("the fake fprintd") { try self.owns("net.reactivated.Fprint") }
     }
 
+    /// A program of user `uid` (not root) that sends fprintd's `VerifyStatus("verify-match", done)` signal
+    /// for the reader, as if fprintd had matched: what a local attacker would try during a real scan.
+    func forgeMatch(asUser uid: UInt32) throws {
+        let output = try SecurityToolRunner.runProgram(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Self.python, "-c",
+                """
+                import dbus, dbus.lowlevel
+                bus = dbus.SystemBus()
+                signal = dbus.lowlevel.SignalMessage('/net/reactivated/Fprint/Device/0', 'net.reactivated.Fprint.Device', 'VerifyStatus')
+                signal.append('verify-match', True, signature='sb')
+                bus.send_message(signal)
+                bus.flush()
+                """,
+            ],
+            environment: environment
+        )
+        guard output.status == 0 else { throw ReaderError.failed(output.stderr) }
+    }
+
     func stop() {
         for process in [fake, fprintd, polkit, bus] { Self.stop(process) }
         try? FileManager.default.removeItem(at: directory)
