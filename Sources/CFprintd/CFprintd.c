@@ -169,8 +169,11 @@ const char *c_fprint_error(c_fprint *fprint) {
     return fprint ? fprint->error : "no conversation";
 }
 
-/// Finds the service's owner (starting fprintd if the bus can) and checks that it runs as root.
+/// Finds the service's owner (starting fprintd if the bus can) and checks that it runs as root — once per
+/// conversation: a unique name is never given to another connection, so calls to the one checked reach that
+/// root process or fail.
 static int trust_owner(c_fprint *fprint) {
+    if (fprint->owner[0] != '\0') return C_FPRINT_OK;
     sd_bus_error error = {NULL, NULL, 0};
     sd_bus_message *reply = NULL;
     // Starting the service if it is activatable; a name nobody owns and nobody can start fails here.

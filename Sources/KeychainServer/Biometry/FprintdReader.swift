@@ -20,7 +20,8 @@ import Synchronization
 /// The system's fingerprint reader, as fprintd (`net.reactivated.Fprint`, on the system bus) drives it.
 ///
 /// Each call is one short conversation on its own connection (see `CFprintd.h`): fprintd's owner on the
-/// bus is checked to run as root first, and only its answers count.
+/// bus is checked once to run as root, and only its answers count; the reader is looked up in the same
+/// conversation as what is asked of it.
 final class FprintdReader: Sendable {
     /// What fprintd reports about its reader.
     struct Reader: Sendable, Hashable {
@@ -50,35 +51,34 @@ final class FprintdReader: Sendable {
 
     /// The default reader, or `nil` when fprintd is not there, is not trusted, or has none.
     func reader() -> Reader? {
-        try? converse { fprint throws(Failure) -> Reader in
-            var path = [CChar](repeating: 0, count: 256)
-            var name = [CChar](repeating: 0, count: 256)
-            try Self.check(fprint, c_fprint_device(fprint, &path, path.count, &name, name.count))
-            return Reader(path: Self.string(path), name: Self.string(name))
-        }
+        try? converse { fprint throws(Failure) -> Reader in try Self.reader(fprint) }
     }
 
-    /// The fingers enrolled for this user on `reader`.
-    func enrolledFingers(on reader: Reader) throws(Failure) -> [String] {
-        try converse { fprint throws(Failure) -> [String] in
+    /// The default reader and the fingers enrolled for this user on it (none when they cannot be listed),
+    /// or `nil` when there is no trusted reader.
+    func enrolment() -> (reader: Reader, fingers: [String])? {
+        try? converse { fprint throws(Failure) -> (reader: Reader, fingers: [String]) in
+            let reader = try Self.reader(fprint)
             var fingers = [CChar](repeating: 0, count: 4096)
-            try Self.check(fprint, c_fprint_enrolled(fprint, reader.path, &fingers, fingers.count))
-            return Self.string(fingers).split(separator: "\n").map(String.init).sorted()
+            guard c_fprint_enrolled(fprint, reader.path, &fingers, fingers.count) >= 0 else { return (reader, []) }
+            return (reader, Self.string(fingers).split(separator: "\n").map(String.init).sorted())
         }
     }
 
-    /// One verification of any enrolled finger: fprintd's final status (`verify-match`, …).
-    func verify(on reader: Reader) throws(Failure) -> String {
+    /// One verification of any enrolled finger on the default reader: fprintd's final status (`verify-match`, …).
+    func verify() throws(Failure) -> String {
         try converse(cancellable: true) { fprint throws(Failure) -> String in
+            let reader = try Self.reader(fprint)
             var status = [CChar](repeating: 0, count: 64)
             try Self.check(fprint, c_fprint_verify(fprint, reader.path, milliseconds, &status, status.count))
             return Self.string(status)
         }
     }
 
-    /// Enrols `finger`: fprintd's final status (`enroll-completed`, …).
-    func enroll(_ finger: String, on reader: Reader) throws(Failure) -> String {
+    /// Enrols `finger` on the default reader: fprintd's final status (`enroll-completed`, …).
+    func enroll(_ finger: String) throws(Failure) -> String {
         try converse(cancellable: true) { fprint throws(Failure) -> String in
+            let reader = try Self.reader(fprint)
             var status = [CChar](repeating: 0, count: 64)
             try Self.check(fprint, c_fprint_enroll(fprint, reader.path, finger, milliseconds, nil, nil, &status, status.count))
             return Self.string(status)
@@ -113,6 +113,14 @@ final class FprintdReader: Sendable {
         if cancellable { running.withLock { $0 = UnsafeConversation(pointer: fprint) } }
         defer { if cancellable { running.withLock { $0 = nil } } }
         return try body(fprint)
+    }
+
+    /// The default reader, asked in the conversation `fprint`.
+    private static func reader(_ fprint: OpaquePointer) throws(Failure) -> Reader {
+        var path = [CChar](repeating: 0, count: 256)
+        var name = [CChar](repeating: 0, count: 256)
+        try check(fprint, c_fprint_device(fprint, &path, path.count, &name, name.count))
+        return Reader(path: string(path), name: string(name))
     }
 
     /// The text of a NUL-terminated buffer.

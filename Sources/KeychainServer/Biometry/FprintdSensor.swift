@@ -38,23 +38,11 @@ struct FprintdSensor: BiometricSensor {
     }
 
     func enrolled() throws(KeychainCoreError) -> [String] {
-        guard let device = reader.reader() else { return [] }
-        do {
-            return try reader.enrolledFingers(on: device)
-        } catch {
-            return []
-        }
+        reader.enrolment()?.fingers ?? []
     }
 
     func enrolmentIdentity() throws(KeychainCoreError) -> Data? {
-        guard let device = reader.reader() else { return nil }
-        let fingers: [String]
-        do {
-            fingers = try reader.enrolledFingers(on: device)
-        } catch {
-            return nil
-        }
-        guard !fingers.isEmpty else { return nil }
+        guard let (device, fingers) = reader.enrolment(), !fingers.isEmpty else { return nil }
         var hasher = SHA256()
         hasher.update(data: Data("swift-keychain/v1/fprintd-domain".utf8))
         hasher.update(data: Data("\(device.name.utf8.count):\(device.name)".utf8))
@@ -66,12 +54,9 @@ struct FprintdSensor: BiometricSensor {
     }
 
     func match(reason: String, kind: BiometryKind) throws(KeychainCoreError) -> BiometricMatch {
-        guard let device = reader.reader() else {
-            throw KeychainCoreError(.interactionNotAllowed, "the fingerprint reader is gone")
-        }
         let status: String
         do {
-            status = try reader.verify(on: device)
+            status = try reader.verify()
         } catch {
             switch error.outcome {
             case Int32(C_FPRINT_CANCELLED), Int32(C_FPRINT_TIMEOUT): return .cancelled
@@ -101,12 +86,11 @@ struct FprintdSensor: BiometricSensor {
         guard Self.fingerNames.contains(finger) else {
             throw KeychainCoreError(.invalidParameter, "unknown finger \(finger); fprintd's names are \(Self.fingerNames.joined(separator: ", "))")
         }
-        guard let device = reader.reader() else {
-            throw KeychainCoreError(.notAvailable, "fprintd has no fingerprint reader (or is not running as root)")
-        }
         let status: String
         do {
-            status = try reader.enroll(finger, on: device)
+            status = try reader.enroll(finger)
+        } catch where [C_FPRINT_NO_BUS, C_FPRINT_NO_SERVICE, C_FPRINT_UNTRUSTED, C_FPRINT_NO_DEVICE].contains(Int(error.outcome)) {
+            throw KeychainCoreError(.notAvailable, "fprintd has no fingerprint reader (or is not running as root)")
         } catch {
             throw KeychainCoreError(.notAvailable, "enrolling failed: \(error.message)")
         }
