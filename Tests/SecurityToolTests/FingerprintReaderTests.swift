@@ -28,6 +28,15 @@ struct FingerprintReaderTests {
         _ finger: String,
         _ body: @escaping @Sendable () throws -> SecurityToolRunner.Output
     ) throws -> SecurityToolRunner.Output {
+        try running(body) { try reader.scan(finger) }
+    }
+
+    /// Runs `body` (a `security` command) in the background while `act` plays the person at the reader; the
+    /// command's output.
+    static func running(
+        _ body: @escaping @Sendable () throws -> SecurityToolRunner.Output,
+        while act: () throws -> Void
+    ) throws -> SecurityToolRunner.Output {
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -35,7 +44,7 @@ struct FingerprintReaderTests {
             done.signal()
         }
         do {
-            try reader.scan(finger)
+            try act()
         } catch {
             done.wait()
             // The command ended without opening the reader: what it said is the failure.
@@ -83,21 +92,9 @@ struct FingerprintReaderTests {
         #expect(try daemon.tool(["biometry", "status"]).stdout.contains("biometry: Touch ID\nsensor: fprintd (reader: Virtual device for debugging)\nenrolled: none\n"))
 
         // Enrolling takes the virtual reader's five scans of one finger.
-        let enrolment = Box()
-        let enrolled = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            enrolment.set(Result { try client.tool(["biometry", "enroll", "right-index-finger"]) })
-            enrolled.signal()
-        }
-        do {
+        output = try Self.running({ try client.tool(["biometry", "enroll", "right-index-finger"]) }) {
             for _ in 0..<5 { try reader.scan("finger-A") }
-        } catch {
-            enrolled.wait()
-            Issue.record("enrolling did not open the reader: \(String(describing: try? enrolment.get()))")
-            throw error
         }
-        enrolled.wait()
-        output = try enrolment.get()
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try daemon.tool(["biometry", "status"]).stdout.contains("enrolled: right-index-finger\n"))
 
@@ -131,15 +128,10 @@ struct FingerprintReaderTests {
         #expect(try Self.withScan(reader, "finger-A") { try client.tool(readAny) }.stdout == "any-finger secret\n")
 
         // Another finger enrolled: the current-set item is gone for good; the any-finger item stays.
-        let second = Box()
-        let secondDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            second.set(Result { try client.tool(["biometry", "enroll", "left-thumb"]) })
-            secondDone.signal()
+        output = try Self.running({ try client.tool(["biometry", "enroll", "left-thumb"]) }) {
+            for _ in 0..<5 { try reader.scan("finger-C") }
         }
-        for _ in 0..<5 { try reader.scan("finger-C") }
-        secondDone.wait()
-        #expect(try second.get().status == 0)
+        #expect(output.status == 0, "\(output.stderr)")
         // (It is found invalid before any finger is asked for.)
         output = try daemon.tool(readCurrent)
         #expect(output.status == 44, "\(output.stderr)")  // errSecItemNotFound
@@ -182,32 +174,21 @@ struct FingerprintReaderTests {
         #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
         #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
         #expect(try daemon.tool(["biometry", "sensor", "fprintd"]).status == 0)
-        let enrolment = Box()
-        let enrolled = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            enrolment.set(Result { try client.tool(["biometry", "enroll", "right-index-finger"]) })
-            enrolled.signal()
+        let enrolment = try Self.running({ try client.tool(["biometry", "enroll", "right-index-finger"]) }) {
+            for _ in 0..<5 { try reader.scan("finger-A") }
         }
-        for _ in 0..<5 { try reader.scan("finger-A") }
-        enrolled.wait()
-        #expect(try enrolment.get().status == 0)
+        #expect(enrolment.status == 0, "\(enrolment.stderr)")
         let add = ["add-generic-password", "-s", "Forged", "-a", "me", "-w", "not for a forger", "--access-control", "biometryAny"]
         #expect(try daemon.tool(add).status == 0)
 
         // While the daemon waits for a finger, another user's program signals a match for the reader;
         // then a wrong finger is scanned. Only fprintd's own (root) connection is listened to.
-        let read = Box()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            read.set(Result { try client.tool(["find-generic-password", "-s", "Forged", "-a", "me", "-w"]) })
-            done.signal()
+        let output = try Self.running({ try client.tool(["find-generic-password", "-s", "Forged", "-a", "me", "-w"]) }) {
+            try reader.waitUntilOpened()
+            try reader.forgeMatch(asUser: 65534)
+            Thread.sleep(forTimeInterval: 0.5)
+            try reader.scan("finger-B")
         }
-        try reader.waitUntilOpened()
-        try reader.forgeMatch(asUser: 65534)
-        Thread.sleep(forTimeInterval: 0.5)
-        try reader.scan("finger-B")
-        done.wait()
-        let output = try read.get()
         #expect(output.status == 51, "\(output.stderr)")
         #expect(!output.stdout.contains("not for a forger"))
     }
