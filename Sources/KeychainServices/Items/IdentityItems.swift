@@ -37,10 +37,13 @@ enum IdentityItems {
     ]
     private static let identityReferencePrefix = Data(ItemClass.identity.rawValue.utf8)
 
-    /// Whether `values` is an identity operation: its class is `kSecClassIdentity`, or it names a
-    /// `SecIdentity`.
-    static func handles(_ values: [String: Any]) -> Bool {
-        values[QueryKey.itemClass] as? String == ItemClass.identity.rawValue || values[QueryKey.valueReference] is SecIdentity
+    /// The dictionary of a `SecItem*` call when it is an identity operation (its class is
+    /// `kSecClassIdentity`, or it names a `SecIdentity`), its objects as they are; `nil` for any other
+    /// call, which is told apart by two look-ups without copying the dictionary (every call asks).
+    static func identityValues(of dictionary: CFDictionary) -> [String: Any]? {
+        let isIdentity = dictionary[QueryKey.itemClass] as? String == ItemClass.identity.rawValue
+            || dictionary[QueryKey.valueReference] is SecIdentity
+        return isIdentity ? values(of: dictionary) : nil
     }
 
     /// The dictionary of a `SecItem*` call, its objects as they are; `nil` when a key is not a string.

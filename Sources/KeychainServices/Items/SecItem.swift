@@ -31,7 +31,7 @@ import KeychainDevice
 ///   `KEYCHAIN_HOME` directory by default, or the one a test or the process selected.
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-    if let values = IdentityItems.values(of: attributes), IdentityItems.handles(values) {
+    if let values = IdentityItems.identityValues(of: attributes) {
         return IdentityItems.add(values, result)
     }
     return SecItemCall.run { () throws(KeychainCoreError) in
@@ -56,7 +56,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another result code.
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-    if let values = IdentityItems.values(of: query), IdentityItems.handles(values) {
+    if let values = IdentityItems.identityValues(of: query) {
         return IdentityItems.copyMatching(values, result)
     }
     return SecItemCall.run { () throws(KeychainCoreError) in
@@ -81,7 +81,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 ///   two items alike, or another result code.
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
-    if let values = IdentityItems.values(of: query), IdentityItems.handles(values) {
+    if let values = IdentityItems.identityValues(of: query) {
         return IdentityItems.update(values, IdentityItems.values(of: attributesToUpdate) ?? [:])
     }
     return SecItemCall.run { () throws(KeychainCoreError) in
@@ -106,7 +106,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// app's items from another program needs the user's presence, asked as for a read.
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
-    if let values = IdentityItems.values(of: query), IdentityItems.handles(values) {
+    if let values = IdentityItems.identityValues(of: query) {
         return IdentityItems.delete(values)
     }
     return SecItemCall.run { () throws(KeychainCoreError) in
