@@ -70,8 +70,6 @@ struct c_fprint {
     char device[NAME_LENGTH];
     char status[STATUS_LENGTH];
     int done;
-    void (*progress)(const char *status, void *context);
-    void *progress_context;
 };
 
 static const char service[] = "net.reactivated.Fprint";
@@ -306,7 +304,6 @@ static int on_status(sd_bus_message *message, void *userdata, sd_bus_error *ret_
     if (fprint->api.message_read(message, "sb", &status, &done) <= 0 || !status) return 0;
     snprintf(fprint->status, sizeof(fprint->status), "%s", status);
     fprint->done = done != 0;
-    if (fprint->progress) fprint->progress(fprint->status, fprint->progress_context);
     return 0;
 }
 
@@ -382,17 +379,9 @@ static int run_action(c_fprint *fprint, const char *device, const char *member, 
 }
 
 int c_fprint_verify(c_fprint *fprint, const char *device, int timeout_ms, char *result, size_t size) {
-    if (fprint) fprint->progress = NULL;
     return run_action(fprint, device, "VerifyStatus", "VerifyStart", "VerifyStop", "any", timeout_ms, result, size);
 }
 
-int c_fprint_enroll(c_fprint *fprint, const char *device, const char *finger, int timeout_ms,
-                    void (*progress)(const char *status, void *context), void *context, char *result, size_t size) {
-    if (!fprint) return C_FPRINT_NO_BUS;
-    fprint->progress = progress;
-    fprint->progress_context = context;
-    int outcome = run_action(fprint, device, "EnrollStatus", "EnrollStart", "EnrollStop", finger, timeout_ms, result, size);
-    fprint->progress = NULL;
-    fprint->progress_context = NULL;
-    return outcome;
+int c_fprint_enroll(c_fprint *fprint, const char *device, const char *finger, int timeout_ms, char *result, size_t size) {
+    return run_action(fprint, device, "EnrollStatus", "EnrollStart", "EnrollStop", finger, timeout_ms, result, size);
 }

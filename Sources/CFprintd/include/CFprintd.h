@@ -77,17 +77,7 @@ int c_fprint_enrolled(c_fprint *fprint, const char *device, char *fingers, size_
 int c_fprint_verify(c_fprint *fprint, const char *device, int timeout_ms, char *result, size_t size);
 
 /// Claims the reader and enrols `finger` (fprintd's names: `right-index-finger`, …), waiting at most
-/// `timeout_ms` for each stage; `progress` is called with every status. The final status
-/// (`enroll-completed`, `enroll-failed`, …) is copied to `result`.
-int c_fprint_enroll(
-    c_fprint *fprint,
-    const char *device,
-    const char *finger,
-    int timeout_ms,
-    void (*progress)(const char *status, void *context),
-    void *context,
-    char *result,
-    size_t size
-);
+/// `timeout_ms` for each stage. The final status (`enroll-completed`, `enroll-failed`, …) is copied to `result`.
+int c_fprint_enroll(c_fprint *fprint, const char *device, const char *finger, int timeout_ms, char *result, size_t size);
 
 #endif

@@ -39,8 +39,8 @@ final class FprintdReader: Sendable {
 
     /// How long a scan may take (fprintd has no time-out of its own): `KEYCHAIN_FPRINTD_TIMEOUT` seconds, else 30.
     let timeout: Duration
-    // The conversation running a verification, for `cancel()` from another thread.
-    private let running = Mutex<UnsafeConversation?>(nil)
+    // The conversations running a verification or enrolment, for `cancel()` from another thread.
+    private let running = Mutex<[UnsafeConversation]>([])
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let seconds = environment["KEYCHAIN_FPRINTD_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
@@ -80,15 +80,15 @@ final class FprintdReader: Sendable {
         try converse(cancellable: true) { fprint throws(Failure) -> String in
             let reader = try Self.reader(fprint)
             var status = [CChar](repeating: 0, count: 64)
-            try Self.check(fprint, c_fprint_enroll(fprint, reader.path, finger, milliseconds, nil, nil, &status, status.count))
+            try Self.check(fprint, c_fprint_enroll(fprint, reader.path, finger, milliseconds, &status, status.count))
             return Self.string(status)
         }
     }
 
-    /// Ends the verification or enrolment in progress.
+    /// Ends the verifications and enrolments in progress.
     func cancel() {
-        running.withLock { conversation in
-            if let conversation { c_fprint_cancel(conversation.pointer) }
+        running.withLock { conversations in
+            for conversation in conversations { c_fprint_cancel(conversation.pointer) }
         }
     }
 
@@ -110,8 +110,8 @@ final class FprintdReader: Sendable {
             throw Failure(outcome: status, message: "the system bus cannot be reached")
         }
         defer { c_fprint_close(fprint) }
-        if cancellable { running.withLock { $0 = UnsafeConversation(pointer: fprint) } }
-        defer { if cancellable { running.withLock { $0 = nil } } }
+        if cancellable { running.withLock { $0.append(UnsafeConversation(pointer: fprint)) } }
+        defer { if cancellable { running.withLock { $0.removeAll { $0.pointer == fprint } } } }
         return try body(fprint)
     }
 

@@ -84,12 +84,13 @@ struct SelectedSensor: BiometricSensor {
     /// if fprintd lists the same fingers (the same finger enrolled again).
     func rotateReaderEpoch() throws(KeychainCoreError) {
         let epoch = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
+        // (Without a row the choice is the simulated sensor: the new row keeps that.)
         try write(
             """
             INSERT INTO sensor_source (id, source, reader_epoch) VALUES (1, ?, ?)
             ON CONFLICT (id) DO UPDATE SET reader_epoch = excluded.reader_epoch
             """,
-            [try source().rawValue, epoch]
+            [BiometricSensorSource.simulated.rawValue, epoch]
         )
     }
 

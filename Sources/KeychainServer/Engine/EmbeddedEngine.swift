@@ -168,11 +168,12 @@ package final class EmbeddedEngine: KeychainEngine {
     /// Chooses the sensor, or enrols a finger on fprintd's reader; either way the `biometryCurrentSet`
     /// constraint key then follows the set in use.
     package func changeSensor(_ change: SensorChange) throws(KeychainCoreError) {
+        let hasPasscode = try keychain.keybagService.hasPasscode()
         switch change {
         case .select(let source):
             try sensor.select(source)
         case .enrollOnReader(let finger):
-            guard try keychain.keybagService.hasPasscode() else {
+            guard hasPasscode else {
                 throw KeychainCoreError(.notAvailable, "set a passcode before enrolling biometry")
             }
             guard keychain.keybagService.hasBeenUnlocked else {
@@ -181,7 +182,7 @@ package final class EmbeddedEngine: KeychainEngine {
             try sensor.fprintd.enroll(finger)
             try sensor.rotateReaderEpoch()
         }
-        guard try keychain.keybagService.hasPasscode() else { return }
+        guard hasPasscode else { return }
         try keychain.keybagService.replaceBiometricSetConstraint(domainHash: try sensor.enrolmentIdentity())
     }
 
