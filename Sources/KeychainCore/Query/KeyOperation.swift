@@ -51,6 +51,10 @@ package enum KeyOperation: Sendable, Hashable, Codable {
         }
     }
 
+    /// The attribute of a `.generateWrapped` result that holds the new key's public key (X9.63), so that
+    /// making a key is one request.
+    package static let generatedPublicKey = "@generatedPublicKey"
+
     /// Whether the operation is on a key sealed into a blob rather than on an item.
     package var isWrapped: Bool {
         switch self {

@@ -83,7 +83,7 @@ extension Keychain {
         logger.info("generated a key blob", metadata: ["keychain.class": "\(accessControl.protection.rawValue)"])
         return ItemResult(
             itemClass: .key,
-            attributes: [QueryKey.accessGroup: .string(group)],
+            attributes: [QueryKey.accessGroup: .string(group), KeyOperation.generatedPublicKey: .data(key.publicKey.x963Representation)],
             accessControl: accessControl,
             data: blob,
             persistentReference: PersistentReference(itemClass: .key, identifier: Data(repeating: 0, count: PersistentReference.identifierLength))

@@ -36,7 +36,15 @@ struct EnclaveKey: @unchecked Sendable {
     /// blob this key object holds (an ephemeral key, as CryptoKit's `SecureEnclave.P256` keys are).
     enum Location: Equatable {
         case item(PersistentReference)
-        case blob(Data)
+        case blob(SealedEnclaveKey)
+
+        static func == (left: Location, right: Location) -> Bool {
+            switch (left, right) {
+            case (.item(let left), .item(let right)): left == right
+            case (.blob(let left), .blob(let right)): left.blob == right.blob
+            case (.item, .blob), (.blob, .item): false
+            }
+        }
     }
 
     // MARK: Making one
@@ -76,38 +84,16 @@ struct EnclaveKey: @unchecked Sendable {
 
     /// Generates a key that is not stored: the engine seals it into a blob this object keeps.
     static func generateEphemeral(attributes: [String: Any]) throws(SecKeyError) -> EnclaveKey {
-        var dictionary = attributes.filter { $0.key == kSecAttrAccessControl as String || $0.key == kSecAttrAccessible as String
-            || $0.key == kSecAttrAccessGroup as String || $0.key == kSecUseAuthenticationContext as String }
-        dictionary[kSecClass as String] = kSecClassKey as String
-        dictionary[kSecReturnData as String] = true
-        let device: Device
+        let sealed: SealedEnclaveKey
         do {
-            device = try Device.current()
+            sealed = try SealedEnclaveKey.generate(attributes: attributes, compactRepresentable: false, name: "SecKeyCreateRandomKey")
         } catch {
-            throw SecKeyError(errSecNotAvailable, "SecKeyCreateRandomKey: the keychain cannot be opened")
+            throw SecKeyError(error.status, error.message)
         }
-        let blob = try run(on: device, dictionary, operation: .add) { _, query throws(KeychainCoreError) -> Data in
-            var query = query
-            query.keyOperation = .generateWrapped(compactRepresentable: false)
-            guard let blob = try device.engine.add(query).data else {
-                throw KeychainCoreError(.internalInconsistency, "generating a key returned no key")
-            }
-            return blob
-        }
-        let lookup: [String: Any] = [kSecClass as String: kSecClassKey as String, kSecReturnData as String: true]
-        let publicKey = try run(on: device, lookup, operation: .copyMatching) { _, query throws(KeychainCoreError) -> Data in
-            var query = query
-            query.keyOperation = .publicKeyOfWrapped(blob: blob)
-            guard let publicKey = try device.engine.search(query).first?.data else {
-                throw KeychainCoreError(.internalInconsistency, "the key blob has no public key")
-            }
-            return publicKey
-        }
-        let context = attributes[kSecUseAuthenticationContext as String] as? any AuthenticationContextProviding
-        guard let parsed = try? ECPublicKey(x963Representation: publicKey) else {
+        guard let publicKey = try? ECPublicKey(x963Representation: sealed.publicKey) else {
             throw SecKeyError(errSecInternal, "SecKeyCreateRandomKey: the engine returned no public key")
         }
-        return EnclaveKey(device: device, location: .blob(blob), publicKey: parsed, context: context)
+        return EnclaveKey(device: sealed.device, location: .blob(sealed), publicKey: publicKey, context: nil)
     }
 
     // MARK: Using one
@@ -115,18 +101,27 @@ struct EnclaveKey: @unchecked Sendable {
     /// Runs `operation` with the private key in the engine, authenticating as the key's access
     /// control asks (on the key's context, or one of the call's own, prompting when allowed).
     func perform(_ operation: KeyOperation, name: String) throws(SecKeyError) -> Data {
-        var dictionary: [String: Any] = [kSecClass as String: kSecClassKey as String, kSecReturnData as String: true]
-        var operation = operation
+        let reference: PersistentReference
         switch location {
-        case .item(let reference):
-            dictionary[kSecValuePersistentRef as String] = reference.data
-        case .blob(let blob):
-            switch operation {
-            case .sign(let digest): operation = .signWrapped(blob: blob, digest: digest)
-            case .keyExchange(let publicKey): operation = .keyExchangeWrapped(blob: blob, publicKey: publicKey)
-            case .generate, .generateWrapped, .publicKeyOfWrapped, .signWrapped, .keyExchangeWrapped: break
+        case .item(let item):
+            reference = item
+        case .blob(let sealed):
+            do throws(SealedEnclaveKeyError) {
+                switch operation {
+                case .sign(let digest): return try sealed.signature(forDigest: digest, name: name)
+                case .keyExchange(let publicKey): return try sealed.sharedSecret(with: publicKey, name: name)
+                case .generate, .generateWrapped, .publicKeyOfWrapped, .signWrapped, .keyExchangeWrapped:
+                    throw SealedEnclaveKeyError(errSecParam, "\(name): not an operation with the private key")
+                }
+            } catch {
+                throw SecKeyError(error.status, error.message)
             }
         }
+        var dictionary: [String: Any] = [
+            kSecClass as String: kSecClassKey as String,
+            kSecValuePersistentRef as String: reference.data,
+            kSecReturnData as String: true,
+        ]
         if let context { dictionary[kSecUseAuthenticationContext as String] = context }
         let device = self.device
         return try Self.run(on: device, dictionary, operation: .copyMatching, name: name) { _, query throws(KeychainCoreError) in

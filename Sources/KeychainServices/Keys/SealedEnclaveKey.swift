@@ -20,9 +20,9 @@ import KeychainCore
 import KeychainDevice
 
 /// A P-256 key whose private key the engine sealed into a blob that the caller keeps (CryptoKit's
-/// `SecureEnclave.P256` keys): nothing is stored in the keychain, and every use hands the blob back
-/// to the engine, which opens it, checks its access control, and answers with the signature or
-/// shared secret only.
+/// `SecureEnclave.P256` keys, and Secure Enclave `SecKey`s that are not stored): nothing is stored in
+/// the keychain, and every use hands the blob back to the engine, which opens it, checks its access
+/// control, and answers with the signature or shared secret only.
 package struct SealedEnclaveKey: @unchecked Sendable {
     // Immutable; the context is the caller's `LAContext`, used for every operation as CryptoKit
     // uses the context a key was made or loaded with.
@@ -30,6 +30,8 @@ package struct SealedEnclaveKey: @unchecked Sendable {
     package let blob: Data
     /// The public key, X9.63.
     package let publicKey: Data
+    /// The keychain that made or loaded the key.
+    let device: Device
     private let context: AnyObject?
 
     // MARK: Making one
@@ -41,57 +43,76 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         compactRepresentable: Bool,
         context: AnyObject?
     ) throws(SealedEnclaveKeyError) -> SealedEnclaveKey {
-        var dictionary: [String: Any] = [
-            kSecClass as String: kSecClassKey as String,
-            kSecAttrAccessControl as String: accessControl,
-            kSecReturnData as String: true,
-        ]
-        if let context { dictionary[kSecUseAuthenticationContext as String] = context }
-        let result = try call(dictionary, operation: .add, name: "generating a key") { device, query throws(KeychainCoreError) in
+        var attributes: [String: Any] = [kSecAttrAccessControl as String: accessControl]
+        if let context { attributes[kSecUseAuthenticationContext as String] = context }
+        return try generate(attributes: attributes, compactRepresentable: compactRepresentable)
+    }
+
+    /// Generates a key with `attributes`' accessibility or access control, access group and
+    /// `kSecUseAuthenticationContext`; the engine answers with the blob and its public key.
+    package static func generate(
+        attributes: [String: Any],
+        compactRepresentable: Bool,
+        name: String = "generating a key"
+    ) throws(SealedEnclaveKeyError) -> SealedEnclaveKey {
+        let kept: Set<String> = [kSecAttrAccessControl as String, kSecAttrAccessible as String, kSecAttrAccessGroup as String, kSecUseAuthenticationContext as String]
+        var dictionary = attributes.filter { kept.contains($0.key) }
+        dictionary[kSecClass as String] = kSecClassKey as String
+        dictionary[kSecReturnData as String] = true
+        let device = try currentDevice(name)
+        let result = try call(on: device, dictionary, operation: .add, name: name) { query throws(KeychainCoreError) in
             var query = query
             query.keyOperation = .generateWrapped(compactRepresentable: compactRepresentable)
             return try device.engine.add(query)
         }
-        guard let blob = result.data else {
-            throw SealedEnclaveKeyError(errSecInternalError, "generating a key returned no key")
+        guard let blob = result.data, case .data(let publicKey)? = result.attributes[KeyOperation.generatedPublicKey] else {
+            throw SealedEnclaveKeyError(errSecInternalError, "\(name): the engine returned no key")
         }
-        return try SealedEnclaveKey(blob: blob, context: context)
+        return SealedEnclaveKey(blob: blob, publicKey: publicKey, device: device, context: attributes[kSecUseAuthenticationContext as String] as AnyObject?)
     }
 
     /// The key a blob holds, checked by the engine (which asks for no authentication to name its public key).
     package init(blob: Data, context: AnyObject?) throws(SealedEnclaveKeyError) {
+        let name = "loading a key"
+        let device = try Self.currentDevice(name)
         var dictionary = Self.useDictionary(context)
         dictionary[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail as String
-        let result = try Self.call(dictionary, operation: .copyMatching, name: "loading a key") { device, query throws(KeychainCoreError) in
+        let result = try Self.call(on: device, dictionary, operation: .copyMatching, name: name) { query throws(KeychainCoreError) in
             var query = query
             query.keyOperation = .publicKeyOfWrapped(blob: blob)
             return try Self.single(device.engine.search(query))
         }
         guard let publicKey = result.data else {
-            throw SealedEnclaveKeyError(errSecInternalError, "loading a key returned no public key")
+            throw SealedEnclaveKeyError(errSecInternalError, "\(name): the engine returned no public key")
         }
+        self.init(blob: blob, publicKey: publicKey, device: device, context: context)
+    }
+
+    private init(blob: Data, publicKey: Data, device: Device, context: AnyObject?) {
         self.blob = blob
         self.publicKey = publicKey
+        self.device = device
         self.context = context
     }
 
     // MARK: Using one
 
     /// An ECDSA signature (X9.62 DER) of `digest`, after the access control is satisfied for signing.
-    package func signature(forDigest digest: Data) throws(SealedEnclaveKeyError) -> Data {
-        try perform(.signWrapped(blob: blob, digest: digest), name: "signing")
+    package func signature(forDigest digest: Data, name: String = "signing") throws(SealedEnclaveKeyError) -> Data {
+        try perform(.signWrapped(blob: blob, digest: digest), name: name)
     }
 
     /// The ECDH shared secret (the X coordinate) with `peer` (X9.63), after the access control is
     /// satisfied for key exchange.
-    package func sharedSecret(with peer: Data) throws(SealedEnclaveKeyError) -> Data {
-        try perform(.keyExchangeWrapped(blob: blob, publicKey: peer), name: "computing a shared secret")
+    package func sharedSecret(with peer: Data, name: String = "computing a shared secret") throws(SealedEnclaveKeyError) -> Data {
+        try perform(.keyExchangeWrapped(blob: blob, publicKey: peer), name: name)
     }
 
     // MARK: Private
 
     private func perform(_ operation: KeyOperation, name: String) throws(SealedEnclaveKeyError) -> Data {
-        let result = try Self.call(Self.useDictionary(context), operation: .copyMatching, name: name) { device, query throws(KeychainCoreError) in
+        let device = device
+        let result = try Self.call(on: device, Self.useDictionary(context), operation: .copyMatching, name: name) { query throws(KeychainCoreError) in
             var query = query
             query.keyOperation = operation
             return try Self.single(device.engine.search(query))
@@ -115,22 +136,25 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         return result
     }
 
-    /// One engine call made as a `SecItem*` call, with Apple's authentication loop.
-    private static func call(
-        _ dictionary: [String: Any],
-        operation: KeychainOperation,
-        name: String,
-        _ body: (Device, ItemQuery) throws(KeychainCoreError) -> ItemResult
-    ) throws(SealedEnclaveKeyError) -> ItemResult {
-        let device: Device
+    private static func currentDevice(_ name: String) throws(SealedEnclaveKeyError) -> Device {
         do {
-            device = try Device.current()
+            return try Device.current()
         } catch {
             throw SealedEnclaveKeyError(errSecNotAvailable, "\(name): the keychain cannot be opened")
         }
+    }
+
+    /// One engine call made as a `SecItem*` call, with Apple's authentication loop.
+    private static func call(
+        on device: Device,
+        _ dictionary: [String: Any],
+        operation: KeychainOperation,
+        name: String,
+        _ body: (ItemQuery) throws(KeychainCoreError) -> ItemResult
+    ) throws(SealedEnclaveKeyError) -> ItemResult {
         do {
             return try EnclaveKey.run(on: device, dictionary, operation: operation, name: name) { _, query throws(KeychainCoreError) in
-                try body(device, query)
+                try body(query)
             }
         } catch {
             throw SealedEnclaveKeyError(error.status, error.message)
