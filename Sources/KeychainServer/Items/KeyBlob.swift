@@ -124,11 +124,9 @@ struct KeyBlob {
         var reader = ByteReader(Array(plaintext))
         var fields: [Field: [UInt8]] = [:]
         while !reader.isAtEnd {
-            guard let tag = reader.byte(), let length = reader.bytes(4),
-                let value = reader.bytes(length.reduce(0) { $0 << 8 | Int($1) }),
-                let field = Field(rawValue: tag), fields[field] == nil
+            guard let (tag, value) = TaggedFields.next(&reader), let field = Field(rawValue: tag), fields[field] == nil
             else { throw KeychainCoreError(.decode, "a key blob's fields are damaged") }
-            fields[field] = Array(value)
+            fields[field] = value
         }
         guard let control = fields[.accessControl],
             let accessControl = AccessControl(storedRepresentation: String(decoding: control, as: UTF8.self)),

@@ -130,12 +130,8 @@ extension KeybagRecord {
     }
 
     private static func field(_ reader: inout ByteReader) throws(KeychainCoreError) -> (UInt8, [UInt8]) {
-        guard let tag = reader.byte(), let length = reader.bytes(4) else {
-            throw KeychainCoreError(.decode, "the keybag is truncated")
-        }
-        let count = length.reduce(0) { $0 << 8 | Int($1) }
-        guard let value = reader.bytes(count) else { throw KeychainCoreError(.decode, "the keybag is truncated") }
-        return (tag, Array(value))
+        guard let field = TaggedFields.next(&reader) else { throw KeychainCoreError(.decode, "the keybag is truncated") }
+        return field
     }
 
     /// A field naming a class and holding its wrapped key: a length-prefixed class name, then the key.
@@ -190,6 +186,14 @@ struct TaggedFields {
 
     init(format: UInt8?) {
         bytes = format.map { [$0] } ?? []
+    }
+
+    /// The next field of `reader` (a tag, a 4-byte big-endian length, the value); `nil` when truncated.
+    static func next(_ reader: inout ByteReader) -> (tag: UInt8, value: [UInt8])? {
+        guard let tag = reader.byte(), let length = reader.bytes(4),
+            let value = reader.bytes(length.reduce(0) { $0 << 8 | Int($1) })
+        else { return nil }
+        return (tag, Array(value))
     }
 
     mutating func append(_ tag: UInt8, _ value: some Collection<UInt8>) {
