@@ -48,14 +48,15 @@ enum ItemPrinter {
         ("\"skid\"", "blob", "skid"), ("\"snbr\"", "blob", "slnr"), ("\"subj\"", "blob", "subj"),
     ]
 
-    /// A key's attributes as macOS's file keychain numbers them (`KeySchema`), from the attributes that hold them.
-    private static let keyLayout: [(String, String?)] = [
+    /// A key's attributes as macOS's file keychain numbers them (`KeySchema`, tags 0 to 26), from the
+    /// attributes that hold them.
+    private static let keyLayout: [(String, String, String?)] = [
         ("uint32", "kcls"), ("blob", "labl"), ("blob", nil), ("uint32", "perm"), ("uint32", "priv"), ("uint32", "modi"),
         ("blob", "klbl"), ("blob", "atag"), ("blob", nil), ("uint32", "type"), ("uint32", "bsiz"), ("uint32", "esiz"),
         ("blob", nil), ("blob", nil), ("uint32", "sens"), ("uint32", "asen"), ("uint32", "extr"), ("uint32", "next"),
         ("uint32", "encr"), ("uint32", "decr"), ("uint32", "drve"), ("uint32", "sign"), ("uint32", "vrfy"),
         ("uint32", "snrc"), ("uint32", "vyrc"), ("uint32", "wrap"), ("uint32", "unwp"),
-    ]
+    ].enumerated().map { index, entry in (String(format: "0x%08X ", index), entry.0, entry.1) }
 
     /// The block `find-key` prints for one key: its CSSM record type (public 0x0F, private 0x10, symmetric
     /// 0x11), then the 27 attributes of macOS's key schema by number.
@@ -72,19 +73,14 @@ enum ItemPrinter {
         shown["next"] = attributes["next"] ?? NSNumber(value: attributes["extr"] == nil || flag("extr") ? 0 : 1)
         shown["snrc"] = attributes["snrc"] ?? NSNumber(value: 0)
         shown["vyrc"] = attributes["vyrc"] ?? NSNumber(value: 0)
-        var lines = ["keychain: \"\(keychainPath)\"", "version: 512", "class: \(render(withUnsafeBytes(of: recordType.bigEndian) { Array($0) }))", "attributes:"]
-        for (index, (format, code)) in keyLayout.enumerated() {
-            let value = code.flatMap { shown[$0] }.flatMap { bytes(of: $0, format: format) }
-            lines.append("    \(String(format: "0x%08X", index)) <\(format)>=\(value.flatMap { $0.isEmpty ? nil : render($0) } ?? "<NULL>")")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        let classLine = "class: \(render(withUnsafeBytes(of: recordType.bigEndian) { Array($0) }))"
+        return block(classLine: classLine, layout: keyLayout, attributes: shown, keychainPath: keychainPath)
     }
 
     /// The block `find-*-password` and `dump-keychain` print for one item.
     static func block(itemClass: String, attributes: [String: Any], keychainPath: String) -> String {
         // macOS prints a certificate's record type, CSSM_DL_DB_RECORD_X509_CERTIFICATE, as a number.
         let classLine = itemClass == "cert" ? "class: 0x80001000 " : "class: \"\(itemClass)\""
-        var lines = ["keychain: \"\(keychainPath)\"", "version: 512", classLine, "attributes:"]
         let layout: [(String, String, String?)]
         switch itemClass {
         case "genp": layout = genericLayout
@@ -93,6 +89,12 @@ enum ItemPrinter {
         default:
             layout = attributes.keys.sorted().filter { $0.count == 4 }.map { ("\"\($0)\"", "blob", $0) }
         }
+        return block(classLine: classLine, layout: layout, attributes: attributes, keychainPath: keychainPath)
+    }
+
+    /// The header, then one line per attribute of `layout` (tag, format, attribute code; `nil`: always `<NULL>`).
+    private static func block(classLine: String, layout: [(String, String, String?)], attributes: [String: Any], keychainPath: String) -> String {
+        var lines = ["keychain: \"\(keychainPath)\"", "version: 512", classLine, "attributes:"]
         for (tag, format, code) in layout {
             let value = code.flatMap { attributes[$0] }.flatMap { bytes(of: $0, format: format) }
             // An empty value is a zero-length attribute, which macOS prints as <NULL> too.
