@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "KeychainDevice", targets: ["KeychainDevice", "KeychainServer"]),
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
+        .executable(name: "security-launcher", targets: ["SecurityLauncher"]),
         .executable(name: "keychain-stress", targets: ["KeychainStress"]),
         .executable(name: "securityd", targets: ["SecurityDaemon"]),
     ],
@@ -133,9 +134,23 @@ let package = Package(
             name: "KeychainTesting",
             dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices"]
         ),
+        // What the `security` launcher and the full tool read alike: macOS's option letters, the
+        // password look-up, the printed password. Nothing heavier than the wire format's modules.
+        .target(
+            name: "SecurityCommandLine",
+            dependencies: ["KeychainCore", "KeychainDevice"]
+        ),
+        // The installed `security` (`Scripts/install.sh`): answers a password look-up through
+        // securityd itself, and runs the full tool for every other command line. It links neither
+        // the engine nor ArgumentParser, so that it starts in a fraction of the full tool's time.
+        .executableTarget(
+            name: "SecurityLauncher",
+            dependencies: ["CKeychainSystem", "KeychainCore", "KeychainDevice", "SecurityCommandLine"]
+        ),
         .executableTarget(
             name: "SecurityTool",
             dependencies: [
+                "SecurityCommandLine",
                 "KeychainServices",
                 "KeychainCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -196,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecurityToolTests",
-            dependencies: ["SecurityTool", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore", "KeychainServices"]
+            dependencies: ["SecurityTool", "SecurityLauncher", "SecurityCommandLine", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore", "KeychainServices"]
         ),
         // Attacks on the files, the tool and the process, as the data-protection review made them.
         .target(name: "CAttackSupport", path: "Tests/CAttackSupport"),

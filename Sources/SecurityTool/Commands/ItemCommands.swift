@@ -15,6 +15,7 @@ import ArgumentParser
 import Foundation
 import KeychainDevice
 import KeychainServices
+import SecurityCommandLine
 
 /// What the add, find and delete commands do, for either password class.
 ///
@@ -26,28 +27,15 @@ enum ItemCommands {
     /// One item class's place in the commands.
     struct Kind: @unchecked Sendable {  // immutable; CFString is not Sendable on Linux
         let itemClass: CFString
-        /// The attributes that make an item unique.
-        let primaryKey: [String]
+        /// The class's primary key, and how a find matches it.
+        let matching: PasswordItemKind
 
-        static let generic = Kind(
-            itemClass: kSecClassGenericPassword,
-            primaryKey: [kSecAttrAccount as String, kSecAttrService as String]
-        )
-        static let internet = Kind(
-            itemClass: kSecClassInternetPassword,
-            primaryKey: [
-                kSecAttrAccount as String, kSecAttrSecurityDomain as String, kSecAttrServer as String,
-                kSecAttrProtocol as String, kSecAttrAuthenticationType as String, kSecAttrPort as String,
-                kSecAttrPath as String,
-            ]
-        )
+        static let generic = Kind(itemClass: kSecClassGenericPassword, matching: .generic)
+        static let internet = Kind(itemClass: kSecClassInternetPassword, matching: .internet)
 
         /// The query for the items `given` matches, as macOS's tool matches them.
         func query(matching given: [String: Any]) -> [String: Any] {
-            var query = given
-            if primaryKey.allSatisfy({ given[$0] != nil }) {
-                query = given.filter { primaryKey.contains($0.key) }
-            }
+            var query = matching.query(matching: given)
             query[kSecClass as String] = itemClass
             return query
         }
@@ -132,7 +120,7 @@ enum ItemCommands {
         query[kSecReturnAttributes as String] = true
         query[kSecReturnData as String] = showPassword || passwordOnly
         query[kSecMatchLimit as String] = kSecMatchLimitOne
-        query[kSecUseOperationPrompt as String] = "security wants to use an item in your keychain"
+        query[kSecUseOperationPrompt as String] = PasswordLookup.operationPrompt
         guard let (device, found) = try first(query, in: keychains) else {
             throw Session.fail(errSecItemNotFound, "SecKeychainSearchCopyNext")
         }
@@ -150,7 +138,7 @@ enum ItemCommands {
             return
         }
         if passwordOnly {
-            print(ItemPrinter.passwordLine(password ?? Data()))
+            print(PasswordLine.render(password ?? Data()))
             return
         }
         print(

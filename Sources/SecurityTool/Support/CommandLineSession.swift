@@ -14,6 +14,7 @@
 import ArgumentParser
 import Foundation
 import KeychainDevice
+import SecurityCommandLine
 
 /// The tool's top level, as macOS's `security` has it (`SecurityTool/macOS/security.c`): global
 /// options `-h -i -p prompt -q -v`, one command from the arguments or, with `-i`, one per line of

@@ -146,14 +146,6 @@ enum ItemPrinter {
         return out
     }
 
-    /// The password as `find -w` prints it: as is if every byte is printable, else lowercase hex.
-    static func passwordLine(_ data: Data) -> String {
-        if data.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }), let text = String(data: data, encoding: .utf8) {
-            return text
-        }
-        return data.map { String(format: "%02x", $0) }.joined()
-    }
-
     /// The item as JSON: its class, attributes (text where possible, base64 for other bytes), and the password if shown.
     static func json(itemClass: String, attributes: [String: Any], password: Data?) -> [String: Any] {
         var object: [String: Any] = ["class": itemClass]

@@ -15,6 +15,7 @@ import ArgumentParser
 import Foundation
 import KeychainDevice
 import KeychainServices
+import SecurityCommandLine
 
 /// The keychain the tool works on, and the helpers every command shares.
 enum Session {
@@ -34,10 +35,8 @@ enum Session {
     static func openExisting(home: String? = nil, context: String? = nil) throws -> Device? {
         let keychainHome = try resolve(home, context: context)
         // A daemon named by a socket (a system daemon among them) holds files of its own.
-        let environment = ProcessInfo.processInfo.environment
         let namesDefault = home.map(KeychainArgument.namesDefault) ?? true
-        let servedElsewhere = namesDefault && environment["KEYCHAIN_ENGINE"] != "embedded" && DaemonEndpoint.named(environment: environment) != nil
-        guard keychainHome.containsKeychain || servedElsewhere else { return nil }
+        guard keychainHome.hasKeychainToSearch(namesDefault: namesDefault, environment: ProcessInfo.processInfo.environment) else { return nil }
         return try open(keychainHome)
     }
 

@@ -11,14 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Foundation
 
 /// The item commands' arguments, read as macOS's tool reads them (`Getopt`, with each command's
 /// letters) and handed to ArgumentParser in its long form (`--password=-Xy9`), which takes any
 /// value as it is.
-enum ItemCommandLine {
+package enum ItemCommandLine {
     /// What the arguments turned out to be.
-    enum Reading: Equatable {
+    package enum Reading: Equatable {
         /// Arguments for the command's ArgumentParser type.
         case arguments([String])
         /// A usage error: the message `getopt` prints, if any; the command's usage follows, exit 2.
@@ -28,29 +27,29 @@ enum ItemCommandLine {
     }
 
     /// One command's letters and what each means.
-    struct Grammar {
+    package struct Grammar {
         /// The letters, as `getopt` takes them; a leading `:` makes it quiet about errors.
-        let letters: String
+        package let letters: String
         /// Each letter's long option in the ArgumentParser type.
-        let names: [Character: String]
+        package let names: [Character: String]
         /// The letters that prompt for the password when given last without a value.
-        var promptingLetters: Set<Character> = []
+        package var promptingLetters: Set<Character> = []
         /// The letters whose value is a number read as `atoi` reads it (`-P abc` is port 0).
-        var numericLetters: Set<Character> = []
+        package var numericLetters: Set<Character> = []
     }
 
     /// The long options whose value is a password.
-    static let passwordOptions: Set<String> = ["password", "hex-password"]
+    package static let passwordOptions: Set<String> = ["password", "hex-password"]
 
     /// The tool's own long options that take a value.
-    static let valuedLongOptions: Set<String> = ["accessible", "access-control"]
+    package static let valuedLongOptions: Set<String> = ["accessible", "access-control"]
 
     private static let shared: [Character: String] = [
         "a": "account", "c": "creator", "C": "type", "D": "kind", "j": "comment", "l": "label",
     ]
 
     /// macOS's letters for each item command (`SecurityTool/macOS/keychain_add.c`, `keychain_find.c`).
-    static let grammars: [String: Grammar] = [
+    package static let grammars: [String: Grammar] = [
         "add-generic-password": Grammar(
             letters: ":a:c:C:D:G:j:l:s:p:w:X:UAT:h",
             names: shared.merging([
@@ -94,7 +93,7 @@ enum ItemCommandLine {
     ]
 
     /// Reads `arguments` (after the command's name) for `command`.
-    static func read(_ arguments: [String], for command: String) -> Reading? {
+    package static func read(_ arguments: [String], for command: String) -> Reading? {
         guard let grammar = grammars[command] else { return nil }
         let quiet = grammar.letters.hasPrefix(":")
         var rewritten: [String] = []

@@ -20,9 +20,9 @@
 /// argument if anything follows it there, else the whole next argument, whatever it begins with.
 /// Arguments that begin with `--` are this tool's own long options: they are kept as they are,
 /// with their value attached (`--accessible=X`) when they take one.
-struct Getopt {
+package struct Getopt {
     /// What was read.
-    enum Element: Equatable {
+    package enum Element: Equatable {
         /// A letter, with its value if it takes one.
         case option(Character, String?)
         /// One of this tool's long options (`--json`, `--accessible=X`), in ArgumentParser's form.
@@ -30,7 +30,7 @@ struct Getopt {
     }
 
     /// Why reading stopped.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// A letter the command does not have (`getopt`'s "illegal option").
         case illegalOption(Character)
         /// A letter that takes a value came last, with none.
@@ -38,17 +38,17 @@ struct Getopt {
     }
 
     /// The letters, each followed by `:` when it takes a value (`"a:s:gw"`).
-    let letters: String
+    package let letters: String
     /// The long options that take a value (without the dashes: `accessible`).
-    let valuedLongOptions: Set<String>
+    package let valuedLongOptions: Set<String>
 
-    init(_ letters: String, valuedLongOptions: Set<String> = []) {
+    package init(_ letters: String, valuedLongOptions: Set<String> = []) {
         self.letters = letters
         self.valuedLongOptions = valuedLongOptions
     }
 
     /// Reads `arguments` (without the command's name): the options, then the operands.
-    func read(_ arguments: [String]) -> Result<(options: [Element], operands: [String]), Failure> {
+    package func read(_ arguments: [String]) -> Result<(options: [Element], operands: [String]), Failure> {
         var options: [Element] = []
         var index = 0
         while index < arguments.count {
@@ -97,7 +97,7 @@ struct Getopt {
 
     /// C's `atoi` as glibc has it (`(int)strtol`): leading blanks, an optional sign, then as many
     /// digits as there are; 0 if none; out of range, the `long` limit cut to `int`.
-    static func atoi(_ text: String) -> Int {
+    package static func atoi(_ text: String) -> Int {
         var characters = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         var sign = 1
         if let first = characters.first, first == "-" || first == "+" {

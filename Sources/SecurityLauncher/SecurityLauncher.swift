@@ -1,0 +1,54 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CKeychainSystem
+import Foundation
+import SecurityCommandLine
+
+/// The installed `security` command: a small program that answers the command scripts run most —
+/// a password look-up (`find-generic-password … -w`) in a keychain that `securityd` serves — and
+/// hands every other command line, unchanged, to the full tool (`SecurityTool`).
+///
+/// The full tool links the engine, SQLite, swift-crypto and ArgumentParser, and starting it costs
+/// several times what the look-up itself costs; this program links only the wire format and the
+/// transport to the daemon. Whatever it does not answer with the password — another command, an
+/// option it does not take, no daemon, an item that asks for authentication, no such item — the
+/// full tool runs from the start, so that every message, prompt and exit status is the tool's own.
+@main
+enum SecurityLauncher {
+    static func main() {
+        // A password passes through this process: no core dumps, no reading of its memory by others.
+        _ = c_keychain_disable_core_files()
+        _ = c_keychain_set_non_dumpable()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let lookup = PasswordLookup(arguments), let password = DaemonLookup.password(for: lookup) {
+            writeLine(PasswordLine.render(password))
+            exit(0)
+        }
+        FullTool.run(arguments)
+    }
+
+    /// Writes `line` and a newline to standard output, unbuffered (what the full tool's `print`
+    /// leaves there when it exits).
+    private static func writeLine(_ line: String) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}

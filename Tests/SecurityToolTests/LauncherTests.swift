@@ -1,0 +1,173 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainDevice
+import Testing
+
+/// The `security` launcher: it answers a password look-up through `securityd` itself, prints
+/// exactly what the full tool prints for every command line, and leaves everything else to it.
+@Suite(.serialized)
+struct LauncherTests {
+    /// The launcher in the build, beside the full tool (`security`).
+    static var launcher: URL {
+        SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("security-launcher")
+    }
+
+    /// A copy of the launcher alone in a folder of its own, named `security` as installed: whatever
+    /// it does not answer itself ends with the message that the full tool is missing.
+    static func loneLauncher() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launcher-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent("security")
+        try FileManager.default.copyItem(at: launcher, to: copy)
+        return copy
+    }
+
+    @Test func theLauncherAnswersAPasswordLookUpItselfAndNothingElse() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Example", "-w", "s3cret"]).status == 0)
+        let launcher = try Self.loneLauncher()
+        defer { try? FileManager.default.removeItem(at: launcher.deletingLastPathComponent()) }
+        let environment = daemon.clientEnvironment()
+
+        var output = try SecurityToolRunner.runProgram(launcher.path, ["find-generic-password", "-s", "Example", "-w"], environment: environment)
+        #expect(output.status == 0)
+        #expect(output.stdout == "s3cret\n")
+        #expect(output.stderr.isEmpty)
+
+        // Everything else is the full tool's: the attribute block (-g), another command, an item
+        // that is not there (whose message is the tool's).
+        let missing = "security: cannot find the full security tool (libexec/swift-keychain/security in this installation); reinstall it with Scripts/install.sh\n"
+        for arguments in [
+            ["find-generic-password", "-s", "Example", "-g"],
+            ["find-generic-password", "-s", "Example", "-w", "--json"],
+            ["find-generic-password", "-s", "Nothing", "-w"],
+            ["find-generic-pass", "-s", "Example", "-w"],
+            ["-v", "find-generic-password", "-s", "Example", "-w"],
+            ["add-generic-password", "-a", "me", "-s", "Other", "-w", "x"],
+            [],
+        ] {
+            output = try SecurityToolRunner.runProgram(launcher.path, arguments, environment: environment)
+            #expect(output.status == 1, "\(arguments)")
+            #expect(output.stdout.isEmpty, "\(arguments)")
+            #expect(output.stderr == missing, "\(arguments)")
+        }
+
+        // A locked keychain stays locked to it: the daemon refuses, and the full tool would report it.
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(try daemon.tool(["lock"]).status == 0)
+        output = try SecurityToolRunner.runProgram(launcher.path, ["find-generic-password", "-s", "Example", "-w"], environment: environment)
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr == missing)
+    }
+
+    @Test func everyLookUpPrintsWhatTheFullToolPrints() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        for add in [
+            ["add-generic-password", "-a", "me", "-s", "Example", "-w", "s3cret", "-l", "Label", "-G", "generic value", "-c", "abcd"],
+            ["add-generic-password", "-a", "you", "-s", "Example", "-w", "second"],
+            ["add-generic-password", "-a", "me", "-s", "Binary", "-X", "00ff10"],
+            ["add-generic-password", "-a", "me", "-s", "Empty"],
+            ["add-internet-password", "-a", "me", "-s", "example.com", "-r", "htps", "-P", "443", "-w", "web"],
+            ["add-internet-password", "-a", "me", "-s", "example.org", "-w", "no port"],
+        ] {
+            #expect(try daemon.tool(add).status == 0, "\(add)")
+        }
+        let environment = daemon.clientEnvironment()
+        for arguments in [
+            ["find-generic-password", "-s", "Example", "-a", "me", "-w"],
+            ["find-generic-password", "-wa", "you", "-sExample"],
+            ["find-generic-password", "-l", "Label", "-w"],
+            ["find-generic-password", "-G", "generic value", "-w"],
+            ["find-generic-password", "-c", "abcd", "-w"],
+            ["find-generic-password", "-c", "abc", "-w"],
+            ["find-generic-password", "-s", "Binary", "-w"],
+            ["find-generic-password", "-s", "Empty", "-w"],
+            ["find-generic-password", "-s", "Example", "-a", "me", "-a", "you", "-w"],
+            ["find-generic-password", "--service=Example", "--account=you", "--password-only"],
+            ["find-generic-password", "-s", "Nothing", "-w"],
+            ["find-generic-password", "-s", "Example", "-w", "login.keychain"],
+            ["find-generic-password", "-s", "Example", "-w", "/nonexistent/keychain"],
+            ["find-generic-password", "-s", "Example", "-w", "-h"],
+            ["find-generic-password", "-s"],
+            ["find-internet-password", "-s", "example.com", "-a", "me", "-r", "htps", "-P", "443", "-w"],
+            ["find-internet-password", "-s", "example.com", "--port=443", "-w"],
+            ["find-internet-password", "-s", "example.org", "-P", "abc", "-w"],
+            ["find-internet-password", "-s", "example.org", "-P", "0", "-a", "me", "-w"],
+            ["find-internet-password", "-s", "example.com", "-r", "htp", "-w"],
+        ] {
+            let launched = try SecurityToolRunner.runProgram(Self.launcher.path, arguments, environment: environment)
+            let full = try SecurityToolRunner.runProgram(SecurityToolRunner.executable.path, arguments, environment: environment)
+            #expect(launched.status == full.status, "\(arguments)")
+            #expect(launched.stdout == full.stdout, "\(arguments)")
+            #expect(launched.stderr == full.stderr, "\(arguments)")
+        }
+        // What the two agreed on, for the look-ups that find something.
+        let binary = try SecurityToolRunner.runProgram(Self.launcher.path, ["find-generic-password", "-s", "Binary", "-w"], environment: environment)
+        #expect(binary.stdout == "00ff10\n")
+        let web = try SecurityToolRunner.runProgram(Self.launcher.path, ["find-internet-password", "-s", "example.com", "-P", "443", "-w"], environment: environment)
+        #expect(web.stdout == "web\n")
+    }
+
+    @Test func aLookUpWhereThereIsNoKeychainCreatesNone() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("launcher-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["KEYCHAIN_HOME"] = home.path
+        environment["KEYCHAIN_ACCESS_GROUPS"] = nil
+        let output = try SecurityToolRunner.runProgram(Self.launcher.path, ["find-generic-password", "-s", "Example", "-w"], environment: environment)
+        #expect(output.status == 44)
+        #expect(output.stderr == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n")
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("keychain.db").path))
+    }
+
+    @Test func anInstalledLauncherRunsTheFullToolFromLibexecAndStartsTheDaemonBesideIt() throws {
+        // The layout of Scripts/install.sh: bin/security (the launcher), bin/securityd,
+        // libexec/swift-keychain/security (the full tool).
+        let root = URL(fileURLWithPath: "/tmp/kc-installed-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bin = root.appendingPathComponent("prefix/bin")
+        let libexec = root.appendingPathComponent("prefix/libexec/swift-keychain")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: libexec, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.launcher, to: bin.appendingPathComponent("security"))
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("securityd"), withDestinationURL: PrivateDaemon.executable)
+        // A copy: the full tool finds no securityd beside it or on the PATH, only through the launcher.
+        try FileManager.default.copyItem(at: SecurityToolRunner.executable, to: libexec.appendingPathComponent("security"))
+        let security = bin.appendingPathComponent("security").path
+
+        // A user's environment: the default engine, no securityd on the PATH.
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["KEYCHAIN_ENGINE", "KEYCHAIN_SOCKET", "KEYCHAIN_SECURITYD", "KEYCHAIN_ACCESS_GROUPS"] { environment[name] = nil }
+        environment["PATH"] = "/usr/bin:/bin"
+        environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("runtime").path
+        environment["KEYCHAIN_HOME"] = root.appendingPathComponent("home").path
+        environment["KEYCHAIN_PINENTRY"] = "none"
+        let add = try SecurityToolRunner.runProgram(security, ["add-generic-password", "-a", "me", "-s", "Installed", "-w", "from libexec"], environment: environment)
+        #expect(add.status == 0, "\(add.stderr)")
+        let endpoint = DaemonEndpoint.forHome(root.appendingPathComponent("home"), environment: environment)
+        let lock = try String(contentsOfFile: endpoint.lockPath, encoding: .utf8)
+        let processID = try #require(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(processID, SIGTERM) }
+        let read = try SecurityToolRunner.runProgram(security, ["find-generic-password", "-s", "Installed", "-w"], environment: environment)
+        #expect(read.status == 0)
+        #expect(read.stdout == "from libexec\n")
+        let help = try SecurityToolRunner.runProgram(security, ["--version"], environment: environment)
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("swift-keychain "))
+    }
+}
