@@ -37,8 +37,16 @@ BUILD=(swift build --package-path "$HERE" -c "$CONFIG")
 [ $CONFIG = release ] && BUILD+=(--static-swift-stdlib)
 "${BUILD[@]}" --product keychain-bench
 "${BUILD[@]}" --product security
+"${BUILD[@]}" --product security-launcher
 "${BUILD[@]}" --product securityd
 BIN=$("${BUILD[@]}" --show-bin-path)
+# The CLI as Scripts/install.sh lays it out: bin/security is the launcher, which answers password
+# look-ups through securityd itself and runs libexec/swift-keychain/security for everything else.
+INSTALLED=$RESULTS/installed
+mkdir -p "$INSTALLED/bin" "$INSTALLED/libexec/swift-keychain"
+cp "$BIN/security-launcher" "$INSTALLED/bin/security"
+cp "$BIN/security" "$INSTALLED/libexec/swift-keychain/security"
+ln -sf "$BIN/securityd" "$INSTALLED/bin/securityd"
 
 {
   echo "date (UTC): $STAMP"
@@ -67,13 +75,13 @@ log "keychain-bench (sizes $SIZES)"
   --aes-operations "$AES" --rekey-sizes "$REKEY" --key-operations "$KEYS" --out "$RESULTS/keychain.jsonl"
 
 log "security CLI, one process per operation ($CLI_N items)"
-python3 "$HERE/Scripts/cli.py" --security "$BIN/security" --n "$CLI_N" --out "$RESULTS/cli.jsonl"
+python3 "$HERE/Scripts/cli.py" --security "$INSTALLED/bin/security" --n "$CLI_N" --out "$RESULTS/cli.jsonl"
 log "security CLI through securityd, one process per operation ($CLI_N items)"
-python3 "$HERE/Scripts/cli.py" --security "$BIN/security" --n "$CLI_N" --engine daemon --out "$RESULTS/cli.jsonl"
+python3 "$HERE/Scripts/cli.py" --security "$INSTALLED/bin/security" --n "$CLI_N" --engine daemon --out "$RESULTS/cli.jsonl"
 
 log "fingerprint round trip with libfprint's virtual reader, beside fprintd-verify"
 FPRINT_N=$([ $SMOKE = 1 ] && echo 3 || echo 20)
-python3 "$HERE/Scripts/fprint.py" --security "$BIN/security" --n "$FPRINT_N" --out "$RESULTS/fprint.jsonl" \
+python3 "$HERE/Scripts/fprint.py" --security "$INSTALLED/bin/security" --n "$FPRINT_N" --out "$RESULTS/fprint.jsonl" \
   || log "the fingerprint round trip failed; the report will lack it"
 
 if grep -Eq '"errors": ?[1-9]' "$RESULTS/keychain.jsonl" "$RESULTS/cli.jsonl"; then
