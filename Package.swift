@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "security-launcher", targets: ["SecurityLauncher"]),
+        .executable(name: "security-lookup", targets: ["SecurityLookup"]),
         .executable(name: "keychain-stress", targets: ["KeychainStress"]),
         .executable(name: "securityd", targets: ["SecurityDaemon"]),
     ],
@@ -140,11 +141,16 @@ let package = Package(
             name: "SecurityCommandLine",
             dependencies: ["KeychainCore", "KeychainDevice"]
         ),
-        // The installed `security` (`Scripts/install.sh`): answers a password look-up through
-        // securityd itself, and runs the full tool for every other command line. It links neither
-        // the engine nor ArgumentParser, so that it starts in a fraction of the full tool's time.
+        // The installed `security`, in C so that it starts at once: runs security-lookup for the
+        // find-…-password commands and the full tool for the others. Built here for the tests;
+        // `Scripts/install.sh` compiles the same file with the C compiler, without the Swift
+        // runtime that SwiftPM links into every executable.
+        .executableTarget(name: "SecurityLauncher"),
+        // security-lookup: answers a password look-up through securityd itself, and runs the full
+        // tool for every other command line. It links neither the engine nor ArgumentParser, so
+        // that it starts in a fraction of the full tool's time.
         .executableTarget(
-            name: "SecurityLauncher",
+            name: "SecurityLookup",
             dependencies: ["CKeychainSystem", "KeychainCore", "KeychainDevice", "SecurityCommandLine"]
         ),
         .executableTarget(
@@ -211,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SecurityToolTests",
-            dependencies: ["SecurityTool", "SecurityLauncher", "SecurityCommandLine", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore", "KeychainServices"]
+            dependencies: ["SecurityTool", "SecurityLauncher", "SecurityLookup", "SecurityCommandLine", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore", "KeychainServices"]
         ),
         // Attacks on the files, the tool and the process, as the data-protection review made them.
         .target(name: "CAttackSupport", path: "Tests/CAttackSupport"),

@@ -37,15 +37,18 @@ BUILD=(swift build --package-path "$HERE" -c "$CONFIG")
 [ $CONFIG = release ] && BUILD+=(--static-swift-stdlib)
 "${BUILD[@]}" --product keychain-bench
 "${BUILD[@]}" --product security
-"${BUILD[@]}" --product security-launcher
+"${BUILD[@]}" --product security-lookup
 "${BUILD[@]}" --product securityd
 BIN=$("${BUILD[@]}" --show-bin-path)
-# The CLI as Scripts/install.sh lays it out: bin/security is the launcher, which answers password
-# look-ups through securityd itself and runs libexec/swift-keychain/security for everything else.
+# The CLI as Scripts/install.sh lays it out: bin/security is the launcher, which runs
+# libexec/swift-keychain/security-lookup for password look-ups (answered through securityd by that
+# small program itself) and libexec/swift-keychain/security, the full tool, for everything else;
+# the launcher compiled with the C compiler, as install.sh compiles it.
 INSTALLED=$RESULTS/installed
 mkdir -p "$INSTALLED/bin" "$INSTALLED/libexec/swift-keychain"
-cp "$BIN/security-launcher" "$INSTALLED/bin/security"
+"${CC:-$(command -v cc || command -v clang)}" -O2 -o "$INSTALLED/bin/security" "$ROOT/Sources/SecurityLauncher/main.c"
 cp "$BIN/security" "$INSTALLED/libexec/swift-keychain/security"
+cp "$BIN/security-lookup" "$INSTALLED/libexec/swift-keychain/security-lookup"
 ln -sf "$BIN/securityd" "$INSTALLED/bin/securityd"
 
 {

@@ -15,51 +15,55 @@ import Foundation
 import KeychainDevice
 import Testing
 
-/// The `security` launcher: it answers a password look-up through `securityd` itself, prints
-/// exactly what the full tool prints for every command line, and leaves everything else to it.
+/// The installed `security`: the launcher runs `security-lookup` for the `find-…-password`
+/// commands and the full tool for the others; `security-lookup` answers a password look-up through
+/// `securityd` itself, prints exactly what the full tool prints for every command line, and leaves
+/// everything else to it.
 @Suite(.serialized)
 struct LauncherTests {
-    /// The launcher in the build, beside the full tool (`security`).
+    /// The launcher in the build, beside the full tool (`security`) and `security-lookup`.
     static var launcher: URL {
         SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("security-launcher")
     }
 
-    /// A copy of the launcher alone in a folder of its own, named `security` as installed: whatever
-    /// it does not answer itself ends with the message that the full tool is missing.
-    static func loneLauncher() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("launcher-\(UUID().uuidString)")
+    /// `security-lookup` in the build.
+    static var lookup: URL {
+        SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("security-lookup")
+    }
+
+    /// A copy of `security-lookup` alone in a folder of its own: whatever it does not answer
+    /// itself ends with the message that the full tool is missing.
+    static func loneLookup() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookup-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let copy = folder.appendingPathComponent("security")
-        try FileManager.default.copyItem(at: launcher, to: copy)
+        let copy = folder.appendingPathComponent("security-lookup")
+        try FileManager.default.copyItem(at: lookup, to: copy)
         return copy
     }
 
-    @Test func theLauncherAnswersAPasswordLookUpItselfAndNothingElse() throws {
+    @Test func securityLookupAnswersAPasswordLookUpItselfAndNothingElse() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }
         #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Example", "-w", "s3cret"]).status == 0)
-        let launcher = try Self.loneLauncher()
-        defer { try? FileManager.default.removeItem(at: launcher.deletingLastPathComponent()) }
+        let lookup = try Self.loneLookup()
+        defer { try? FileManager.default.removeItem(at: lookup.deletingLastPathComponent()) }
         let environment = daemon.clientEnvironment()
 
-        var output = try SecurityToolRunner.runProgram(launcher.path, ["find-generic-password", "-s", "Example", "-w"], environment: environment)
+        var output = try SecurityToolRunner.runProgram(lookup.path, ["find-generic-password", "-s", "Example", "-w"], environment: environment)
         #expect(output.status == 0)
         #expect(output.stdout == "s3cret\n")
         #expect(output.stderr.isEmpty)
 
         // Everything else is the full tool's: the attribute block (-g), another command, an item
         // that is not there (whose message is the tool's).
-        let missing = "security: cannot find the full security tool (libexec/swift-keychain/security in this installation); reinstall it with Scripts/install.sh\n"
+        let missing = "security: cannot find the full security tool beside security-lookup; reinstall it with Scripts/install.sh\n"
         for arguments in [
             ["find-generic-password", "-s", "Example", "-g"],
             ["find-generic-password", "-s", "Example", "-w", "--json"],
             ["find-generic-password", "-s", "Nothing", "-w"],
-            ["find-generic-pass", "-s", "Example", "-w"],
-            ["-v", "find-generic-password", "-s", "Example", "-w"],
-            ["add-generic-password", "-a", "me", "-s", "Other", "-w", "x"],
-            [],
+            ["find-internet-password", "-s", "Example", "-w"],
         ] {
-            output = try SecurityToolRunner.runProgram(launcher.path, arguments, environment: environment)
+            output = try SecurityToolRunner.runProgram(lookup.path, arguments, environment: environment)
             #expect(output.status == 1, "\(arguments)")
             #expect(output.stdout.isEmpty, "\(arguments)")
             #expect(output.stderr == missing, "\(arguments)")
@@ -68,7 +72,7 @@ struct LauncherTests {
         // A locked keychain stays locked to it: the daemon refuses, and the full tool would report it.
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
         #expect(try daemon.tool(["lock"]).status == 0)
-        output = try SecurityToolRunner.runProgram(launcher.path, ["find-generic-password", "-s", "Example", "-w"], environment: environment)
+        output = try SecurityToolRunner.runProgram(lookup.path, ["find-generic-password", "-s", "Example", "-w"], environment: environment)
         #expect(output.status == 1)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr == missing)
@@ -109,6 +113,13 @@ struct LauncherTests {
             ["find-internet-password", "-s", "example.org", "-P", "abc", "-w"],
             ["find-internet-password", "-s", "example.org", "-P", "0", "-a", "me", "-w"],
             ["find-internet-password", "-s", "example.com", "-r", "htp", "-w"],
+            // Through the launcher to the full tool.
+            ["find-g", "-s", "Example", "-w"],
+            ["-v", "find-generic-password", "-s", "Example", "-w"],
+            ["-q", "status"],
+            ["--version"],
+            ["-h", "find-generic-password"],
+            [],
         ] {
             let launched = try SecurityToolRunner.runProgram(Self.launcher.path, arguments, environment: environment)
             let full = try SecurityToolRunner.runProgram(SecurityToolRunner.executable.path, arguments, environment: environment)
@@ -137,7 +148,7 @@ struct LauncherTests {
 
     @Test func anInstalledLauncherRunsTheFullToolFromLibexecAndStartsTheDaemonBesideIt() throws {
         // The layout of Scripts/install.sh: bin/security (the launcher), bin/securityd,
-        // libexec/swift-keychain/security (the full tool).
+        // libexec/swift-keychain/security (the full tool) and security-lookup.
         let root = URL(fileURLWithPath: "/tmp/kc-installed-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
         let bin = root.appendingPathComponent("prefix/bin")
@@ -146,8 +157,9 @@ struct LauncherTests {
         try FileManager.default.createDirectory(at: libexec, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.launcher, to: bin.appendingPathComponent("security"))
         try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("securityd"), withDestinationURL: PrivateDaemon.executable)
-        // A copy: the full tool finds no securityd beside it or on the PATH, only through the launcher.
+        // Copies: neither finds a securityd beside it or on the PATH, only through the launcher.
         try FileManager.default.copyItem(at: SecurityToolRunner.executable, to: libexec.appendingPathComponent("security"))
+        try FileManager.default.copyItem(at: Self.lookup, to: libexec.appendingPathComponent("security-lookup"))
         let security = bin.appendingPathComponent("security").path
 
         // A user's environment: the default engine, no securityd on the PATH.
@@ -169,5 +181,13 @@ struct LauncherTests {
         let help = try SecurityToolRunner.runProgram(security, ["--version"], environment: environment)
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("swift-keychain "))
+
+        // Without the full tool, the look-up is still answered (by security-lookup); nothing else is.
+        try FileManager.default.removeItem(at: libexec.appendingPathComponent("security"))
+        let again = try SecurityToolRunner.runProgram(security, ["find-generic-password", "-s", "Installed", "-w"], environment: environment)
+        #expect(again.stdout == "from libexec\n")
+        let status = try SecurityToolRunner.runProgram(security, ["status"], environment: environment)
+        #expect(status.status == 1)
+        #expect(status.stderr == "security: cannot find the security tool in libexec/swift-keychain; reinstall it with Scripts/install.sh\n")
     }
 }

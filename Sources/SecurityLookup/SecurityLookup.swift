@@ -15,17 +15,18 @@ import CKeychainSystem
 import Foundation
 import SecurityCommandLine
 
-/// The installed `security` command: a small program that answers the command scripts run most —
-/// a password look-up (`find-generic-password … -w`) in a keychain that `securityd` serves — and
-/// hands every other command line, unchanged, to the full tool (`SecurityTool`).
+/// `security-lookup`: answers the command line scripts run most — a password look-up
+/// (`find-generic-password … -w`) in a keychain that `securityd` serves — and hands every other
+/// command line, unchanged, to the full tool (`SecurityTool`) beside it. The installed `security`
+/// (`SecurityLauncher`) runs it for the `find-…-password` commands.
 ///
 /// The full tool links the engine, SQLite, swift-crypto and ArgumentParser, and starting it costs
 /// several times what the look-up itself costs; this program links only the wire format and the
-/// transport to the daemon. Whatever it does not answer with the password — another command, an
-/// option it does not take, no daemon, an item that asks for authentication, no such item — the
-/// full tool runs from the start, so that every message, prompt and exit status is the tool's own.
+/// transport to the daemon. Whatever it does not answer with the password — an option it does not
+/// take, no daemon, an item that asks for authentication, no such item — the full tool runs from
+/// the start, so that every message, prompt and exit status is the tool's own.
 @main
-enum SecurityLauncher {
+enum SecurityLookup {
     static func main() {
         // A password passes through this process: no core dumps, no reading of its memory by others.
         _ = c_keychain_disable_core_files()
