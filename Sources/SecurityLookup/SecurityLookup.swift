@@ -13,6 +13,7 @@
 
 import CKeychainSystem
 import Foundation
+import KeychainDevice
 import SecurityCommandLine
 
 /// `security-lookup`: answers the command line scripts run most — a password look-up
@@ -42,14 +43,6 @@ enum SecurityLookup {
     /// Writes `line` and a newline to standard output, unbuffered (what the full tool's `print`
     /// leaves there when it exits).
     private static func writeLine(_ line: String) {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        DescriptorWrite.all(Array(line.utf8) + [UInt8(ascii: "\n")], to: STDOUT_FILENO)
     }
 }

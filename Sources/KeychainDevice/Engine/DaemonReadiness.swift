@@ -51,14 +51,7 @@ package enum DaemonReadiness: Sendable {
 
     /// Writes `self` to `descriptor` and closes it.
     package func send(to descriptor: Int32) {
-        let bytes = encoded
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { break }
-            offset += written
-        }
+        DescriptorWrite.all(encoded, to: descriptor)
         close(descriptor)
     }
 

@@ -13,6 +13,7 @@
 
 import Foundation
 package import KeychainCore
+import KeychainDevice
 #if canImport(CoreFoundation)
 // `struct stat` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
 import CoreFoundation
@@ -132,15 +133,8 @@ package enum PrivateFile {
 
     /// Writes all of `bytes` at the current offset and flushes them to the disk.
     package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(KeychainCoreError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return write(descriptor, base + offset, buffer.count - offset)
-            }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw KeychainCoreError(.io, "cannot write \(path): \(describeErrno())") }
-            offset += written
+        guard DescriptorWrite.all(bytes, to: descriptor) else {
+            throw KeychainCoreError(.io, "cannot write \(path): \(describeErrno())")
         }
         guard retryingInterrupted({ fsync(descriptor) }) == 0 else {
             throw KeychainCoreError(.io, "cannot flush \(path): \(describeErrno())")
