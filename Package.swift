@@ -151,7 +151,10 @@ let package = Package(
         // that it starts in a fraction of the full tool's time.
         .executableTarget(
             name: "SecurityLookup",
-            dependencies: ["CKeychainSystem", "KeychainCore", "KeychainDevice", "SecurityCommandLine"]
+            dependencies: [
+                "CKeychainSystem", "KeychainCore", "KeychainDevice", "SecurityCommandLine",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "SecurityTool",

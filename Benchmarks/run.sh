@@ -46,7 +46,9 @@ BIN=$("${BUILD[@]}" --show-bin-path)
 # the launcher compiled with the C compiler, as install.sh compiles it.
 INSTALLED=$RESULTS/installed
 mkdir -p "$INSTALLED/bin" "$INSTALLED/libexec/swift-keychain"
-"${CC:-$(command -v cc || command -v clang)}" -O2 -o "$INSTALLED/bin/security" "$ROOT/Sources/SecurityLauncher/main.c"
+CC=${CC:-$(command -v cc || command -v clang || true)}
+[ -n "$CC" ] || { log "no C compiler (cc or clang) for the security launcher; set CC"; exit 1; }
+$CC -O2 -o "$INSTALLED/bin/security" "$ROOT/Sources/SecurityLauncher/main.c"
 cp "$BIN/security" "$INSTALLED/libexec/swift-keychain/security"
 cp "$BIN/security-lookup" "$INSTALLED/libexec/swift-keychain/security-lookup"
 ln -sf "$BIN/securityd" "$INSTALLED/bin/securityd"

@@ -22,6 +22,13 @@ if [[ "${1:-}" == "--system" ]]; then mode=system; fi
 # The Swift runtime and Foundation linked in: a process starts in half the time (no dynamic
 # loading and relocation of the toolchain's libraries), and the binaries do not depend on where
 # the toolchain is installed.
+# The `security` launcher is C, compiled with the system's C compiler (see below): find one first.
+cc=${CC:-$(command -v cc || command -v clang || true)}
+if [[ -z $cc ]]; then
+    echo "install.sh: no C compiler (cc or clang) for the security launcher; install one or set CC" >&2
+    exit 1
+fi
+
 build=(swift build -c release --static-swift-stdlib)
 "${build[@]}" --product security
 "${build[@]}" --product security-lookup
@@ -47,7 +54,7 @@ bindir="$prefix/bin"
 # build), which would add 1–3 ms to every command's start.
 launcher="$(mktemp)"
 trap 'rm -f "$launcher"' EXIT
-"${CC:-$(command -v cc || command -v clang)}" -O2 -o "$launcher" Sources/SecurityLauncher/main.c
+$cc -O2 -o "$launcher" Sources/SecurityLauncher/main.c
 libexecdir="$prefix/libexec/swift-keychain"
 install -d -m 0755 "$bindir" "$libexecdir"
 install -m 0755 "$built/security" "$libexecdir/security"

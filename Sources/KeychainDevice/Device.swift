@@ -60,7 +60,7 @@ public final class Device: Sendable {
             let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
             // A daemon is started on first use only for a home's own socket; a named socket is one
             // that whoever named it runs.
-            let launcher = named == nil ? DaemonLauncher(home: home.url, environment: environment) : nil
+            let launcher = named == nil && configuration.startsDaemon ? DaemonLauncher(home: home.url, environment: environment) : nil
             if configuration.engine == .daemon || launcher != nil || FileManager.default.fileExists(atPath: endpoint.socketPath) {
                 return WireEngine(
                     transport: DaemonTransport(endpoint: endpoint, launcher: launcher),

@@ -33,6 +33,9 @@ public struct DeviceConfiguration: Sendable {
     /// Where the engine reports what it repaired or could not do (never secrets, names or
     /// attribute values); by default the process's swift-log backend, label `swift-keychain`.
     public var logger: Logger
+    /// Whether a client may start `securityd` when none listens (``EngineKind/auto`` and
+    /// ``EngineKind/daemon``); `security-lookup` may not, and leaves that to the full tool.
+    package var startsDaemon = true
 
     public init(
         accessGroups: [String] = ["default"],

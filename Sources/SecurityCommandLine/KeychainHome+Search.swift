@@ -11,15 +11,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 package import KeychainDevice
 
 extension KeychainHome {
     /// Whether a command that only looks has a keychain to look in here, so that looking never
     /// creates one: a keychain exists in this home, or the default keychain (`namesDefault`) is
     /// served by a daemon named by its socket (a system daemon among them), which holds files of
-    /// its own.
+    /// its own — a socket that exists, for a client that uses the daemon.
     package func hasKeychainToSearch(namesDefault: Bool, environment: [String: String]) -> Bool {
         if containsKeychain { return true }
-        return namesDefault && environment["KEYCHAIN_ENGINE"] != "embedded" && DaemonEndpoint.named(environment: environment) != nil
+        guard namesDefault, !["embedded", "loopback"].contains(environment["KEYCHAIN_ENGINE"] ?? ""),
+            let socket = DaemonEndpoint.named(environment: environment)
+        else { return false }
+        return access(socket, F_OK) == 0
     }
 }

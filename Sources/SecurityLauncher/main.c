@@ -47,10 +47,23 @@ static int fail(const char *message) {
     return 1;
 }
 
+/// The program `name` of the installation (`libexec/swift-keychain` beside `bin`, `*installed`
+/// set) or of the build (this program's folder), written to `path`; 0 when there is none, or it
+/// would be this program itself.
+static int locate(const char *folder, const char *self, const char *name, char *path, size_t size, int *installed) {
+    if (snprintf(path, size, "%s/../libexec/swift-keychain/%s", folder, name) < (int)size && is_executable(path)) {
+        *installed = 1;
+        return 1;
+    }
+    *installed = 0;
+    return snprintf(path, size, "%s/%s", folder, name) < (int)size && is_executable(path) && !is_same_file(path, self);
+}
+
 int main(int argc, char *argv[]) {
+    if (argc < 1 || argv[0] == NULL) return fail("started with no arguments at all");
     char self[PATH_MAX];
-    ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (length <= 0) return fail("cannot find where this program is installed (/proc/self/exe)");
+    ssize_t length = readlink("/proc/self/exe", self, sizeof self);
+    if (length <= 0 || (size_t)length >= sizeof self) return fail("cannot find where this program is installed (/proc/self/exe)");
     self[length] = '\0';
     char folder[PATH_MAX];
     memcpy(folder, self, (size_t)length + 1);
@@ -58,33 +71,28 @@ int main(int argc, char *argv[]) {
     if (slash == NULL) return fail("cannot find where this program is installed (/proc/self/exe)");
     *slash = '\0';
 
-    const char *name = "security";
-    if (argc > 1 && (strcmp(argv[1], "find-generic-password") == 0 || strcmp(argv[1], "find-internet-password") == 0)) {
-        name = "security-lookup";
+    // The full tool, which security-lookup also falls back to: without it (or when it would be this
+    // program, installed as `security` with no libexec folder), nothing can run.
+    char tool[PATH_MAX];
+    int installed = 0;
+    if (!locate(folder, self, "security", tool, sizeof tool, &installed)) {
+        return fail("cannot find the security tool in libexec/swift-keychain; reinstall it with Scripts/install.sh");
     }
-
-    char program[PATH_MAX];
-    int installed = 1;
-    if (snprintf(program, sizeof program, "%s/../libexec/swift-keychain/%s", folder, name) >= (int)sizeof program) {
-        return fail("the installation's path is too long");
+    char lookup[PATH_MAX];
+    int lookup_installed = 0;
+    const char *program = tool;
+    if (argc > 1 && (strcmp(argv[1], "find-generic-password") == 0 || strcmp(argv[1], "find-internet-password") == 0) &&
+        locate(folder, self, "security-lookup", lookup, sizeof lookup, &lookup_installed) && lookup_installed == installed) {
+        program = lookup;
     }
-    if (!is_executable(program)) {
-        installed = 0;
-        if (snprintf(program, sizeof program, "%s/%s", folder, name) >= (int)sizeof program) {
-            return fail("the installation's path is too long");
-        }
-        // Never this program itself: installed as `security` without its libexec folder.
-        if (!is_executable(program) || is_same_file(program, self)) {
-            return fail("cannot find the security tool in libexec/swift-keychain; reinstall it with Scripts/install.sh");
-        }
-    }
-    if (installed && getenv("KEYCHAIN_SECURITYD") == NULL) {
+    const char *named = getenv("KEYCHAIN_SECURITYD");
+    if (installed && (named == NULL || named[0] == '\0')) {
         char daemon[PATH_MAX];
         if (snprintf(daemon, sizeof daemon, "%s/securityd", folder) < (int)sizeof daemon && is_executable(daemon)) {
             setenv("KEYCHAIN_SECURITYD", daemon, 1);
         }
     }
-    argv[0] = program;
+    argv[0] = (char *)program;
     execv(program, argv);
     fprintf(stderr, "security: cannot run %s: %s\n", program, strerror(errno));
     return 1;

@@ -14,6 +14,7 @@
 import Foundation
 import KeychainCore
 import KeychainDevice
+import Logging
 import SecurityCommandLine
 
 /// A password look-up sent to `securityd` as the full tool would send it.
@@ -25,9 +26,13 @@ enum DaemonLookup {
         let environment = ProcessInfo.processInfo.environment
         let home = KeychainHome.resolve(environment: environment)
         guard home.hasKeychainToSearch(namesDefault: true, environment: environment) else { return nil }
-        // The tool's configuration, with no way to ask anything: a question is for the full tool.
-        var configuration = DeviceConfiguration.fromEnvironment(environment, defaultGroups: ["default", "*"])
+        // The tool's configuration, with no way to ask anything and no daemon to start (a question,
+        // or a daemon that is not running yet, is for the full tool), and nothing to log: whatever
+        // would be worth reporting ends in the full tool, which reports it in its own words.
+        var configuration = DeviceConfiguration.securityTool(environment: environment)
         configuration.passcodePrompt = .none
+        configuration.startsDaemon = false
+        configuration.logger = Logger(label: "swift-keychain", factory: { _ in SwiftLogNoOpLogHandler() })
         // Without the engine linked, a keychain that is not the daemon's does not open here.
         guard let device = try? Device(home: home, configuration: configuration), device.engine is WireEngine,
             let query = try? QueryParser.parse(lookup.query, for: .copyMatching),

@@ -69,6 +69,14 @@ struct LauncherTests {
             #expect(output.stderr == missing, "\(arguments)")
         }
 
+        // A keychain in the process is the full tool's (security-lookup links no engine), even
+        // with a daemon running for the home.
+        var embedded = environment
+        embedded["KEYCHAIN_ENGINE"] = "embedded"
+        output = try SecurityToolRunner.runProgram(lookup.path, ["find-generic-password", "-s", "Example", "-w"], environment: embedded)
+        #expect(output.status == 1)
+        #expect(output.stderr == missing)
+
         // A locked keychain stays locked to it: the daemon refuses, and the full tool would report it.
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
         #expect(try daemon.tool(["lock"]).status == 0)
@@ -91,7 +99,15 @@ struct LauncherTests {
         ] {
             #expect(try daemon.tool(add).status == 0, "\(add)")
         }
-        let environment = daemon.clientEnvironment()
+        // An item of another access group, and one that asks for the passcode.
+        var other = daemon.clientEnvironment()
+        other["KEYCHAIN_ACCESS_GROUPS"] = "other"
+        let grouped = try SecurityToolRunner.runProgram(SecurityToolRunner.executable.path, ["add-generic-password", "-a", "me", "-s", "Grouped", "-w", "other group"], environment: other)
+        #expect(grouped.status == 0)
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Protected", "-w", "asks", "--access-control", "devicePasscode"]).status == 0)
+        var environment = daemon.clientEnvironment()
+        environment["KEYCHAIN_PROMPT"] = "none"
         for arguments in [
             ["find-generic-password", "-s", "Example", "-a", "me", "-w"],
             ["find-generic-password", "-wa", "you", "-sExample"],
@@ -113,6 +129,8 @@ struct LauncherTests {
             ["find-internet-password", "-s", "example.org", "-P", "abc", "-w"],
             ["find-internet-password", "-s", "example.org", "-P", "0", "-a", "me", "-w"],
             ["find-internet-password", "-s", "example.com", "-r", "htp", "-w"],
+            ["find-generic-password", "-s", "Grouped", "-w"],
+            ["find-generic-password", "-s", "Protected", "-w"],
             // Through the launcher to the full tool.
             ["find-g", "-s", "Example", "-w"],
             ["-v", "find-generic-password", "-s", "Example", "-w"],
@@ -127,6 +145,18 @@ struct LauncherTests {
             #expect(launched.stdout == full.stdout, "\(arguments)")
             #expect(launched.stderr == full.stderr, "\(arguments)")
         }
+        var narrowed = environment
+        narrowed["KEYCHAIN_ACCESS_GROUPS"] = "default"
+        for arguments in [["find-generic-password", "-s", "Grouped", "-w"], ["find-generic-password", "-s", "Example", "-a", "me", "-w"]] {
+            let launched = try SecurityToolRunner.runProgram(Self.launcher.path, arguments, environment: narrowed)
+            let full = try SecurityToolRunner.runProgram(SecurityToolRunner.executable.path, arguments, environment: narrowed)
+            #expect(launched.status == full.status, "\(arguments)")
+            #expect(launched.stdout == full.stdout, "\(arguments)")
+            #expect(launched.stderr == full.stderr, "\(arguments)")
+        }
+        let hidden = try SecurityToolRunner.runProgram(Self.launcher.path, ["find-generic-password", "-s", "Grouped", "-w"], environment: narrowed)
+        #expect(hidden.status == 44, "\(hidden)")
+        #expect(try SecurityToolRunner.runProgram(Self.launcher.path, ["find-generic-password", "-s", "Grouped", "-w"], environment: environment).stdout == "other group\n")
         // What the two agreed on, for the look-ups that find something.
         let binary = try SecurityToolRunner.runProgram(Self.launcher.path, ["find-generic-password", "-s", "Binary", "-w"], environment: environment)
         #expect(binary.stdout == "00ff10\n")
@@ -182,12 +212,20 @@ struct LauncherTests {
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("swift-keychain "))
 
-        // Without the full tool, the look-up is still answered (by security-lookup); nothing else is.
-        try FileManager.default.removeItem(at: libexec.appendingPathComponent("security"))
+        // Without security-lookup, the full tool answers the look-up.
+        try FileManager.default.removeItem(at: libexec.appendingPathComponent("security-lookup"))
         let again = try SecurityToolRunner.runProgram(security, ["find-generic-password", "-s", "Installed", "-w"], environment: environment)
         #expect(again.stdout == "from libexec\n")
-        let status = try SecurityToolRunner.runProgram(security, ["status"], environment: environment)
-        #expect(status.status == 1)
-        #expect(status.stderr == "security: cannot find the security tool in libexec/swift-keychain; reinstall it with Scripts/install.sh\n")
+        // Without the full tool nothing runs (security-lookup would have nothing to fall back to),
+        // and a launcher whose folder holds it alone never runs itself.
+        try FileManager.default.removeItem(at: libexec.appendingPathComponent("security"))
+        try FileManager.default.copyItem(at: Self.lookup, to: bin.appendingPathComponent("security-lookup"))
+        let missing = "security: cannot find the security tool in libexec/swift-keychain; reinstall it with Scripts/install.sh\n"
+        for arguments in [["status"], ["find-generic-password", "-s", "Installed", "-w"]] {
+            let output = try SecurityToolRunner.runProgram(security, arguments, environment: environment)
+            #expect(output.status == 1)
+            #expect(output.stdout.isEmpty)
+            #expect(output.stderr == missing)
+        }
     }
 }

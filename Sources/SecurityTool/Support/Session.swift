@@ -61,7 +61,7 @@ enum Session {
     private static func open(_ keychainHome: KeychainHome) throws -> Device {
         do {
             let environment = ProcessInfo.processInfo.environment
-            var configuration = DeviceConfiguration.fromEnvironment(environment, defaultGroups: ["default", "*"])
+            var configuration = DeviceConfiguration.securityTool(environment: environment)
             if environment["KEYCHAIN_PROMPT"] == nil {
                 // As for passwords: the terminal without echo, else one line of standard input per question.
                 configuration.passcodePrompt = Terminal.isInteractive ? .terminal : .standardInput
