@@ -343,7 +343,6 @@ static int run_action(c_fprint *fprint, const char *device, const char *member, 
                       const char *argument, int timeout_ms, char *result, size_t size) {
     if (!fprint || !fprint->bus) return C_FPRINT_NO_BUS;
     if (!device || strlen(device) >= NAME_LENGTH) return fail(fprint, C_FPRINT_FAILED, "no reader named", NULL);
-    atomic_store(&fprint->cancelled, 0);
     int outcome = trust_owner(fprint);
     if (outcome != C_FPRINT_OK) return outcome;
     strcpy(fprint->device, device);

@@ -56,8 +56,8 @@ c_fprint *c_fprint_open(int *status);
 /// Closes the conversation.
 void c_fprint_close(c_fprint *fprint);
 
-/// Makes the verification or enrolment in progress (from another thread) end with `C_FPRINT_CANCELLED`;
-/// the next one starts afresh.
+/// Makes the verification or enrolment of this conversation (from another thread) end with
+/// `C_FPRINT_CANCELLED`, whether it is in progress or starts later: a cancelled conversation is done.
 void c_fprint_cancel(c_fprint *fprint);
 
 /// The last failure's message.

@@ -38,6 +38,8 @@ package final class AuthenticationGate: Sendable {
         var isInvalidated = false
         var evaluationsInFlight = 0
         var cancelledInFlight = false
+        /// Its biometric matches waiting for a finger.
+        var matches: [MatchCancellation] = []
     }
 
     private let contexts = LockedState<[ContextReference: Context]>([:])
@@ -72,10 +74,10 @@ package final class AuthenticationGate: Sendable {
 
     /// Forgets a context.
     package func releaseContext(_ reference: ContextReference) {
-        let inFlight = contexts.withLock { $0.removeValue(forKey: reference)?.evaluationsInFlight ?? 0 }
+        let matches = contexts.withLock { $0.removeValue(forKey: reference)?.matches ?? [] }
         // Released while the sensor waits for a finger (its process went away, or dropped the
-        // context): nobody is left to want the match.
-        if inFlight > 0 { sensor.cancel() }
+        // context): nobody is left to want that match. Other contexts' matches go on.
+        matches.forEach { $0.cancel() }
     }
 
     /// What the context has earned; nothing for an unknown, released or invalidated context.
@@ -93,15 +95,15 @@ package final class AuthenticationGate: Sendable {
 
     /// Ends the context: an evaluation in flight fails with `appCancel`, later use with `invalidContext`.
     package func invalidate(_ reference: ContextReference) {
-        let cancels = contexts.withLock { table -> Bool in
-            guard var context = table[reference] else { return false }
+        let matches = contexts.withLock { table -> [MatchCancellation] in
+            guard var context = table[reference] else { return [] }
             context.isInvalidated = true
             context.credentials = AuthenticationCredentials()
             if context.evaluationsInFlight > 0 { context.cancelledInFlight = true }
             table[reference] = context
-            return context.cancelledInFlight
+            return context.matches
         }
-        if cancels { sensor.cancel() }
+        matches.forEach { $0.cancel() }
     }
 
     // MARK: Preflight
@@ -268,9 +270,12 @@ package final class AuthenticationGate: Sendable {
         }
         // A real reader shows nothing itself: the person is told where the request comes from and why.
         if sensor.announcesScans { prompt.notice("touch the fingerprint reader (\(reason))") }
+        let cancellation = MatchCancellation()
+        try withContext(reference) { $0.matches.append(cancellation) }
+        defer { contexts.withLock { $0[reference]?.matches.removeAll { $0 === cancellation } } }
         let outcome: BiometricMatch
         do {
-            outcome = try sensor.match(reason: reason, kind: kind)
+            outcome = try sensor.match(reason: reason, kind: kind, cancellation: cancellation)
         } catch {
             throw Self.failure(error)
         }

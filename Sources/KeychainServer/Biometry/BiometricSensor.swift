@@ -28,10 +28,9 @@ package protocol BiometricSensor: Sendable {
     /// An identity of the enrolled set that changes whenever a template is added or removed;
     /// `nil` when nothing is enrolled. The `biometryCurrentSet` constraint key follows it.
     func enrolmentIdentity() throws(KeychainCoreError) -> Data?
-    /// Asks for one match, showing `reason`; blocks until the person answers or the match is cancelled.
-    func match(reason: String, kind: BiometryKind) throws(KeychainCoreError) -> BiometricMatch
-    /// Cancels a match in progress (its context was invalidated); the match reports `.cancelled`.
-    func cancel()
+    /// Asks for one match, showing `reason`; blocks until the person answers or `cancellation` is
+    /// cancelled (its context was released or invalidated), when the match reports `.cancelled`.
+    func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch
     /// Whether the person must be told that a scan is awaited (a real reader shows no dialog of its own).
     var announcesScans: Bool { get }
 }

@@ -39,8 +39,6 @@ final class FprintdReader: Sendable {
 
     /// How long a scan may take (fprintd has no time-out of its own): `KEYCHAIN_FPRINTD_TIMEOUT` seconds, else 30.
     let timeout: Duration
-    // The conversations running a verification or enrolment, for `cancel()` from another thread.
-    private let running = Mutex<[UnsafeConversation]>([])
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let seconds = environment["KEYCHAIN_FPRINTD_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
@@ -65,9 +63,10 @@ final class FprintdReader: Sendable {
         }
     }
 
-    /// One verification of any enrolled finger on the default reader: fprintd's final status (`verify-match`, …).
-    func verify() throws(Failure) -> String {
-        try converse(cancellable: true) { fprint throws(Failure) -> String in
+    /// One verification of any enrolled finger on the default reader: fprintd's final status
+    /// (`verify-match`, …); cancelling `cancellation` ends this verification, and no other.
+    func verify(cancellation: MatchCancellation) throws(Failure) -> String {
+        try converse(cancellation: cancellation) { fprint throws(Failure) -> String in
             let reader = try Self.reader(fprint)
             var status = [CChar](repeating: 0, count: 64)
             try Self.check(fprint, c_fprint_verify(fprint, reader.path, milliseconds, &status, status.count))
@@ -77,7 +76,7 @@ final class FprintdReader: Sendable {
 
     /// Enrols `finger` on the default reader: fprintd's final status (`enroll-completed`, …).
     func enroll(_ finger: String) throws(Failure) -> String {
-        try converse(cancellable: true) { fprint throws(Failure) -> String in
+        try converse { fprint throws(Failure) -> String in
             let reader = try Self.reader(fprint)
             var status = [CChar](repeating: 0, count: 64)
             try Self.check(fprint, c_fprint_enroll(fprint, reader.path, finger, milliseconds, &status, status.count))
@@ -85,16 +84,10 @@ final class FprintdReader: Sendable {
         }
     }
 
-    /// Ends the verifications and enrolments in progress.
-    func cancel() {
-        running.withLock { conversations in
-            for conversation in conversations { c_fprint_cancel(conversation.pointer) }
-        }
-    }
-
     // MARK: Private
 
-    /// The C handle, moved between threads only under `running`'s lock or by its one owner.
+    /// The C handle, for the cancellation handler, which runs only while its conversation lasts
+    /// (``MatchCancellation`` removes it under its lock before the handle is closed).
     private struct UnsafeConversation: @unchecked Sendable {
         let pointer: OpaquePointer
     }
@@ -104,15 +97,17 @@ final class FprintdReader: Sendable {
         return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    private func converse<T>(cancellable: Bool = false, _ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
+    private func converse<T>(cancellation: MatchCancellation? = nil, _ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
         var status: Int32 = 0
         guard let fprint = c_fprint_open(&status) else {
             throw Failure(outcome: status, message: "the system bus cannot be reached")
         }
         defer { c_fprint_close(fprint) }
-        if cancellable { running.withLock { $0.append(UnsafeConversation(pointer: fprint)) } }
-        defer { if cancellable { running.withLock { $0.removeAll { $0.pointer == fprint } } } }
-        return try body(fprint)
+        guard let cancellation else { return try body(fprint) }
+        let conversation = UnsafeConversation(pointer: fprint)
+        return try cancellation.whileWaiting(onCancel: { c_fprint_cancel(conversation.pointer) }) { () throws(Failure) -> T in
+            try body(fprint)
+        }
     }
 
     /// The default reader, asked in the conversation `fprint`.

@@ -53,10 +53,10 @@ struct FprintdSensor: BiometricSensor {
         return Data(hasher.finalize())
     }
 
-    func match(reason: String, kind: BiometryKind) throws(KeychainCoreError) -> BiometricMatch {
+    func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch {
         let status: String
         do {
-            status = try reader.verify()
+            status = try reader.verify(cancellation: cancellation)
         } catch {
             switch error.outcome {
             case Int32(C_FPRINT_CANCELLED), Int32(C_FPRINT_TIMEOUT): return .cancelled
@@ -71,10 +71,6 @@ struct FprintdSensor: BiometricSensor {
             // verify-disconnected, verify-unknown-error: nothing was decided.
             throw KeychainCoreError(.interactionNotAllowed, "the fingerprint reader reported \(status)")
         }
-    }
-
-    func cancel() {
-        reader.cancel()
     }
 
     var announcesScans: Bool { true }

@@ -47,13 +47,8 @@ struct SelectedSensor: BiometricSensor {
     func enrolled() throws(KeychainCoreError) -> [String] { try current().enrolled() }
     func enrolmentIdentity() throws(KeychainCoreError) -> Data? { try current().enrolmentIdentity() }
 
-    func match(reason: String, kind: BiometryKind) throws(KeychainCoreError) -> BiometricMatch {
-        try current().match(reason: reason, kind: kind)
-    }
-
-    func cancel() {
-        simulated.cancel()
-        fprintd.cancel()
+    func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch {
+        try current().match(reason: reason, kind: kind, cancellation: cancellation)
     }
 
     var announcesScans: Bool { (try? current())?.announcesScans ?? false }

@@ -62,8 +62,9 @@ package struct SimulatedBiometricSensor: BiometricSensor {
         return Data(hasher.finalize())
     }
 
-    /// Takes the next queued outcome, or asks at the terminal when allowed.
-    package func match(reason: String, kind: BiometryKind) throws(KeychainCoreError) -> BiometricMatch {
+    /// Takes the next queued outcome, or asks at the terminal when allowed. A queued outcome is
+    /// taken whole, and a question at the terminal ends when answered: neither is cancelled.
+    package func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch {
         let queued = try keychain.store.write { db throws(KeychainCoreError) -> SimulatedOutcome? in
             do {
                 guard let row = try Row.fetchOne(db, sql: "SELECT seq, outcome FROM simulated_outcome ORDER BY seq LIMIT 1"),
@@ -91,9 +92,6 @@ package struct SimulatedBiometricSensor: BiometricSensor {
         }
         return .cancelled
     }
-
-    /// A queued outcome is taken whole; a question at the terminal ends when answered.
-    package func cancel() {}
 
     // MARK: Changing the sensor
 
