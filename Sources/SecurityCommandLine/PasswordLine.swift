@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import KeychainCore
+
 /// The password as `find-generic-password -w` prints it (macOS's `print_buffer`-less form): as
 /// it is when every byte is printable ASCII, else as lowercase hexadecimal.
 package enum PasswordLine {
@@ -18,13 +20,6 @@ package enum PasswordLine {
         if bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
             return String(decoding: bytes, as: UTF8.self)
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        return HexText.encode(bytes)
     }
 }

@@ -65,12 +65,6 @@ package struct KeybagSecret: Sendable {
 
     /// An identifier as lower-case hexadecimal.
     package static func hex(_ identifier: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in identifier {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        HexText.encode(identifier)
     }
 }

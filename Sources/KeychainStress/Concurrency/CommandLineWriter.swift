@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainCore
 import KeychainTesting
 
 /// A script using the `security` tool: one process per operation on its own items, each status
@@ -99,6 +100,6 @@ struct CommandLineWriter {
     }
 
     private static func hex(_ data: Data) -> String {
-        data.map { String(format: "%02x", $0) }.joined()
+        HexText.encode(data)
     }
 }

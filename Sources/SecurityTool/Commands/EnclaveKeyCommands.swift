@@ -14,6 +14,7 @@
 
 import ArgumentParser
 import Foundation
+import KeychainCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -295,7 +296,7 @@ extension EnclaveKeyCommands {
     }
 
     static func hex(_ data: Data) -> String {
-        data.map { String(format: "%02x", $0) }.joined()
+        HexText.encode(data)
     }
 
     /// The DER `SubjectPublicKeyInfo` header of a P-256 key (id-ecPublicKey, prime256v1), before its

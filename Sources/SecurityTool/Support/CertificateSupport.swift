@@ -15,6 +15,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import KeychainCore
 import KeychainDevice
 import KeychainServices
 
@@ -70,7 +71,7 @@ enum CertificateCommands {
     }
 
     static func hex(_ data: Data) -> String {
-        data.map { String(format: "%02X", $0) }.joined()
+        HexText.encode(data, uppercase: true)
     }
 
     static func pem(_ certificate: SecCertificate) -> String {
