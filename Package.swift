@@ -57,12 +57,13 @@ let package = Package(
     targets: [
         // System calls Swift cannot make itself (prctl is variadic): core dumps.
         .target(name: "CKeychainSystem"),
-        // systemd-logind's lock and sleep signals for securityd, through libsystemd's sd-bus,
-        // loaded at run time (no build-time dependency on libsystemd-dev).
-        .target(name: "CLoginSession"),
-        // fprintd's fingerprint readers on the system bus, through libsystemd's sd-bus, loaded at
-        // run time like CLoginSession's.
-        .target(name: "CFprintd"),
+        // libsystemd's sd-bus, loaded at run time (no build-time dependency on libsystemd-dev): the
+        // system bus for the two targets below.
+        .target(name: "CSystemBus"),
+        // systemd-logind's lock and sleep signals for securityd, on the system bus.
+        .target(name: "CLoginSession", dependencies: ["CSystemBus"]),
+        // fprintd's fingerprint readers on the system bus.
+        .target(name: "CFprintd", dependencies: ["CSystemBus"]),
         // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
         // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
         .target(

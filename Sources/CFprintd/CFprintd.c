@@ -14,8 +14,8 @@
 
 #define _GNU_SOURCE
 #include "CFprintd.h"
+#include "CSystemBus.h"
 
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,44 +23,11 @@
 #include <string.h>
 #include <time.h>
 
-// The sd-bus entry points used, as libsystemd exports them (sd-bus.h), resolved at run time.
-typedef struct sd_bus sd_bus;
-typedef struct sd_bus_message sd_bus_message;
-typedef struct sd_bus_slot sd_bus_slot;
-typedef struct {
-    const char *name;
-    const char *message;
-    int need_free;
-} sd_bus_error;
-typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
-
-struct sd_bus_api {
-    int (*open_system)(sd_bus **ret);
-    int (*call_method)(sd_bus *bus, const char *destination, const char *path, const char *interface,
-                       const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *types, ...);
-    int (*get_property)(sd_bus *bus, const char *destination, const char *path, const char *interface,
-                        const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *type);
-    int (*add_match)(sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, void *userdata);
-    sd_bus_slot *(*slot_unref)(sd_bus_slot *slot);
-    int (*process)(sd_bus *bus, sd_bus_message **r);
-    int (*wait)(sd_bus *bus, uint64_t timeout_usec);
-    const char *(*message_get_sender)(sd_bus_message *m);
-    const char *(*message_get_member)(sd_bus_message *m);
-    const char *(*message_get_path)(sd_bus_message *m);
-    int (*message_read)(sd_bus_message *m, const char *types, ...);
-    int (*message_enter_container)(sd_bus_message *m, char type, const char *contents);
-    int (*message_exit_container)(sd_bus_message *m);
-    sd_bus_message *(*message_unref)(sd_bus_message *m);
-    int (*error_has_name)(const sd_bus_error *e, const char *name);
-    void (*error_free)(sd_bus_error *e);
-    sd_bus *(*flush_close_unref)(sd_bus *bus);
-};
-
 enum { NAME_LENGTH = 256, STATUS_LENGTH = 64, ERROR_LENGTH = 256 };
 
 struct c_fprint {
     void *library;
-    struct sd_bus_api api;
+    struct c_system_bus_api api;
     sd_bus *bus;
     atomic_int cancelled;
     char owner[NAME_LENGTH];
@@ -76,30 +43,6 @@ static const char service[] = "net.reactivated.Fprint";
 static const char manager_path[] = "/net/reactivated/Fprint/Manager";
 static const char manager_interface[] = "net.reactivated.Fprint.Manager";
 static const char device_interface[] = "net.reactivated.Fprint.Device";
-
-static int load_api(void *library, struct sd_bus_api *api) {
-#define RESOLVE(field, symbol) \
-    if (!(*(void **)&api->field = dlsym(library, symbol))) return -1;
-    RESOLVE(open_system, "sd_bus_open_system")
-    RESOLVE(call_method, "sd_bus_call_method")
-    RESOLVE(get_property, "sd_bus_get_property")
-    RESOLVE(add_match, "sd_bus_add_match")
-    RESOLVE(slot_unref, "sd_bus_slot_unref")
-    RESOLVE(process, "sd_bus_process")
-    RESOLVE(wait, "sd_bus_wait")
-    RESOLVE(message_get_sender, "sd_bus_message_get_sender")
-    RESOLVE(message_get_member, "sd_bus_message_get_member")
-    RESOLVE(message_get_path, "sd_bus_message_get_path")
-    RESOLVE(message_read, "sd_bus_message_read")
-    RESOLVE(message_enter_container, "sd_bus_message_enter_container")
-    RESOLVE(message_exit_container, "sd_bus_message_exit_container")
-    RESOLVE(message_unref, "sd_bus_message_unref")
-    RESOLVE(error_has_name, "sd_bus_error_has_name")
-    RESOLVE(error_free, "sd_bus_error_free")
-    RESOLVE(flush_close_unref, "sd_bus_flush_close_unref")
-#undef RESOLVE
-    return 0;
-}
 
 static int fail(c_fprint *fprint, int status, const char *message, const sd_bus_error *error) {
     if (error && error->name) {
@@ -129,20 +72,14 @@ static int outcome_of(c_fprint *fprint, const sd_bus_error *error) {
 c_fprint *c_fprint_open(int *status) {
     int ignored;
     if (!status) status = &ignored;
-    void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        *status = C_FPRINT_NO_BUS;
-        return NULL;
-    }
     c_fprint *fprint = calloc(1, sizeof(*fprint));
     if (!fprint) {
-        dlclose(library);
         *status = C_FPRINT_FAILED;
         return NULL;
     }
-    fprint->library = library;
     atomic_init(&fprint->cancelled, 0);
-    if (load_api(library, &fprint->api) < 0 || fprint->api.open_system(&fprint->bus) < 0) {
+    fprint->library = c_system_bus_load(&fprint->api, NULL);
+    if (!fprint->library || fprint->api.open_system(&fprint->bus) < 0) {
         fprint->bus = NULL;
         c_fprint_close(fprint);
         *status = C_FPRINT_NO_BUS;
@@ -155,7 +92,7 @@ c_fprint *c_fprint_open(int *status) {
 void c_fprint_close(c_fprint *fprint) {
     if (!fprint) return;
     if (fprint->bus) fprint->api.flush_close_unref(fprint->bus);
-    if (fprint->library) dlclose(fprint->library);
+    c_system_bus_unload(fprint->library);
     free(fprint);
 }
 

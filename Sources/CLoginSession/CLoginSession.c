@@ -13,39 +13,10 @@
 
 #define _GNU_SOURCE
 #include "CLoginSession.h"
+#include "CSystemBus.h"
 
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-
-// The few sd-bus entry points used, as libsystemd exports them (sd-bus.h), resolved at run time.
-typedef struct sd_bus sd_bus;
-typedef struct sd_bus_message sd_bus_message;
-typedef struct sd_bus_slot sd_bus_slot;
-typedef struct {
-    const char *name;
-    const char *message;
-    int need_free;
-} sd_bus_error;
-typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
-
-struct sd_bus_api {
-    int (*open_system)(sd_bus **ret);
-    int (*add_match)(sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, void *userdata);
-    int (*process)(sd_bus *bus, sd_bus_message **r);
-    int (*wait)(sd_bus *bus, uint64_t timeout_usec);
-    const char *(*message_get_path)(sd_bus_message *m);
-    const char *(*message_get_member)(sd_bus_message *m);
-    int (*message_read)(sd_bus_message *m, const char *types, ...);
-    int (*message_enter_container)(sd_bus_message *m, char type, const char *contents);
-    int (*message_exit_container)(sd_bus_message *m);
-    int (*message_skip)(sd_bus_message *m, const char *types);
-    sd_bus_message *(*message_unref)(sd_bus_message *m);
-    int (*get_property)(sd_bus *bus, const char *destination, const char *path, const char *interface,
-                        const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *type);
-    void (*error_free)(sd_bus_error *e);
-    sd_bus *(*flush_close_unref)(sd_bus *bus);
-};
 
 enum { QUEUE_LENGTH = 32, PATH_LENGTH = 256 };
 
@@ -56,34 +27,13 @@ struct pending {
 
 struct c_login_watch {
     void *library;
-    struct sd_bus_api api;
+    struct c_system_bus_api api;
     sd_bus *bus;
     struct pending queue[QUEUE_LENGTH];
     int count;
 };
 
 static const char login_service[] = "org.freedesktop.login1";
-
-static int load_api(void *library, struct sd_bus_api *api) {
-#define RESOLVE(field, symbol) \
-    if (!(*(void **)&api->field = dlsym(library, symbol))) return -1;
-    RESOLVE(open_system, "sd_bus_open_system")
-    RESOLVE(add_match, "sd_bus_add_match")
-    RESOLVE(process, "sd_bus_process")
-    RESOLVE(wait, "sd_bus_wait")
-    RESOLVE(message_get_path, "sd_bus_message_get_path")
-    RESOLVE(message_get_member, "sd_bus_message_get_member")
-    RESOLVE(message_read, "sd_bus_message_read")
-    RESOLVE(message_enter_container, "sd_bus_message_enter_container")
-    RESOLVE(message_exit_container, "sd_bus_message_exit_container")
-    RESOLVE(message_skip, "sd_bus_message_skip")
-    RESOLVE(message_unref, "sd_bus_message_unref")
-    RESOLVE(get_property, "sd_bus_get_property")
-    RESOLVE(error_free, "sd_bus_error_free")
-    RESOLVE(flush_close_unref, "sd_bus_flush_close_unref")
-#undef RESOLVE
-    return 0;
-}
 
 /// Whether a session's `PropertiesChanged` (`s a{sv} as`) sets `LockedHint` to true: what a screen
 /// locker reports to logind when it locks (GNOME's, for one, locks without logind's `Lock`).
@@ -138,22 +88,13 @@ static int on_signal(sd_bus_message *message, void *userdata, sd_bus_error *ret_
 c_login_watch *c_login_watch_open(const char **reason) {
     const char *ignored;
     if (!reason) reason = &ignored;
-    void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        *reason = "libsystemd.so.0 is not installed";
-        return NULL;
-    }
     c_login_watch *watch = calloc(1, sizeof(*watch));
     if (!watch) {
-        dlclose(library);
         *reason = "out of memory";
         return NULL;
     }
-    watch->library = library;
-    if (load_api(library, &watch->api) < 0) {
-        *reason = "libsystemd.so.0 lacks sd-bus";
-        goto fail;
-    }
+    watch->library = c_system_bus_load(&watch->api, reason);
+    if (!watch->library) goto fail;
     if (watch->api.open_system(&watch->bus) < 0) {
         watch->bus = NULL;
         *reason = "the system bus is not reachable";
@@ -223,6 +164,6 @@ int c_login_watch_next(c_login_watch *watch, int timeout_ms, uint32_t *uid) {
 void c_login_watch_close(c_login_watch *watch) {
     if (!watch) return;
     if (watch->bus) watch->api.flush_close_unref(watch->bus);
-    if (watch->library) dlclose(watch->library);
+    c_system_bus_unload(watch->library);
     free(watch);
 }

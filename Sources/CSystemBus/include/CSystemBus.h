@@ -1,0 +1,61 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef C_SYSTEM_BUS_H
+#define C_SYSTEM_BUS_H
+
+#include <stdint.h>
+
+// The sd-bus entry points the keychain uses, as libsystemd exports them (sd-bus.h), resolved at
+// run time: a system without libsystemd builds, and simply has no system bus to talk to.
+typedef struct sd_bus sd_bus;
+typedef struct sd_bus_message sd_bus_message;
+typedef struct sd_bus_slot sd_bus_slot;
+typedef struct {
+    const char *name;
+    const char *message;
+    int need_free;
+} sd_bus_error;
+typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
+
+struct c_system_bus_api {
+    int (*open_system)(sd_bus **ret);
+    int (*call_method)(sd_bus *bus, const char *destination, const char *path, const char *interface,
+                       const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *types, ...);
+    int (*get_property)(sd_bus *bus, const char *destination, const char *path, const char *interface,
+                        const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *type);
+    int (*add_match)(sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, void *userdata);
+    sd_bus_slot *(*slot_unref)(sd_bus_slot *slot);
+    int (*process)(sd_bus *bus, sd_bus_message **r);
+    int (*wait)(sd_bus *bus, uint64_t timeout_usec);
+    const char *(*message_get_sender)(sd_bus_message *m);
+    const char *(*message_get_member)(sd_bus_message *m);
+    const char *(*message_get_path)(sd_bus_message *m);
+    int (*message_read)(sd_bus_message *m, const char *types, ...);
+    int (*message_enter_container)(sd_bus_message *m, char type, const char *contents);
+    int (*message_exit_container)(sd_bus_message *m);
+    int (*message_skip)(sd_bus_message *m, const char *types);
+    sd_bus_message *(*message_unref)(sd_bus_message *m);
+    int (*error_has_name)(const sd_bus_error *e, const char *name);
+    void (*error_free)(sd_bus_error *e);
+    sd_bus *(*flush_close_unref)(sd_bus *bus);
+};
+
+/// Loads libsystemd and resolves every entry point into `*api`: the library, to give to
+/// `c_system_bus_unload` when done, or NULL with `*reason` (a static string) when it cannot.
+void *c_system_bus_load(struct c_system_bus_api *api, const char **reason);
+
+/// Unloads what `c_system_bus_load` loaded (NULL is ignored).
+void c_system_bus_unload(void *library);
+
+#endif
