@@ -22,6 +22,27 @@ import Testing
 struct FingerprintReaderTests {
     static let passcode = "4826"
 
+    /// A private daemon on the reader's system bus, with the passcode set and the session unlocked.
+    static func unlockedDaemon(on reader: VirtualFingerprintReader, timeout seconds: Int = 20) throws -> PrivateDaemon {
+        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "\(seconds)"])
+        #expect(try daemon.tool(["passcode", "set"], input: "\(passcode)\n\(passcode)\n").status == 0)
+        #expect(try daemon.tool(["unlock"], input: "\(passcode)\n").status == 0)
+        return daemon
+    }
+
+    /// Enrols the virtual finger `scanned` as fprintd's `finger` through `security biometry enroll`:
+    /// the virtual reader's five scans.
+    static func enrol(
+        _ scanned: String,
+        as finger: String = "right-index-finger",
+        by client: Client,
+        on reader: VirtualFingerprintReader
+    ) throws -> SecurityToolRunner.Output {
+        try running({ try client.tool(["biometry", "enroll", finger]) }) {
+            for _ in 0..<5 { try reader.scan(scanned) }
+        }
+    }
+
     /// Runs `security` in the background while `scan` puts a finger on the reader; its output.
     static func withScan(
         _ reader: VirtualFingerprintReader,
@@ -81,20 +102,16 @@ struct FingerprintReaderTests {
     @Test func aScanOfTheEnrolledFingerReadsTheItemInAnyProcess() throws {
         let reader = try VirtualFingerprintReader()
         defer { reader.stop() }
-        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "20"])
+        let daemon = try Self.unlockedDaemon(on: reader)
         defer { daemon.stop() }
         let client = Client(daemon)
-        #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
-        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
         var output = try daemon.tool(["biometry", "sensor", "fprintd"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "sensor: fprintd (reader: Virtual device for debugging)\n")
         #expect(try daemon.tool(["biometry", "status"]).stdout.contains("biometry: Touch ID\nsensor: fprintd (reader: Virtual device for debugging)\nenrolled: none\n"))
 
         // Enrolling takes the virtual reader's five scans of one finger.
-        output = try Self.running({ try client.tool(["biometry", "enroll", "right-index-finger"]) }) {
-            for _ in 0..<5 { try reader.scan("finger-A") }
-        }
+        output = try Self.enrol("finger-A", by: client, on: reader)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try daemon.tool(["biometry", "status"]).stdout.contains("enrolled: right-index-finger\n"))
 
@@ -128,9 +145,7 @@ struct FingerprintReaderTests {
         #expect(try Self.withScan(reader, "finger-A") { try client.tool(readAny) }.stdout == "any-finger secret\n")
 
         // Another finger enrolled: the current-set item is gone for good; the any-finger item stays.
-        output = try Self.running({ try client.tool(["biometry", "enroll", "left-thumb"]) }) {
-            for _ in 0..<5 { try reader.scan("finger-C") }
-        }
+        output = try Self.enrol("finger-C", as: "left-thumb", by: client, on: reader)
         #expect(output.status == 0, "\(output.stderr)")
         // (It is found invalid before any finger is asked for.)
         output = try daemon.tool(readCurrent)
@@ -168,15 +183,11 @@ struct FingerprintReaderTests {
     @Test func aForgedMatchSignalDuringARealScanIsNotBelieved() throws {
         let reader = try VirtualFingerprintReader()
         defer { reader.stop() }
-        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "20"])
+        let daemon = try Self.unlockedDaemon(on: reader)
         defer { daemon.stop() }
         let client = Client(daemon)
-        #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
-        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
         #expect(try daemon.tool(["biometry", "sensor", "fprintd"]).status == 0)
-        let enrolment = try Self.running({ try client.tool(["biometry", "enroll", "right-index-finger"]) }) {
-            for _ in 0..<5 { try reader.scan("finger-A") }
-        }
+        let enrolment = try Self.enrol("finger-A", by: client, on: reader)
         #expect(enrolment.status == 0, "\(enrolment.stderr)")
         let add = ["add-generic-password", "-s", "Forged", "-a", "me", "-w", "not for a forger", "--access-control", "biometryAny"]
         #expect(try daemon.tool(add).status == 0)
@@ -197,10 +208,8 @@ struct FingerprintReaderTests {
         let reader = try VirtualFingerprintReader(fprintd: false)
         defer { reader.stop() }
         try reader.startFakeFprintd(asUser: 65534)
-        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "5"])
+        let daemon = try Self.unlockedDaemon(on: reader, timeout: 5)
         defer { daemon.stop() }
-        #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
-        #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)
         // An item protected by any finger, enrolled on the simulated sensor; then the reader is chosen.
         #expect(try daemon.tool(["biometry", "sensor", "touchid"]).status == 0)
         #expect(try daemon.tool(["biometry", "enroll", "thumb"]).status == 0)
