@@ -42,7 +42,7 @@ extension SecureEnclave.P256.KeyAgreement {
                 accessControl: accessControl,
                 context: authenticationContext
             )
-            publicKey = try Self.publicKey(of: key)
+            publicKey = try SecureEnclave.publicKey(of: key, P256.KeyAgreement.PublicKey.init(x963Representation:))
         }
 
         /// The key a ``dataRepresentation`` holds. Asks for no authentication.
@@ -50,7 +50,7 @@ extension SecureEnclave.P256.KeyAgreement {
         /// - Throws: CryptoTokenKit's corrupted-data error (`-3`) for data that is not a key of this keychain.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclave.load(dataRepresentation, context: authenticationContext)
-            publicKey = try Self.publicKey(of: key)
+            publicKey = try SecureEnclave.publicKey(of: key, P256.KeyAgreement.PublicKey.init(x963Representation:))
         }
 
         /// The ECDH shared secret with `publicKeyShare`, to derive keys from with its HKDF or X9.63 methods.
@@ -64,13 +64,6 @@ extension SecureEnclave.P256.KeyAgreement {
             return try Self.sharedSecret(fromCoordinate: secret)
         }
 
-        private static func publicKey(of key: SealedEnclaveKey) throws -> P256.KeyAgreement.PublicKey {
-            do {
-                return try P256.KeyAgreement.PublicKey(x963Representation: key.publicKey)
-            } catch {
-                throw SecureEnclaveFailure.error(.corruptedData, "the key's public key is not a P-256 point")
-            }
-        }
 
         /// swift-crypto's `SharedSecret` for the X coordinate the engine computed.
         ///

@@ -49,7 +49,7 @@ extension SecureEnclave.P256.Signing {
                 accessControl: accessControl,
                 context: authenticationContext
             )
-            publicKey = try Self.publicKey(of: key)
+            publicKey = try SecureEnclave.publicKey(of: key, P256.Signing.PublicKey.init(x963Representation:))
         }
 
         /// The key a ``dataRepresentation`` holds. Asks for no authentication.
@@ -57,7 +57,7 @@ extension SecureEnclave.P256.Signing {
         /// - Throws: CryptoTokenKit's corrupted-data error (`-3`) for data that is not a key of this keychain.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {
             key = try SecureEnclave.load(dataRepresentation, context: authenticationContext)
-            publicKey = try Self.publicKey(of: key)
+            publicKey = try SecureEnclave.publicKey(of: key, P256.Signing.PublicKey.init(x963Representation:))
         }
 
         /// An ECDSA signature of `digest`.
@@ -74,14 +74,6 @@ extension SecureEnclave.P256.Signing {
         /// An ECDSA signature of `data`'s SHA-256 digest.
         public func signature<D: DataProtocol>(for data: D) throws -> P256.Signing.ECDSASignature {
             try signature(for: SHA256.hash(data: data))
-        }
-
-        private static func publicKey(of key: SealedEnclaveKey) throws -> P256.Signing.PublicKey {
-            do {
-                return try P256.Signing.PublicKey(x963Representation: key.publicKey)
-            } catch {
-                throw SecureEnclaveFailure.error(.corruptedData, "the key's public key is not a P-256 point")
-            }
         }
     }
 }

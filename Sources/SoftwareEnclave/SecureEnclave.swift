@@ -67,6 +67,16 @@ public enum SecureEnclave {
         }
     }
 
+    /// The public key of `key`, as `make` reads its X9.63 form (a key that holds no P-256 point:
+    /// corrupted data).
+    static func publicKey<PublicKey>(of key: SealedEnclaveKey, _ make: (Data) throws -> PublicKey) throws -> PublicKey {
+        do {
+            return try make(key.publicKey)
+        } catch {
+            throw SecureEnclaveFailure.error(.corruptedData, "the key's public key is not a P-256 point")
+        }
+    }
+
     /// The access control CryptoKit gives keys made without one: available after the first unlock,
     /// on this device only, without constraints.
     @usableFromInline
