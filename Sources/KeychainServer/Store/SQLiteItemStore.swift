@@ -106,7 +106,7 @@ package final class SQLiteItemStore: Sendable {
         while true {
             attempt += 1
             do {
-                return try pool.read { db in try body(db) }
+                return try pool.unsafeRead { db in try StoreTransaction.run(.deferred, in: db) { db in try body(db) } }
             } catch let error as KeychainCoreError where error.code == .staleSnapshot {
                 guard attempt < 3 else {
                     throw KeychainCoreError(.decode, error.message)
@@ -124,7 +124,7 @@ package final class SQLiteItemStore: Sendable {
     /// (a new item, a counter) leaves nothing behind that is not still stored, and skips it.
     package func write<T>(erasing: Bool = true, _ body: (Database) throws(KeychainCoreError) -> T) throws(KeychainCoreError) -> T {
         do {
-            let result = try pool.write { db in try body(db) }
+            let result = try pool.writeWithoutTransaction { db in try StoreTransaction.run(.immediate, in: db) { db in try body(db) } }
             if erasing { scrubber.noteWrite() }
             return result
         } catch {

@@ -1,0 +1,49 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import GRDB
+
+/// A transaction begun and ended with prepared statements, kept by the connection.
+///
+/// GRDB's `read` and `write` compile `BEGIN` and `COMMIT` anew for every transaction (each
+/// through its statement authorizer): measured, that was more than half of the database time
+/// of a look-up by primary key in the daemon (BENCHMARKS.md, "Where a look-up's time goes").
+enum StoreTransaction {
+    enum Kind: String {
+        /// Takes the snapshot at the first read: what every read transaction is.
+        case deferred = "DEFERRED"
+        /// Takes the write lock at once, so that a write never fails upgrading a read.
+        case immediate = "IMMEDIATE"
+    }
+
+    /// Runs `body` in a transaction of `kind` on `db` (which is outside of any): all of it is
+    /// committed, or none of it.
+    static func run<T>(_ kind: Kind, in db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
+        do {
+            let result = try body(db)
+            guard db.isInsideTransaction else {
+                // SQLite ended the transaction itself (a full disk, an I/O error): none of it holds.
+                throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back")
+            }
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return result
+        } catch {
+            if db.isInsideTransaction {
+                try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import Foundation
+import GRDB
+import Testing
+
+@testable import KeychainCore
+@testable import KeychainServer
+
+/// The store's transactions, begun and ended with the connection's own prepared statements: a
+/// read sees one snapshot from start to end, a write that fails leaves nothing, and neither
+/// leaves its connection inside a transaction.
+@Suite struct StoreTransactionTests {
+    static func store() throws -> (SQLiteItemStore, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-transaction-\(UUID().uuidString)")
+        try PrivateDirectory.prepare(directory)
+        let store = try SQLiteItemStore(url: directory.appendingPathComponent(SQLiteItemStore.fileName))
+        try store.write { db throws(KeychainCoreError) in
+            do { try db.execute(sql: "CREATE TABLE probe (value INTEGER)") } catch { throw KeychainCoreError(.io, "setup") }
+        }
+        return (store, directory)
+    }
+
+    static func count(_ db: Database) throws(KeychainCoreError) -> Int {
+        do { return try Int.fetchOne(db, sql: "SELECT count(*) FROM probe") ?? -1 } catch { throw KeychainCoreError(.io, "count") }
+    }
+
+    static func insert(_ db: Database) throws(KeychainCoreError) {
+        do { try db.execute(sql: "INSERT INTO probe (value) VALUES (1)") } catch { throw KeychainCoreError(.io, "insert") }
+    }
+
+    /// What the search relies on: the keybag and the rows it reads belong to the same snapshot,
+    /// even when another connection commits in between.
+    @Test func aReadSeesOneSnapshotWhileAnotherConnectionWrites() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (first, second) = try store.read { db throws(KeychainCoreError) in
+            let first = try Self.count(db)
+            try store.write { db throws(KeychainCoreError) in try Self.insert(db) }
+            return (first, try Self.count(db))
+        }
+        #expect(first == 0)
+        #expect(second == 0)
+        #expect(try store.read { db throws(KeychainCoreError) in try Self.count(db) } == 1)
+    }
+
+    @Test func aWriteThatFailsLeavesNothingAndTheConnectionUsable() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: KeychainCoreError.self) {
+            try store.write { db throws(KeychainCoreError) in
+                try Self.insert(db)
+                throw KeychainCoreError(.duplicateItem, "the body fails after a change")
+            }
+        }
+        #expect(try store.read { db throws(KeychainCoreError) in try Self.count(db) } == 0)
+        try store.write { db throws(KeychainCoreError) in
+            #expect(db.isInsideTransaction)
+            try Self.insert(db)
+        }
+        #expect(try store.read { db throws(KeychainCoreError) in try Self.count(db) } == 1)
+    }
+
+    /// A body that ends the transaction itself has no transaction to commit: it is reported, and
+    /// nothing after its end counts as committed by the store.
+    @Test func aTransactionEndedInsideTheBodyIsAnError() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: KeychainCoreError.self) {
+            try store.write { db throws(KeychainCoreError) in
+                try Self.insert(db)
+                do { try db.execute(sql: "ROLLBACK") } catch { throw KeychainCoreError(.io, "rollback") }
+            }
+        }
+        #expect(try store.read { db throws(KeychainCoreError) in try Self.count(db) } == 0)
+        try store.write { db throws(KeychainCoreError) in try Self.insert(db) }
+        #expect(try store.read { db throws(KeychainCoreError) in try Self.count(db) } == 1)
+    }
+}
