@@ -73,7 +73,7 @@ struct ItemTable {
     /// The row `rowID`, if it exists and reads.
     func row(_ rowID: Int64, in db: Database) throws(KeychainCoreError) -> ItemRow? {
         try run("cannot read an item") {
-            let statement = try db.cachedStatement(sql: "SELECT \(sql.columns) FROM \(name) WHERE rowid = ?")
+            let statement = try db.cachedStatement(sql: sql.select + " WHERE rowid = ?")
             return try Row.fetchOne(statement, arguments: [rowID]).flatMap { ItemRow(row: $0, schema: schema) }
         }
     }
@@ -81,7 +81,7 @@ struct ItemTable {
     /// The row with the primary-key hash `hash`, if it exists and reads.
     func row(primaryKeyHash hash: Data, in db: Database) throws(KeychainCoreError) -> ItemRow? {
         try run("cannot check for a duplicate item") {
-            try Row.fetchOne(db, sql: "SELECT \(sql.columns) FROM \(name) WHERE pkey = ?", arguments: [hash])
+            try Row.fetchOne(db, sql: sql.select + " WHERE pkey = ?", arguments: [hash])
                 .flatMap { ItemRow(row: $0, schema: schema) }
         }
     }
@@ -105,9 +105,9 @@ struct ItemTable {
         in db: Database,
         _ body: (ItemRow) throws(KeychainCoreError) -> Bool
     ) throws(KeychainCoreError) {
-        let (condition, arguments) = Self.render(filter)
+        let (statementSQL, arguments) = Self.search(filter, from: sql.select)
         try run("cannot search the keychain") {
-            let statement = try db.cachedStatement(sql: "SELECT \(sql.columns) FROM \(name)\(condition) ORDER BY rowid")
+            let statement = try db.cachedStatement(sql: statementSQL)
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
             while let raw = try cursor.next() {
                 guard let row = ItemRow(row: raw, schema: schema) else { continue }
@@ -173,41 +173,54 @@ struct ItemTable {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
-    /// The `WHERE` clause (with its leading space, or empty) and arguments of `filter`.
-    private static func render(_ filter: RowFilter) -> (String, StatementArguments) {
-        var clauses: [String] = []
+    /// The statement that reads the rows `filter` selects, in insertion order, and its arguments.
+    ///
+    /// Written into one string: every search renders it (the statement itself is cached), and
+    /// joining it from pieces cost 5 µs of a 70 µs look-up (measured in-process, release).
+    private static func search(_ filter: RowFilter, from select: String) -> (String, StatementArguments) {
+        var sql = select
+        sql.reserveCapacity(select.utf8.count + 64 + 48 * filter.alternatives.count)
         var arguments: [(any DatabaseValueConvertible)?] = []
+        var hasClause = false
         if let identifier = filter.identifier {
-            clauses.append("uuid = ?")
+            sql += " WHERE uuid = ?"
             arguments.append(identifier)
+            hasClause = true
         }
-        var alternatives: [String] = []
-        for conditions in filter.alternatives {
-            var parts: [String] = []
-            for condition in conditions {
-                switch condition {
-                case .equals(let column, let value):
-                    parts.append("\(column) = ?")
-                    arguments.append(value)
-                case .isIn(let column, let values):
-                    parts.append("\(column) IN (\(placeholders(values.count)))")
-                    arguments += values
-                case .notIn(let column, let values):
-                    parts.append("\(column) NOT IN (\(placeholders(values.count)))")
-                    arguments += values
+        let alternatives = filter.alternatives
+        if alternatives.count != 1 || !alternatives[0].isEmpty {
+            sql += hasClause ? " AND " : " WHERE "
+            if alternatives.isEmpty { sql += "0" }
+            let grouped = alternatives.count > 1
+            if grouped { sql += "(" }
+            for (index, conditions) in alternatives.enumerated() {
+                if index > 0 { sql += " OR " }
+                if grouped { sql += "(" }
+                if conditions.isEmpty { sql += "1" }
+                for (position, condition) in conditions.enumerated() {
+                    if position > 0 { sql += " AND " }
+                    switch condition {
+                    case .equals(let column, let value):
+                        sql += column
+                        sql += " = ?"
+                        arguments.append(value)
+                    case .isIn(let column, let values), .notIn(let column, let values):
+                        sql += column
+                        if case .notIn = condition { sql += " NOT" }
+                        sql += " IN ("
+                        for offset in values.indices {
+                            sql += offset == values.startIndex ? "?" : ", ?"
+                            arguments.append(values[offset])
+                        }
+                        sql += ")"
+                    }
                 }
+                if grouped { sql += ")" }
             }
-            alternatives.append(parts.isEmpty ? "1" : parts.joined(separator: " AND "))
+            if grouped { sql += ")" }
         }
-        switch alternatives.count {
-        case 0:
-            clauses.append("0")
-        case 1:
-            if alternatives[0] != "1" { clauses.append(alternatives[0]) }
-        default:
-            clauses.append("(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")")
-        }
-        return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), StatementArguments(arguments))
+        sql += " ORDER BY rowid"
+        return (sql, StatementArguments(arguments))
     }
 }
 

@@ -17,6 +17,8 @@ package import KeychainCore
 package struct RowSQL: Sendable {
     /// The column list that ``ItemRow/init(row:schema:)`` reads, in its order.
     package let columns: String
+    /// `SELECT` of ``columns`` from the table, to which a search appends its conditions.
+    package let select: String
     /// `INSERT` of every column but `rowid`.
     package let insert: String
     /// `UPDATE` of every column but `rowid` and `uuid`, by `rowid`.
@@ -29,6 +31,7 @@ package struct RowSQL: Sendable {
         let keyCodes = ItemSchema.of(itemClass).primaryKey.map(\.code)
         let stored = ["uuid", "pdmn", "pkey"] + keyCodes + ["mkey", "data", "skey", "v_Data"]
         columns = (["rowid", "uuid", "pdmn", "pkey", "mkey", "data", "skey", "v_Data"] + keyCodes).joined(separator: ", ")
+        select = "SELECT \(columns) FROM \(table)"
         let placeholders = Array(repeating: "?", count: stored.count).joined(separator: ", ")
         insert = "INSERT INTO \(table) (\(stored.joined(separator: ", "))) VALUES (\(placeholders))"
         let assignments = stored.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
