@@ -40,6 +40,8 @@ package struct LookupTier: Sendable {
     package let hasher: LookupHasher
     /// Class tags by table (device and shared tiers, whose tags do not depend on the row).
     private let tags: [String: [ProtectionClass: Data]]
+    /// The same tags the other way round: every candidate row of a search is told its class.
+    private let classesByTag: [String: [Data: ProtectionClass]]
     /// Hashes of `false` and `true` for each boolean primary-key column, by `table.column`: every
     /// search names `sync`, so its hash is worth keeping.
     private let booleanHashes: [String: (false: Data, true: Data)]
@@ -77,6 +79,7 @@ package struct LookupTier: Sendable {
             }
         }
         self.tags = tags
+        classesByTag = tags.mapValues { byClass in Dictionary(byClass.map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) }
         self.booleanHashes = booleanHashes
         self.accessGroupHashes = accessGroupHashes
         self.accessGroups = accessGroups
@@ -125,7 +128,11 @@ package struct LookupTier: Sendable {
 
     /// The class of this tier whose tag a row with `identifier` carries, if any.
     package func protection(forTag tag: Data, table: String, identifier: Data) -> ProtectionClass? {
-        ProtectionClass.allCases.first { covers($0) && protectionTag($0, table: table, identifier: identifier) == tag }
+        if !tagsPerRow, let byTag = classesByTag[table] {
+            guard let protection = byTag[tag], covers(protection) else { return nil }
+            return protection
+        }
+        return ProtectionClass.allCases.first { covers($0) && protectionTag($0, table: table, identifier: identifier) == tag }
     }
 
     /// The keyed hash of one attribute value, as stored in its column.
