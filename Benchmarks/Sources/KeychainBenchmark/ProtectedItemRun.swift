@@ -74,7 +74,7 @@ struct ProtectedItemRun {
             )
         }
         log.record(Self.subject, "store (app password)", size: count, store)
-        let fresh = Sample.measure(5) { index in
+        let fresh = Sample.measure(min(5, count)) { index in
             let newContext = LAContext()
             _ = newContext.setCredential(password, type: .applicationPassword)
             return operations.lookup(index, extra: [kSecUseAuthenticationContext as String: newContext])
