@@ -41,6 +41,8 @@ struct DaemonServer: Service {
     /// Whether every user may connect (system mode): the socket is then 0666, and the roster
     /// decides what each user gets.
     var isShared = false
+    /// How often the daemon checks that the socket file it bound is still there (``SocketFile``).
+    var socketCheckInterval: TimeAmount = .seconds(2)
 
     func run() async throws {
         let pool = NIOThreadPool(numberOfThreads: threads)
@@ -58,6 +60,7 @@ struct DaemonServer: Service {
                 }
             }
         let channel: any Channel
+        var bound: SocketFile?
         if let activatedSocket {
             channel = try await bootstrap.withBoundSocket(activatedSocket).get()
             logger.info("listening on the socket systemd passed")
@@ -65,6 +68,15 @@ struct DaemonServer: Service {
             channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.socketPath, cleanupExistingSocketFile: true).get()
             chmod(endpoint.socketPath, isShared ? 0o666 : 0o600)
             logger.info("listening", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
+            let file = SocketFile(boundAt: endpoint.socketPath)
+            bound = file
+            // Nobody can reach a daemon whose socket file is gone: it stops and frees the lock.
+            channel.eventLoop.scheduleRepeatedTask(initialDelay: socketCheckInterval, delay: socketCheckInterval) { task in
+                guard !file.isStillOurs else { return }
+                logger.notice("the socket file was removed or replaced; stopping", metadata: ["keychain.socket": "\(file.path)"])
+                task.cancel()
+                channel.close(promise: nil)
+            }
         }
         readiness?.report(.listening)
         try await withGracefulShutdownHandler {
@@ -74,7 +86,8 @@ struct DaemonServer: Service {
         }
         // The requests already given to the pool run to the end before it stops.
         try await pool.shutdownGracefully()
-        if activatedSocket == nil { unlink(endpoint.socketPath) }
+        // Only its own socket: a file that replaced it is someone else's.
+        if let bound, bound.isStillOurs { unlink(bound.path) }
         logger.info("stopped")
     }
 }

@@ -95,7 +95,7 @@ struct SecurityDaemon: AsyncParsableCommand {
         let engine: EmbeddedEngine
         let instance: SingleInstance
         do {
-            guard let acquired = try SingleInstance.acquire(endpoint) else {
+            guard let acquired = try await SingleInstance.acquire(endpoint) else {
                 readiness.withdraw()
                 logger.info("another securityd serves this socket", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
                 return
@@ -124,7 +124,8 @@ struct SecurityDaemon: AsyncParsableCommand {
         var lifetime = DaemonLifetime(watch: watch, clients: clients, logger: logger)
         lifetime.exitWhenIdle = exitWhenIdle.map { .seconds(max(1, $0)) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: service),
+            // The server ends by itself when its socket file is gone: the daemon then stops.
+            .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
@@ -173,7 +174,9 @@ struct SecurityDaemon: AsyncParsableCommand {
         service.readiness = ReadinessPipe(descriptor: readyFd)
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         service.isShared = true
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: service)]
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)
+        ]
         if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
             services.append(.init(service: AutoLock(engines: { keychains.engines }, clients: clients, logger: logger, after: after)))
         }

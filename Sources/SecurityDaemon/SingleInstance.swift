@@ -24,11 +24,21 @@ import KeychainServer
 final class SingleInstance {
     private let descriptor: Int32
 
-    /// Takes the lock of `endpoint`; `nil` when another daemon holds it.
-    static func acquire(_ endpoint: DaemonEndpoint) throws -> SingleInstance? {
+    /// Takes the lock of `endpoint`; `nil` when another daemon holds it and listens.
+    ///
+    /// A holder whose socket file is gone serves nobody and stops within seconds (``SocketFile``):
+    /// this daemon waits for it, up to `patience`, rather than exit and leave the client that
+    /// started it with no daemon. A holder still starting (it binds once its keychain is open)
+    /// is waited for the same way, until its socket appears.
+    static func acquire(_ endpoint: DaemonEndpoint, patience: Duration = .seconds(6)) async throws -> SingleInstance? {
         // Created 0700, the user's own, not writable by others, under ancestors nobody can swap.
         try PrivateDirectory.prepare(URL(fileURLWithPath: endpoint.directory, isDirectory: true))
-        return try acquire(lockPath: endpoint.lockPath)
+        let deadline = ContinuousClock.now + patience
+        while true {
+            if let instance = try acquire(lockPath: endpoint.lockPath) { return instance }
+            guard !SocketFile.exists(at: endpoint.socketPath), ContinuousClock.now < deadline else { return nil }
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// Takes the lock file at `lockPath`, in a folder of the daemon's own.

@@ -755,6 +755,56 @@ struct DaemonTests {
         #expect(daemon.isRunning)
     }
 
+    /// A daemon whose socket file was removed (a clean-up of the runtime folder, an `rm`) is
+    /// reachable by nobody but holds the socket's lock: it stops, and the daemon the next client
+    /// starts waits for that instead of giving up, so the client is served.
+    @Test func aDaemonWhoseSocketFileWasRemovedMakesWayForTheNextClientsDaemon() throws {
+        let root = URL(fileURLWithPath: "/tmp/kc-orphan-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        // The default engine, which starts the daemon of the home's own socket on first use.
+        var environment = ProcessInfo.processInfo.environment
+        environment["KEYCHAIN_ENGINE"] = nil
+        environment["KEYCHAIN_SOCKET"] = nil
+        environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("runtime").path
+        environment["KEYCHAIN_SECURITYD"] = PrivateDaemon.executable.path
+        environment["KEYCHAIN_PINENTRY"] = "none"
+        let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
+        let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
+        let holder = {
+            Int32((try? String(contentsOfFile: endpoint.lockPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        }
+        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Kept", "-w", "kept"], environment: environment).status == 0)
+        let first = try #require(holder())
+        defer { kill(first, SIGTERM) }
+        try FileManager.default.removeItem(atPath: endpoint.socketPath)
+
+        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Added", "-w", "added"], environment: environment).status == 0)
+        let read = try tool.run(["find-generic-password", "-s", "Kept", "-w"], environment: environment)
+        #expect(read.status == 0 && read.stdout == "kept\n")
+        let second = try #require(holder())
+        defer { kill(second, SIGTERM) }
+        #expect(second != first && kill(second, 0) == 0)
+        // Gone, or a zombie nobody has reaped yet (the daemons are no children of this process).
+        let exited = { (id: Int32) in
+            kill(id, 0) != 0 || (try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8))?.split(separator: " ")[2] == "Z"
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !exited(first) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(exited(first))
+    }
+
+    /// A file put where the socket was is not the daemon's to remove when it stops.
+    @Test func aDaemonStopsWithoutRemovingAFileThatReplacedItsSocket() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        try FileManager.default.removeItem(atPath: daemon.endpoint.socketPath)
+        try Data("someone else's\n".utf8).write(to: URL(fileURLWithPath: daemon.endpoint.socketPath))
+        let deadline = Date().addingTimeInterval(10)
+        while daemon.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!daemon.isRunning)
+        #expect(try String(contentsOfFile: daemon.endpoint.socketPath, encoding: .utf8) == "someone else's\n")
+    }
+
     @Test func sigtermStopsTheDaemonAndRemovesItsSocket() throws {
         let daemon = try PrivateDaemon()
         #expect(daemon.stop() == 0)
