@@ -28,6 +28,8 @@ struct ClientCommand: ParsableCommand {
     @Option var prefix: String
     @Option var seed: UInt64
     @Option(help: "Seeds the choice of items to look up.") var samplerSeed: UInt64
+    @Option(help: "When to begin (monotonic nanoseconds): every client of a run begins at once.") var startAt: UInt64?
+    @Option(help: "Look up for this long (cycling through the chosen items) instead of once each.") var seconds: Double?
 
     struct Result: Codable {
         var lookups: Int
@@ -51,12 +53,30 @@ struct ClientCommand: ParsableCommand {
         let operations = ItemOperations(workload: workload)
         var sampler = IndexSampler(seed: samplerSeed)
         let indices = sampler.indices(lookups, below: size)
-        let (loop, started) = try Device.withCurrent(device) {
+        let result = try Device.withCurrent(device) { () throws -> Result in
             guard operations.lookup(0) else { throw OpenProbe.ProbeError.firstItemMissing }
+            if let startAt, let seconds {
+                return Self.window(from: startAt, seconds: seconds) { operations.lookup(indices[$0 % indices.count]) }
+            }
             let started = now()
-            return (Sample.measure(indices.count) { operations.lookup(indices[$0]) }, started)
+            let loop = Sample.measure(indices.count) { operations.lookup(indices[$0]) }
+            return Result(lookups: loop.count, errors: loop.errors, loopSeconds: loop.wallSeconds, startedAt: Double(started) / 1e9)
         }
-        let result = Result(lookups: loop.count, errors: loop.errors, loopSeconds: loop.wallSeconds, startedAt: Double(started) / 1e9)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+    }
+
+    /// Look-ups from `start` (monotonic ns) for `seconds`: every process of a run looks up over the
+    /// same window, so none of them is timed alone while the others start or have finished.
+    static func window(from start: UInt64, seconds: Double, _ lookup: (Int) -> Bool) -> Result {
+        while now() < start { usleep(200) }
+        let end = start + UInt64(seconds * 1e9)
+        var (count, errors) = (0, 0)
+        var finished = now()
+        while finished < end {
+            if !lookup(count) { errors += 1 }
+            count += 1
+            finished = now()
+        }
+        return Result(lookups: count, errors: errors, loopSeconds: Double(finished - start) / 1e9, startedAt: Double(start) / 1e9)
     }
 }
