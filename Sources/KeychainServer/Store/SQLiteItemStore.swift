@@ -31,6 +31,7 @@ package final class SQLiteItemStore: Sendable {
     package static let fileName = "keychain.db"
 
     private let pool: DatabasePool
+    private let readers: ReaderConnections
     private let scrubber: LogScrubber
     private let logPath: String
 
@@ -64,11 +65,17 @@ package final class SQLiteItemStore: Sendable {
             throw Self.translate(error, "cannot open the keychain database \(url.path)")
         }
         self.pool = pool
+        readers = ReaderConnections(path: url.path)
         logPath = url.path + "-wal"
         scrubber = LogScrubber { [weak pool] in
             guard let pool else { return true }
             return Self.truncateLog(of: pool, wait: 0.2)
         }
+    }
+
+    deinit {
+        // Readers first: the writer, closing last, folds the write-ahead log in and removes it.
+        readers.close()
     }
 
     /// Refuses a database that a newer version migrated, before anything writes to it (a
@@ -106,7 +113,7 @@ package final class SQLiteItemStore: Sendable {
         while true {
             attempt += 1
             do {
-                return try pool.unsafeRead { db in try StoreTransaction.run(.deferred, in: db) { db in try body(db) } }
+                return try readers.read { db in try StoreTransaction.run(.deferred, in: db) { db in try body(db) } }
             } catch let error as KeychainCoreError where error.code == .staleSnapshot {
                 guard attempt < 3 else {
                     throw KeychainCoreError(.decode, error.message)
