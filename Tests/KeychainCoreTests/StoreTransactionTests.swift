@@ -88,4 +88,20 @@ import Testing
         try store.write { db throws(KeychainCoreError) in try Self.insert(db) }
         #expect(try store.read { db throws(KeychainCoreError) in try Self.count(db) } == 1)
     }
+
+    /// The store's readers open the file its writer opened, or nothing: a database moved aside
+    /// and replaced while the store is open is never read in its stead.
+    @Test func aDatabaseReplacedWhileOpenIsNotReadInTheWritersStead() throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(SQLiteItemStore.fileName).path
+        try FileManager.default.moveItem(atPath: path, toPath: path + "-aside")
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: "CREATE TABLE probe (value INTEGER); INSERT INTO probe (value) VALUES (7)") }
+        try other.close()
+        let error = #expect(throws: KeychainCoreError.self) {
+            try store.read { db throws(KeychainCoreError) in try Self.count(db) }
+        }
+        #expect(error?.code == .invalidKeychain)
+    }
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 
+import Foundation
 import GRDB
 import KeychainCore
 
@@ -24,18 +25,23 @@ import KeychainCore
 /// statements. SQLite's own locks keep the reads consistent with the writer (write-ahead log).
 final class ReaderConnections: Sendable {
     private let path: String
+    /// The device and inode of the database file the writer opened.
+    private let file: (device: UInt64, inode: UInt64)?
     private let idle = LockedState<[DatabaseQueue]>([])
-    /// Idle connections kept open; more are opened while more reads run at once, and closed after.
-    static let keptIdle = 8
+    /// Idle connections kept open (the daemon's threads that read at once); more are opened while
+    /// more reads run at once, and closed after.
+    static let keptIdle = 16
 
-    /// Connections to the database at `path`, opened when first needed (the writer opens it first).
+    /// Connections to the database at `path`, opened when first needed; the file there now (the
+    /// writer has just opened and checked it) is the only one they open.
     init(path: String) {
         self.path = path
+        file = Self.identity(of: path)
     }
 
     /// Runs `body` on a connection no other read is using.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? Self.open(path)
+        let connection = try idle.withLock { $0.popLast() } ?? open()
         defer {
             idle.withLock { idle in
                 if idle.count < Self.keptIdle { idle.append(connection) }
@@ -53,11 +59,23 @@ final class ReaderConnections: Sendable {
         }
     }
 
-    private static func open(_ path: String) throws -> DatabaseQueue {
+    /// A new connection, to the file the writer opened: a database moved away or replaced since
+    /// (`security` tells a user to move a damaged one aside) is never read in the writer's stead.
+    private func open() throws -> DatabaseQueue {
+        guard let file, let current = Self.identity(of: path), current == file else {
+            throw KeychainCoreError(.invalidKeychain, "the keychain database \(path) was moved or replaced while it was open")
+        }
+        try PrivateFile.check(path)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
         configuration.label = "swift-keychain reader"
         return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 }
