@@ -29,6 +29,12 @@ enum StoreTransaction {
 
     /// Runs `body` in a transaction of `kind` on `db` (which is outside of any): all of it is
     /// committed, or none of it.
+    ///
+    /// `body` must pass database errors on, as every body of the store does (through
+    /// ``SQLiteItemStore/translate(_:_:)``): after an error SQLite may have rolled the transaction
+    /// back itself, and unlike GRDB's own transactions nothing here refuses the statements a body
+    /// would run after catching it (each would commit on its own). Such a body still gets an error
+    /// from `run`, but not its earlier statements back.
     static func run<T>(_ kind: Kind, in db: Database, _ body: (Database) throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
         do {
