@@ -61,6 +61,7 @@ struct DaemonServer: Service {
             }
         let channel: any Channel
         var bound: SocketFile?
+        var check: RepeatedTask?
         if let activatedSocket {
             channel = try await bootstrap.withBoundSocket(activatedSocket).get()
             logger.info("listening on the socket systemd passed")
@@ -71,7 +72,7 @@ struct DaemonServer: Service {
             let file = SocketFile(boundAt: endpoint.socketPath)
             bound = file
             // Nobody can reach a daemon whose socket file is gone: it stops and frees the lock.
-            channel.eventLoop.scheduleRepeatedTask(initialDelay: socketCheckInterval, delay: socketCheckInterval) { task in
+            check = channel.eventLoop.scheduleRepeatedTask(initialDelay: socketCheckInterval, delay: socketCheckInterval) { task in
                 guard !file.isStillOurs else { return }
                 logger.notice("the socket file was removed or replaced; stopping", metadata: ["keychain.socket": "\(file.path)"])
                 task.cancel()
@@ -84,6 +85,7 @@ struct DaemonServer: Service {
         } onGracefulShutdown: {
             channel.close(promise: nil)
         }
+        check?.cancel()
         // The requests already given to the pool run to the end before it stops.
         try await pool.shutdownGracefully()
         // Only its own socket: a file that replaced it is someone else's.

@@ -28,12 +28,12 @@ struct SocketFile: Sendable {
     /// The file now at `path` (the daemon has just bound it).
     init(boundAt path: String) {
         self.path = path
-        identity = Self.identity(at: path)
+        identity = Self.socketIdentity(at: path)
     }
 
     /// Whether the file at ``path`` is still the one bound.
     var isStillOurs: Bool {
-        guard let identity, let current = Self.identity(at: path) else { return false }
+        guard let identity, let current = Self.socketIdentity(at: path) else { return false }
         return identity == current
     }
 
@@ -45,6 +45,13 @@ struct SocketFile: Sendable {
     private static func identity(at path: String) -> (device: UInt64, inode: UInt64)? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
+    /// The socket at `path`, if a socket is there (anything else is never taken for the daemon's).
+    private static func socketIdentity(at path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
         return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 }
