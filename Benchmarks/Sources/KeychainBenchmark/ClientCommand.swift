@@ -37,6 +37,9 @@ struct ClientCommand: ParsableCommand {
         var loopSeconds: Double
         /// When the loop began (monotonic seconds), to see how much the processes overlapped.
         var startedAt: Double
+        /// How many processes were not ready when the common window began (they looked up for
+        /// less of it, and the aggregate understates the rate).
+        var lateProcesses = 0
 
         var operationsPerSecond: Double { loopSeconds > 0 ? Double(lookups) / loopSeconds : 0 }
     }
@@ -55,7 +58,7 @@ struct ClientCommand: ParsableCommand {
         let indices = sampler.indices(lookups, below: size)
         let result = try Device.withCurrent(device) { () throws -> Result in
             guard operations.lookup(0) else { throw OpenProbe.ProbeError.firstItemMissing }
-            if let startAt, let seconds {
+            if let startAt, let seconds, !indices.isEmpty {
                 return Self.window(from: startAt, seconds: seconds) { operations.lookup(indices[$0 % indices.count]) }
             }
             let started = now()
@@ -68,6 +71,7 @@ struct ClientCommand: ParsableCommand {
     /// Look-ups from `start` (monotonic ns) for `seconds`: every process of a run looks up over the
     /// same window, so none of them is timed alone while the others start or have finished.
     static func window(from start: UInt64, seconds: Double, _ lookup: (Int) -> Bool) -> Result {
+        let late = now() > start
         while now() < start { usleep(200) }
         let end = start + UInt64(seconds * 1e9)
         var (count, errors) = (0, 0)
@@ -77,6 +81,9 @@ struct ClientCommand: ParsableCommand {
             count += 1
             finished = now()
         }
-        return Result(lookups: count, errors: errors, loopSeconds: Double(finished - start) / 1e9, startedAt: Double(start) / 1e9)
+        return Result(
+            lookups: count, errors: errors, loopSeconds: Double(finished - start) / 1e9, startedAt: Double(start) / 1e9,
+            lateProcesses: late ? 1 : 0
+        )
     }
 }

@@ -74,7 +74,7 @@ struct DaemonRun {
             let subject = engine == "daemon" ? Self.daemonSubject : Self.embeddedSubject
             log.record(
                 subject, "lookup, \(clients) processes", size: count, value: aggregate.operationsPerSecond, unit: "ops/s",
-                extra: ["processes": clients, "errors": aggregate.errors, "lookups": aggregate.lookups]
+                extra: ["processes": clients, "errors": aggregate.errors, "lookups": aggregate.lookups, "late_processes": aggregate.lateProcesses]
             )
         }
     }
@@ -133,7 +133,8 @@ struct DaemonRun {
             lookups: lookups,
             errors: results.map(\.errors).reduce(0, +),
             loopSeconds: longest,
-            startedAt: results.map(\.startedAt).min() ?? 0
+            startedAt: results.map(\.startedAt).min() ?? 0,
+            lateProcesses: results.map(\.lateProcesses).reduce(0, +)
         )
     }
 
