@@ -138,10 +138,9 @@ struct DaemonTests {
         #expect(stored.count <= written.count + 1)  // at most the write in flight, unacknowledged
     }
 
-    @Test func byDefaultTheFirstClientStartsTheDaemonOfItsHomeWhichEndsWithTheHome() throws {
-        let root = URL(fileURLWithPath: "/tmp/kc-auto-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: root) }
-        // The default engine (`auto`), as a user gets it: no KEYCHAIN_ENGINE, no socket named.
+    /// The default engine (`auto`), as a user gets it: no KEYCHAIN_ENGINE, no socket named, so the
+    /// first client starts the daemon of its home's own socket, in a runtime folder under `root`.
+    static func defaultEngineEnvironment(root: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_ENGINE"] = nil
         environment["KEYCHAIN_SOCKET"] = nil
@@ -149,6 +148,13 @@ struct DaemonTests {
         environment["KEYCHAIN_SECURITYD"] = PrivateDaemon.executable.path
         environment["KEYCHAIN_PINENTRY"] = "none"
         environment["KEYCHAIN_PASSCODE_COST"] = "testing"
+        return environment
+    }
+
+    @Test func byDefaultTheFirstClientStartsTheDaemonOfItsHomeWhichEndsWithTheHome() throws {
+        let root = URL(fileURLWithPath: "/tmp/kc-auto-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let environment = Self.defaultEngineEnvironment(root: root)
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Auto", "-w", "started"], environment: environment).status == 0)
         let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
@@ -761,13 +767,7 @@ struct DaemonTests {
     @Test func aDaemonWhoseSocketFileWasRemovedMakesWayForTheNextClientsDaemon() throws {
         let root = URL(fileURLWithPath: "/tmp/kc-orphan-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
-        // The default engine, which starts the daemon of the home's own socket on first use.
-        var environment = ProcessInfo.processInfo.environment
-        environment["KEYCHAIN_ENGINE"] = nil
-        environment["KEYCHAIN_SOCKET"] = nil
-        environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("runtime").path
-        environment["KEYCHAIN_SECURITYD"] = PrivateDaemon.executable.path
-        environment["KEYCHAIN_PINENTRY"] = "none"
+        let environment = Self.defaultEngineEnvironment(root: root)
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
         let holder = {
