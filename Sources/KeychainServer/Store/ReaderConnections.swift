@@ -15,6 +15,10 @@
 import Foundation
 import GRDB
 import KeychainCore
+#if canImport(CoreFoundation)
+// `struct stat` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
+import CoreFoundation
+#endif
 
 /// The store's read-only connections to its database, each used by one read at a time.
 ///
