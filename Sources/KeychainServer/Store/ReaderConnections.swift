@@ -65,11 +65,15 @@ final class ReaderConnections: Sendable {
 
     /// A new connection, to the file the writer opened: a database moved away or replaced since
     /// (`security` tells a user to move a damaged one aside) is never read in the writer's stead.
+    ///
+    /// Checked by `lstat` only: opening and closing a descriptor of the database (as
+    /// `PrivateFile.check` does) would drop every POSIX lock this process holds on it, SQLite's
+    /// included, and let other processes write under this one's readers (the concurrency harness
+    /// found damaged keychains within seconds).
     private func open() throws -> DatabaseQueue {
         guard let file, let current = Self.identity(of: path), current == file else {
             throw KeychainCoreError(.invalidKeychain, "the keychain database \(path) was moved or replaced while it was open")
         }
-        try PrivateFile.check(path)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
