@@ -63,14 +63,14 @@ package enum PrivateFile {
     }
 
     /// Makes sure the file exists and is safe to hand to another opener (SQLite): creates it with
-    /// mode 0600 if missing, checks it otherwise.
+    /// mode 0600 if missing, checks it otherwise (see ``check(_:)``: without opening it for use).
     package static func ensure(_ path: String) throws(KeychainCoreError) {
         let descriptor: Int32
-        if let existing = try openChecked(path, flags: O_RDONLY) {
+        if let existing = try openChecked(path, flags: lookOnly) {
             descriptor = existing
         } else {
             let created = retryingInterrupted { open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-            if created < 0, errno == EEXIST, let raced = try openChecked(path, flags: O_RDONLY) {
+            if created < 0, errno == EEXIST, let raced = try openChecked(path, flags: lookOnly) {
                 descriptor = raced
             } else if created < 0 {
                 throw KeychainCoreError(.io, "cannot create \(path): \(describeErrno())")
@@ -83,9 +83,22 @@ package enum PrivateFile {
 
     /// Checks an existing file without opening it for use (the database's side files); a missing
     /// file is fine.
+    ///
+    /// Through an `O_PATH` descriptor on Linux: closing a descriptor opened for reading drops every
+    /// POSIX lock this process holds on the file, and SQLite's locks on the database and its
+    /// `-shm` are such locks. A check while another connection of this process has the database
+    /// open (a second keychain opened on the same home) would let other processes write under it.
     package static func check(_ path: String) throws(KeychainCoreError) {
-        if let descriptor = try openChecked(path, flags: O_RDONLY) { close(descriptor) }
+        if let descriptor = try openChecked(path, flags: lookOnly) { close(descriptor) }
     }
+
+    /// Open flags for a descriptor that only names a file (`O_PATH`): `fstat` works on it, and
+    /// closing it leaves the process's locks on the file alone.
+    #if os(Linux)
+    private static let lookOnly: Int32 = 0o10000000
+    #else
+    private static let lookOnly: Int32 = O_RDONLY
+    #endif
 
     // MARK: Small secret files
 
@@ -199,6 +212,10 @@ package enum PrivateFile {
         if expectDirectory {
             guard type == S_IFDIR else { throw KeychainCoreError(.invalidKeychain, "\(path) is not a directory") }
         } else {
+            // An `O_PATH | O_NOFOLLOW` descriptor names a link itself instead of failing.
+            guard type != S_IFLNK else {
+                throw KeychainCoreError(.invalidKeychain, "\(path) is a symbolic link; a keychain file must be a regular file")
+            }
             guard type == S_IFREG else { throw KeychainCoreError(.invalidKeychain, "\(path) is not a regular file") }
         }
         let user = geteuid()
@@ -217,8 +234,9 @@ package enum PrivateFile {
             )
         }
         let ownerOnly = expectDirectory ? mode_t(0o700) : mode_t(0o600)
-        if mode & 0o077 != 0 {
-            _ = retryingInterrupted { fchmod(descriptor, mode & ownerOnly) }
+        if mode & 0o077 != 0, retryingInterrupted({ fchmod(descriptor, mode & ownerOnly) }) != 0, errno == EBADF {
+            // An `O_PATH` descriptor: the same file, through its name in /proc (never a path lookup again).
+            _ = retryingInterrupted { chmod("/proc/self/fd/\(descriptor)", mode & ownerOnly) }
         }
     }
 
