@@ -20,11 +20,12 @@ import GRDB
 /// through its statement authorizer): an empty read transaction cost 36 µs in the daemon, and 10
 /// with these (BENCHMARKS.md, "Where a look-up's time goes, phase by phase").
 enum StoreTransaction {
+    /// Its raw value is the statement that begins it (kept whole: every transaction runs it).
     enum Kind: String {
         /// Takes the snapshot at the first read: what every read transaction is.
-        case deferred = "DEFERRED"
+        case deferred = "BEGIN DEFERRED TRANSACTION"
         /// Takes the write lock at once, so that a write never fails upgrading a read.
-        case immediate = "IMMEDIATE"
+        case immediate = "BEGIN IMMEDIATE TRANSACTION"
     }
 
     /// Runs `body` in a transaction of `kind` on `db` (which is outside of any): all of it is
@@ -36,7 +37,7 @@ enum StoreTransaction {
     /// would run after catching it (each would commit on its own). Such a body still gets an error
     /// from `run`, but not its earlier statements back.
     static func run<T>(_ kind: Kind, in db: Database, _ body: (Database) throws -> T) throws -> T {
-        try db.cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
+        try db.cachedStatement(sql: kind.rawValue).execute()
         do {
             let result = try body(db)
             guard db.isInsideTransaction else {
