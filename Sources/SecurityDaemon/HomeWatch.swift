@@ -23,36 +23,33 @@ import KeychainServer
 /// private again.
 struct HomeWatch: Sendable {
     let home: URL
-    /// The device and inode of the home the daemon opened.
-    private let identity: (device: UInt64, inode: UInt64)?
+    /// The home the daemon opened.
+    private let identity: PrivateFile.Identity?
 
     /// Watches `home` as it is now (the daemon has just opened its keychain there).
     init(home: URL) {
         self.home = home
-        var status = stat()
-        identity = lstat(home.path, &status) == 0 ? (UInt64(status.st_dev), UInt64(status.st_ino)) : nil
+        identity = PrivateFile.identity(of: home.path)
     }
 
     /// Whether the folder at the home's path is still the one the daemon opened.
     var holdsHome: Bool {
-        var status = stat()
-        guard let identity, lstat(home.path, &status) == 0 else { return false }
-        return identity == (UInt64(status.st_dev), UInt64(status.st_ino))
+        guard let identity else { return false }
+        return PrivateFile.identity(of: home.path) == identity
     }
 
     /// The home's problem, if it has one now.
     func problem() -> KeychainCoreError? {
-        var status = stat()
-        guard lstat(home.path, &status) == 0 else {
+        guard let status = PrivateFile.status(home.path, followingLinks: false), let current = PrivateFile.identity(of: home.path) else {
             return KeychainCoreError(.notAvailable, "the keychain home \(home.path) is gone; its daemon is stopping")
         }
         // Another folder made at the same path is not the keychain this daemon holds open: serving
         // it would put writes in files nobody will open again.
-        guard let identity, identity == (UInt64(status.st_dev), UInt64(status.st_ino)) else {
+        guard let identity, identity == current else {
             return KeychainCoreError(.notAvailable, "the keychain home \(home.path) was replaced; its daemon is stopping")
         }
         // The quick test; the full one (ancestors, links) names what is wrong.
-        guard status.st_uid != geteuid() || status.st_mode & (S_IWGRP | S_IWOTH) != 0 || (status.st_mode & S_IFMT) != S_IFDIR else {
+        guard status.owner != geteuid() || status.mode & 0o022 != 0 || status.kind != .directory else {
             return nil
         }
         do throws(KeychainCoreError) {

@@ -13,6 +13,7 @@
 
 
 import Foundation
+import KeychainServer
 
 /// The socket file a daemon bound, as it was then: the daemon checks that it is still there.
 ///
@@ -22,36 +23,23 @@ import Foundation
 /// ``SingleInstance/acquire(_:patience:)``).
 struct SocketFile: Sendable {
     let path: String
-    /// The device and inode of the file bound; `nil` when it could not be read.
-    private let identity: (device: UInt64, inode: UInt64)?
+    /// The socket bound; `nil` when it could not be looked at.
+    private let identity: PrivateFile.Identity?
 
     /// The file now at `path` (the daemon has just bound it).
     init(boundAt path: String) {
         self.path = path
-        identity = Self.socketIdentity(at: path)
+        identity = PrivateFile.identity(of: path).flatMap { $0.isSocket ? $0 : nil }
     }
 
-    /// Whether the file at ``path`` is still the one bound.
+    /// Whether the file at ``path`` is still the socket bound (anything else is never taken for it).
     var isStillOurs: Bool {
-        guard let identity, let current = Self.socketIdentity(at: path) else { return false }
-        return identity == current
+        guard let identity else { return false }
+        return PrivateFile.identity(of: path) == identity
     }
 
     /// Whether anything (a daemon's socket, or not) is at `path`.
     static func exists(at path: String) -> Bool {
-        identity(at: path) != nil
-    }
-
-    private static func identity(at path: String) -> (device: UInt64, inode: UInt64)? {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
-    }
-
-    /// The socket at `path`, if a socket is there (anything else is never taken for the daemon's).
-    private static func socketIdentity(at path: String) -> (device: UInt64, inode: UInt64)? {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
+        PrivateFile.identity(of: path) != nil
     }
 }

@@ -15,10 +15,6 @@
 import Foundation
 import GRDB
 import KeychainCore
-#if canImport(CoreFoundation)
-// `struct stat` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
-import CoreFoundation
-#endif
 
 /// The store's read-only connections to its database, each used by one read at a time.
 ///
@@ -29,8 +25,8 @@ import CoreFoundation
 /// statements. SQLite's own locks keep the reads consistent with the writer (write-ahead log).
 final class ReaderConnections: Sendable {
     private let path: String
-    /// The device and inode of the database file the writer opened.
-    private let file: (device: UInt64, inode: UInt64)?
+    /// The database file the writer opened.
+    private let file: PrivateFile.Identity?
     private let idle = LockedState<[DatabaseQueue]>([])
     /// Idle connections kept open (the daemon's threads that read at once); more are opened while
     /// more reads run at once, and closed after.
@@ -40,7 +36,7 @@ final class ReaderConnections: Sendable {
     /// writer has just opened and checked it) is the only one they open.
     init(path: String) {
         self.path = path
-        file = Self.identity(of: path)
+        file = PrivateFile.identity(of: path)
     }
 
     /// Runs `body` on a connection no other read is using.
@@ -71,7 +67,7 @@ final class ReaderConnections: Sendable {
     /// included, and let other processes write under this one's readers (the concurrency harness
     /// found damaged keychains within seconds).
     private func open() throws -> DatabaseQueue {
-        guard let file, let current = Self.identity(of: path), current == file else {
+        guard let file, PrivateFile.identity(of: path) == file else {
             throw KeychainCoreError(.invalidKeychain, "the keychain database \(path) was moved or replaced while it was open")
         }
         var configuration = Configuration()
@@ -79,11 +75,5 @@ final class ReaderConnections: Sendable {
         configuration.busyMode = .timeout(30)
         configuration.label = "swift-keychain reader"
         return try DatabaseQueue(path: path, configuration: configuration)
-    }
-
-    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 }

@@ -240,6 +240,28 @@ package enum PrivateFile {
         }
     }
 
+    /// Which file a path names: its device and inode (the same file, not another one made at the
+    /// same name since) and its type.
+    package struct Identity: Equatable, Sendable {
+        package let device: UInt64
+        package let inode: UInt64
+        package let isSocket: Bool
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            isSocket = status.st_mode & S_IFMT == S_IFSOCK
+        }
+    }
+
+    /// The file `path` names now, without following a last link; `nil` if there is none. Looked up
+    /// by name only: nothing is opened (see ``check(_:)`` for why that matters).
+    package static func identity(of path: String) -> Identity? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return Identity(status)
+    }
+
     /// What `stat` (or `lstat`, without following a last link) says of a path; `nil` with `errno` set.
     package static func status(_ path: String, followingLinks: Bool) -> (kind: Kind, mode: UInt32, owner: UInt32)? {
         var status = stat()
