@@ -23,25 +23,38 @@ import Foundation
 /// AnyHashable("acct")`, and `result[kSecAttrAccount]` finds the account in an `[AnyHashable: Any]`
 /// that came from a result. A plain `NSString` on Linux hashes as an object instead, and those
 /// look-ups miss (SwiftKeychainWrapper's `allKeys()`, SimpleKeychain's query tests). Everything else
-/// is an `NSString`'s: `as String`, `isEqual`, `hash`, `switch` over constants, `===` identity.
+/// is an `NSString`'s: `String(_:)`, `as String`, `isEqual`, `hash`, `switch` over constants, `===`
+/// identity.
 ///
-/// Foundation on Linux exports no initializer of `NSString` but the literal one for subclasses, so
-/// this class keeps its characters itself and answers the two primitive methods of the cluster.
+/// corelibs-foundation reads a string's characters two ways: through the cluster's primitive
+/// methods (`length`, `character(at:)`), which a subclass answers, and straight from `NSString`'s
+/// own storage (`String(_ cocoaString:)` does, and so may any fast path). Both must hold the
+/// constant. The only initializer of `NSString` that a subclass can reach and that fills that
+/// storage takes a `StaticString`: constants are literals, so the initializer takes one too. Before
+/// it did, the storage was empty and `String(kSecAttrAccount)` was `""`.
 final class SecConstantString: NSString, _HasCustomAnyHashableRepresentation {
     private let value: String
     private let units: [unichar]
 
-    init(_ value: String) {
-        self.value = value
+    init(_ literal: StaticString) {
+        value = literal.description
         units = Array(value.utf16)
-        super.init(stringLiteral: "")
+        super.init(stringLiteral: literal)
     }
 
-    required convenience init(string aString: String) { self.init(aString) }
-    required convenience init(stringLiteral value: StaticString) { self.init(value.description) }
-    required convenience init(unicodeScalarLiteral value: StaticString) { self.init(value.description) }
-    required convenience init(extendedGraphemeClusterLiteral value: StaticString) { self.init(value.description) }
+    required convenience init(stringLiteral value: StaticString) { self.init(value) }
+    required convenience init(unicodeScalarLiteral value: StaticString) { self.init(value) }
+    required convenience init(extendedGraphemeClusterLiteral value: StaticString) { self.init(value) }
     required init?(coder: NSCoder) { nil }
+
+    // Required by `NSString`, and called by nothing: every constant is a literal. corelibs-foundation
+    // exports no initializer that would fill `NSString`'s storage from a `String`, so a string made
+    // here reads right through the primitive methods only.
+    required init(string aString: String) {
+        value = aString
+        units = Array(aString.utf16)
+        super.init(stringLiteral: "")
+    }
 
     override var length: Int { units.count }
     override func character(at index: Int) -> unichar { units[index] }
