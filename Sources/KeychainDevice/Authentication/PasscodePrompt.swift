@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import KeychainCore
 
 /// How the device asks a person for the passcode or an application password, and whether the
@@ -83,14 +84,24 @@ public struct PasscodePrompt: Sendable {
     /// An empty answer cancels.
     public static let terminal = PasscodePrompt(kind: .terminal) { purpose, reason in
         guard Terminal.isInteractive else { return .unavailable }
-        guard let line = Terminal.readSecret(prompt: "\(purpose.label) (\(reason)): ") else { return .unavailable }
-        return line.isEmpty ? .cancelled : .entered(line)
+        do {
+            guard let line = try Terminal.readSecret(prompt: "\(purpose.label) (\(reason)): ") else { return .unavailable }
+            return line.isEmpty ? .cancelled : .entered(line)
+        } catch {
+            Terminal.showOnTerminal("\(error)")
+            return .cancelled
+        }
     }
 
     /// Reads one line of standard input per question (for scripts); the end of input is not interactive.
     public static let standardInput = PasscodePrompt { _, _ in
-        guard let line = Terminal.readLineUnbuffered() else { return .unavailable }
-        return .entered(line)
+        do {
+            guard let line = try Terminal.readLineUnbuffered() else { return .unavailable }
+            return .entered(line)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            return .cancelled
+        }
     }
 
     /// Answers with `entries` in order, then as ``none``.

@@ -46,30 +46,31 @@ package enum Terminal {
     /// a termination or a stop restores the terminal before the signal takes effect, so Ctrl-C at
     /// the prompt never leaves the terminal silent.
     /// - Returns: The line, or `nil` at the end of input.
-    package static func readSecret(prompt: String) -> String? {
-        readSecretBytes(prompt: prompt).map(string)
+    /// - Throws: ``LineTooLong`` for a line longer than ``maximumLine`` (read to its end, kept nowhere).
+    package static func readSecret(prompt: String) throws(LineTooLong) -> String? {
+        try readSecretBytes(prompt: prompt).map(string)
     }
 
     /// ``readSecret(prompt:)``, keeping the line in the locked buffer (no `String` copy yet).
-    package static func readSecretBytes(prompt: String) -> SecretBuffer? {
+    package static func readSecretBytes(prompt: String) throws(LineTooLong) -> SecretBuffer? {
         // Echo goes off before the prompt shows, so nothing typed after it is ever echoed.
         guard isInteractive, EchoGuard.silence() else {
             FileHandle.standardError.write(Data(prompt.utf8))
-            return readLineBytes()
+            return try readLineBytes()
         }
         FileHandle.standardError.write(Data(prompt.utf8))
         defer {
             EchoGuard.restore()
             FileHandle.standardError.write(Data("\n".utf8))
         }
-        return readLineBytes()
+        return try readLineBytes()
     }
 
     /// Reads one line of standard input without stdio's buffering, into locked memory; `nil` at the
     /// end of input. Every reader of standard input in the tool goes through here, so that no
     /// buffered reader takes lines meant for the next prompt.
-    package static func readLineUnbuffered() -> String? {
-        readLineBytes().map(string)
+    package static func readLineUnbuffered() throws(LineTooLong) -> String? {
+        try readLineBytes().map(string)
     }
 
     /// The bytes as a `String` (a copy outside the locked buffer).
@@ -77,26 +78,38 @@ package enum Terminal {
         buffer.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    private static func readLineBytes() -> SecretBuffer? {
-        let buffer = SecretBuffer(capacity: maximumLine)
+    private static func readLineBytes() throws(LineTooLong) -> SecretBuffer? {
+        // One byte over the limit tells a line of exactly the limit from a longer one.
+        let buffer = SecretBuffer(limit: maximumLine + 1)
         var byte: UInt8 = 0
         var readAny = false
+        var tooLong = false
         while true {
             let count = read(STDIN_FILENO, &byte, 1)
             if count < 0, errno == EINTR { continue }
             guard count == 1 else { break }
             readAny = true
             if byte == UInt8(ascii: "\n") { break }
-            buffer.append(byte)
+            // A longer line is read to its end, so that its rest is not taken as the next line.
+            if !tooLong, !buffer.append(byte) { tooLong = true }
         }
         byte = 0
         guard readAny else { return nil }
         if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+        guard !tooLong, buffer.count <= maximumLine else { throw LineTooLong() }
         return buffer
     }
 
-    /// The longest line kept (longer input is cut there).
-    private static let maximumLine = 4096
+    /// The longest line read: the longest secret a keychain item holds (16 MiB). Longer input is
+    /// refused whole, never cut.
+    package static let maximumLine = QueryParser.maximumSecretSize
+
+    /// A line of input longer than ``maximumLine``.
+    package struct LineTooLong: Error, CustomStringConvertible {
+        package var description: String {
+            "the input line is longer than \(maximumLine) bytes (16 MiB, the longest secret a keychain item holds); nothing was read from it"
+        }
+    }
 
     /// Shows `question` on standard error and reads one line with echo, from a terminal only.
     ///
@@ -104,6 +117,6 @@ package enum Terminal {
     package static func ask(_ question: String) -> String? {
         guard isInteractive else { return nil }
         FileHandle.standardError.write(Data(question.utf8))
-        return readLineUnbuffered()
+        return try? readLineUnbuffered()
     }
 }

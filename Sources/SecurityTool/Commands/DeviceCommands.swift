@@ -87,12 +87,18 @@ struct Passcode: ParsableCommand {
     }
 
     static func readCurrent() throws -> String {
-        guard let passcode = Terminal.readSecret(prompt: "current passcode: ") else { throw ExitCode(1) }
+        let entered = try Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
+            try Terminal.readSecret(prompt: "current passcode: ")
+        })
+        guard let passcode = entered else { throw ExitCode(1) }
         return passcode
     }
 
     static func readNew() throws -> String {
-        guard let passcode = Terminal.readNewSecret(prompt: "new passcode: ", retypePrompt: "retype new passcode: "),
+        let entered = try Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
+            try Terminal.readNewSecret(prompt: "new passcode: ", retypePrompt: "retype new passcode: ")
+        })
+        guard let passcode = entered,
             !passcode.isEmpty
         else {
             Terminal.printError("security: no passcode given")

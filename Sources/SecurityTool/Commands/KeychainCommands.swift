@@ -107,7 +107,10 @@ struct UnlockKeychain: ParsableCommand {
             return  // no passcode: always unlocked
         }
         let given = prompt ? nil : password
-        guard let passcode = given ?? Terminal.readSecret(prompt: "password to unlock \(keychain ?? "default"): ") else {
+        let entered = try given ?? Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
+            try Terminal.readSecret(prompt: "password to unlock \(keychain ?? "default"): ")
+        })
+        guard let passcode = entered else {
             throw ExitCode(1)
         }
         do {

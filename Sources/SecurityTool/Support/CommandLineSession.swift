@@ -195,7 +195,15 @@ enum CommandLineSession {
             if showPrompt { FileHandle.standardError.write(Data(settings.prompt.utf8)) }
             // Unbuffered, as the password prompts read: a buffered reader would take the lines
             // meant for a prompt, which would then run as commands.
-            guard let line = Terminal.readLineUnbuffered() else { break }
+            let line: String
+            do {
+                guard let read = try Terminal.readLineUnbuffered() else { break }
+                line = read
+            } catch {
+                Terminal.printError("security: \(error)")
+                status = 1
+                continue
+            }
             let words = CommandLineWords.split(line)
             guard let first = words.first else {
                 status = 0

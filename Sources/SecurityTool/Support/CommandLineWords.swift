@@ -17,35 +17,42 @@
 enum CommandLineWords {
     static func split(_ line: String) -> [String] {
         var words: [String] = []
-        var word: String?
+        // The word being read, appended to in place (a secret on the line may be megabytes long);
+        // `inWord` tells an empty quoted word from no word.
+        var word = ""
+        var inWord = false
         var quote: Character?
         var escaped = false
+        func finish() {
+            if inWord { words.append(word) }
+            word = ""
+            inWord = false
+        }
         for character in line {
             if escaped {
-                word = (word ?? "") + String(character)
+                word.append(character)
                 escaped = false
             } else if character == "\\" {
                 escaped = true
-                word = word ?? ""
+                inWord = true
             } else if let open = quote {
                 if character == open {
                     quote = nil
-                    words.append(word ?? "")
-                    word = nil
+                    finish()
                 } else {
-                    word = (word ?? "") + String(character)
+                    word.append(character)
                 }
             } else if character.isWhitespace {
-                if let finished = word { words.append(finished) }
-                word = nil
-            } else if (character == "\"" || character == "'") && word == nil {
+                finish()
+            } else if (character == "\"" || character == "'") && !inWord {
                 quote = character
-                word = ""
+                inWord = true
             } else {
-                word = (word ?? "") + String(character)
+                word.append(character)
+                inWord = true
             }
         }
-        if let finished = word { words.append(finished) }
+        finish()
         return words
     }
 }

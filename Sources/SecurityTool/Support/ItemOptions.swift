@@ -140,10 +140,12 @@ struct PasswordOptions: ParsableArguments {
         if let password { return Data(password.utf8) }
         if promptForPassword {
             guard
-                let entered = Terminal.readNewSecret(
-                    prompt: "password data for new item: ",
-                    retypePrompt: "retype password for new item: "
-                )
+                let entered = try Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
+                    try Terminal.readNewSecret(
+                        prompt: "password data for new item: ",
+                        retypePrompt: "retype password for new item: "
+                    )
+                })
             else { throw ExitCode(1) }
             return Data(entered.utf8)
         }

@@ -108,7 +108,10 @@ enum Session {
     /// `asLockScreen` (`security unlock`) also ends a biometric lockout; the automatic prompt of
     /// other commands only opens this process's view.
     static func unlock(_ device: Device, asLockScreen: Bool = false) throws {
-        guard let passcode = Terminal.readSecret(prompt: "passcode to unlock the keychain: ") else {
+        let entered = try Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
+            try Terminal.readSecret(prompt: "passcode to unlock the keychain: ")
+        })
+        guard let passcode = entered else {
             Terminal.printError("security: the keychain is locked and no passcode was given")
             throw StatusFailure(status: errSecInteractionNotAllowed)
         }

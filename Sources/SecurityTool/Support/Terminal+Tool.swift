@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 
+import ArgumentParser
 import Foundation
 import KeychainCore
 import KeychainDevice
@@ -43,14 +44,26 @@ extension Terminal {
         return out
     }
 
+    /// The result of `read`, a read of standard input; a line longer than a secret may be stops the
+    /// command with a message saying so (exit 1), and nothing is stored.
+    static func refusingLongLines<Result>(_ read: () throws(LineTooLong) -> Result) throws -> Result {
+        do {
+            return try read()
+        } catch {
+            printError("security: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
     /// Asks twice, as macOS does for a new password, up to three times; `nil` if it never matched.
     ///
     /// While the second answer is awaited, the first is only in locked memory; the `String`
     /// returned is made once both match.
-    static func readNewSecret(prompt: String, retypePrompt: String) -> String? {
+    /// - Throws: ``Terminal/LineTooLong`` for an answer longer than a secret may be.
+    static func readNewSecret(prompt: String, retypePrompt: String) throws(LineTooLong) -> String? {
         for _ in 0..<3 {
-            guard let first = readSecretBytes(prompt: prompt) else { return nil }
-            guard let second = readSecretBytes(prompt: retypePrompt) else { return nil }
+            guard let first = try readSecretBytes(prompt: prompt) else { return nil }
+            guard let second = try readSecretBytes(prompt: retypePrompt) else { return nil }
             let same = first.withUnsafeBytes { one in second.withUnsafeBytes { other in one.elementsEqual(other) } }
             if same { return string(second) }
             printError("passwords don't match")
