@@ -94,6 +94,11 @@ struct DaemonPromptTests {
         let commands = pinentry.commands
         #expect(commands.contains("OPTION display=:99"))
         #expect(commands.contains { $0.hasPrefix("SETDESC “security” wants your passcode") })
+        // The item's own purpose, not the words of the daemon's check for apps' items (an item
+        // protected by the passcode alone has the same access control as that check).
+        let description = try #require(commands.first { $0.hasPrefix("SETDESC ") })
+        #expect(description.hasSuffix("security wants to use an item in your keychain"))
+        #expect(!description.contains("sandboxed apps"))
         #expect(commands.filter { $0 == "GETPIN" }.count == 1)
         // Only the display variables of the client reach the program the daemon runs.
         let environment = try #require(commands.first { $0.hasPrefix("ENV ") })

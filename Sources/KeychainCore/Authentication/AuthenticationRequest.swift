@@ -36,7 +36,8 @@ package struct AuthenticationRequest: Hashable, Sendable, Codable {
     }
 }
 
-/// An operation on a protected item; the raw values are `LAAccessControlOperation`'s.
+/// An operation on a protected item; the raw values are `LAAccessControlOperation`'s, but for
+/// ``confirmPresence``.
 package enum AccessOperation: Int, Hashable, Sendable, Codable {
     case createItem = 0
     case useItem = 1
@@ -44,4 +45,7 @@ package enum AccessOperation: Int, Hashable, Sendable, Codable {
     case useKeySign = 3
     case useKeyDecrypt = 4
     case useKeyKeyExchange = 5
+    /// The daemon's own check that the user is present (`PresenceLedger`): no item's operation,
+    /// so that the daemon tells its check from an item whose access control is the same passcode.
+    case confirmPresence = 100
 }

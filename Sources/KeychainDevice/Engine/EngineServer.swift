@@ -128,12 +128,12 @@ package struct EngineServer: Sendable {
             case .evaluateAccessControl(let accessControl, let operation, let missing, let context, let reason, let interactionAllowed, let target):
                 let prompt = prompt(for: target, conversation: conversation)
                 // The daemon's own presence check is evaluated whole, whatever the client says is
-                // missing, and asks in the daemon's words.
-                let checksPresence = applications != nil && accessControl == PresenceLedger.check
+                // missing or sends as the access control, and asks in the daemon's words.
+                let checksPresence = applications != nil && operation == .confirmPresence
                 let asked = checksPresence ? "let \(conversation.program ?? "a program") use keychain items of sandboxed apps" : reason
                 return authenticating { () throws(AuthenticationFailure) in
                     try engine.evaluate(
-                        accessControl,
+                        checksPresence ? PresenceLedger.check : accessControl,
                         operation: checksPresence ? .useItem : operation,
                         missing: checksPresence ? nil : missing,
                         for: context,

@@ -153,15 +153,18 @@ import Testing
             Issue.record("an app's secret was released without the user's presence")
             return
         }
-        #expect(request.accessControl == PresenceLedger.check)
+        #expect(request.accessControl == PresenceLedger.check && request.operation == .confirmPresence)
         #expect(Self.code(try read("Notes", as: .unsandboxed, ui: .skip)) == .itemNotFound)
 
-        // Claiming to have nothing missing, or asking as for a new item, skips nothing: the
+        // Claiming to have nothing missing, or sending another access control, skips nothing: the
         // server asks for the passcode, and with nobody to answer there is no presence.
         let context = try engine.makeContext()
-        for (operation, missing) in [(AccessOperation.useItem, [Set<AccessPolicy.Constraint>()]), (.createItem, nil)] {
+        for (accessControl, missing) in [
+            (PresenceLedger.check, [Set<AccessPolicy.Constraint>()]),
+            (AccessControl(protection: .whenUnlocked), nil),
+        ] {
             let evaluation = EngineRequest.evaluateAccessControl(
-                PresenceLedger.check, operation: operation, missing: missing, context: context,
+                accessControl, operation: .confirmPresence, missing: missing, context: context,
                 reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
             )
             guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed)) else {
@@ -169,7 +172,16 @@ import Testing
                 continue
             }
         }
-        #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
+        // Evaluating the same access control as an item's (the passcode alone) proves nothing
+        // either, even answered: it is not the check, whose words the user did not see.
+        for operation in [AccessOperation.createItem, .useItem] {
+            let evaluation = EngineRequest.evaluateAccessControl(
+                PresenceLedger.check, operation: operation, missing: nil, context: context,
+                reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+            )
+            _ = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
+            #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
+        }
         // Deleting or changing the app's item asks too.
         var delete = try Self.query([kSecAttrService as String: "Notes"], for: .delete)
         delete.credentialReference = context
@@ -177,7 +189,7 @@ import Testing
 
         // The passcode, answered to the server's prompt, proves presence for that context.
         let evaluation = EngineRequest.evaluateAccessControl(
-            PresenceLedger.check, operation: .useItem, missing: nil, context: context,
+            PresenceLedger.check, operation: .confirmPresence, missing: nil, context: context,
             reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
         )
         guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
@@ -241,7 +253,7 @@ import Testing
         }
         let context = try engine.makeContext()
         let evaluation = EngineRequest.evaluateAccessControl(
-            PresenceLedger.check, operation: .useItem, missing: [[.biometryAny]], context: context,
+            PresenceLedger.check, operation: .confirmPresence, missing: [[.biometryAny]], context: context,
             reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
         )
         guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed)) else {

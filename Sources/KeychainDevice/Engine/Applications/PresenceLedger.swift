@@ -16,7 +16,9 @@ package import KeychainCore
 /// The authentication contexts in which the user proved presence for the daemon's own check: an
 /// unsandboxed program's request that touches a sandboxed app's items.
 ///
-/// The check is the access control ``check``: the client's retry loop evaluates it on its
+/// The check is the access control ``check`` for the operation `confirmPresence`, which no item
+/// asks for (an item protected by the passcode alone has the same access control, and reading it
+/// must neither ask in these words nor open apps' items): the client's retry loop evaluates it on its
 /// context, the daemon's gate asks for the passcode (through the daemon's prompt, in the daemon's
 /// words, never the program's), and a success is noted here. The context then opens apps' items
 /// for ``lifetime``, until it is released or invalidated, or the keychain is locked.
@@ -33,7 +35,7 @@ package final class PresenceLedger: Sendable {
     package static var request: AuthenticationRequest {
         AuthenticationRequest(
             accessControl: check,
-            operation: .useItem,
+            operation: .confirmPresence,
             missingAlternatives: AccessPolicy(check).alternatives.map(Set.init)
         )
     }
