@@ -65,6 +65,38 @@ import Testing
         #expect(output.stderr.hasSuffix("The specified item could not be found in the keychain.\n"))
     }
 
+    /// One biometry item does not stop the listing: without `-d` it is left out with a line saying
+    /// so (listing asks for nothing); with `-d` it is asked for, and listed when a finger matches.
+    @Test func dumpKeychainListsAroundABiometryItem() throws {
+        let tool = SecurityToolRunner()
+        defer { tool.remove() }
+        let passcode = "2468\n"
+        #expect(try tool.run(["passcode", "set"], input: passcode + passcode).status == 0)
+        try tool.run(["biometry", "sensor", "touchid"])
+        #expect(try tool.run(["biometry", "enroll", "thumb"], input: passcode).status == 0)
+        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Plain", "-w", "open"]).status == 0)
+        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Bio", "-w", "guarded", "--access-control", "biometryAny"]).status == 0)
+
+        var output = try tool.run(["dump-keychain"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("\"svce\"<blob>=\"Plain\"") && !output.stdout.contains("\"Bio\""))
+        #expect(output.stderr.contains("security: dump-keychain: \"genp\" items that need authentication"))
+
+        // With -d and nobody to ask, the rest is dumped with its data.
+        output = try tool.run(["dump-keychain", "-d"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("\"open\"") && !output.stdout.contains("guarded"))
+        #expect(output.stderr.contains("were not listed"))
+
+        // A queued match lets -d read it too.
+        try tool.run(["biometry", "next", "match"])
+        output = try tool.run(["dump-keychain", "-d"])
+        #expect(output.status == 0 && output.stderr.isEmpty)
+        #expect(output.stdout.contains("\"open\"") && output.stdout.contains("\"guarded\""))
+        output = try tool.run(["dump-keychain", "--json"])
+        #expect(output.status == 0 && output.stdout.contains("Plain") && !output.stdout.contains("\"Bio\""))
+    }
+
     @Test func accessControlOptionIsValidatedLikeSecAccessControlCreateWithFlags() throws {
         let tool = SecurityToolRunner(perProcess: true)
         defer { tool.remove() }

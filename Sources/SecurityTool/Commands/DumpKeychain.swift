@@ -15,6 +15,7 @@ import ArgumentParser
 import Foundation
 import KeychainDevice
 import KeychainServices
+import SecurityCommandLine
 
 struct DumpKeychain: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,20 +56,7 @@ struct DumpKeychain: ParsableCommand {
 
     private func dump(_ device: Device, into objects: inout [Any]) throws {
         for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey] {
-            let query: [String: Any] = [
-                kSecClass as String: itemClass,
-                kSecMatchLimit as String: kSecMatchLimitAll,
-                kSecReturnAttributes as String: true,
-                kSecReturnData as String: showData,
-                kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
-            ]
-            var result: CFTypeRef?
-            let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
-            if status == errSecItemNotFound { continue }
-            guard status == errSecSuccess, let items = result as? [[String: Any]] else {
-                throw Session.fail(status, "SecKeychainSearchCopyNext")
-            }
-            for found in items {
+            for found in try items(of: itemClass, in: device) {
                 var attributes = found
                 let data = attributes.removeValue(forKey: kSecValueData as String) as? Data
                 if json {
@@ -90,5 +78,57 @@ struct DumpKeychain: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// The items of `itemClass` that may be listed.
+    ///
+    /// An item protected by biometry, the passcode or an application password needs that even for
+    /// its attributes, as on Apple platforms (`SecDbKeychainItem.m` decrypts whenever the access
+    /// control has constraints). Listing alone asks for nothing, as macOS's `dump-keychain` without
+    /// `-d` does not: such items are left out, and a line on standard error says so. With `-d` each
+    /// is asked for as a read would be; one that is cancelled or cannot be asked for (no terminal,
+    /// no finger queued) leaves the protected items out the same way, and the rest is still listed.
+    private func items(of itemClass: CFString, in device: Device) throws -> [[String: Any]] {
+        let className = itemClass as String
+        if showData {
+            let (status, items) = try search(itemClass, in: device, interface: nil)
+            if status == errSecSuccess || status == errSecItemNotFound { return items }
+            guard Self.authenticationStatuses.contains(status) else { throw Session.fail(status, "SecKeychainSearchCopyNext") }
+            let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
+            Terminal.printError("security: dump-keychain: \"\(className)\" items that need authentication were not listed (\(message))")
+        }
+        let (status, items) = try search(itemClass, in: device, interface: kSecUseAuthenticationUISkip)
+        guard status == errSecSuccess || status == errSecItemNotFound else {
+            throw Session.fail(status, "SecKeychainSearchCopyNext")
+        }
+        if !showData, try search(itemClass, in: device, interface: kSecUseAuthenticationUIFail, attributesOnly: true).0 == errSecInteractionNotAllowed {
+            Terminal.printError(
+                "security: dump-keychain: \"\(className)\" items that need authentication (biometry, the passcode or an application password) to be read were not listed; dump-keychain -d asks for it"
+            )
+        }
+        return items
+    }
+
+    /// The statuses of an authentication that did not happen: the rest is listed without it.
+    private static let authenticationStatuses: Set<OSStatus> = [errSecInteractionNotAllowed, errSecUserCanceled, errSecAuthFailed]
+
+    private func search(
+        _ itemClass: CFString,
+        in device: Device,
+        interface: CFString?,
+        attributesOnly: Bool = false
+    ) throws -> (OSStatus, [[String: Any]]) {
+        var query: [String: Any] = [
+            kSecClass as String: itemClass,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
+            kSecReturnData as String: showData && !attributesOnly,
+            kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+        ]
+        if let interface { query[kSecUseAuthenticationUI as String] = interface }
+        if showData { query[kSecUseOperationPrompt as String] = PasswordLookup.operationPrompt }
+        var result: CFTypeRef?
+        let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
+        return (status, (result as? [[String: Any]]) ?? [])
     }
 }
