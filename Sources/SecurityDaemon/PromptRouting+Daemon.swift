@@ -25,10 +25,13 @@ extension PromptRouting {
             guard target.kind == .terminal, let pinentry, target.canShowPrompter else {
                 return target.kind == .none ? .none : relay
             }
-            return PasscodePrompt { purpose, reason in
+            var prompt = PasscodePrompt { purpose, reason in
                 let question = PromptQuestion(purpose: purpose, reason: reason)
                 return pinentry.ask(question, program: program, target: target) ?? relay.ask(purpose, reason: reason)
             }
+            // The simulated sensor's question, with nothing queued: on the same terminal or display.
+            prompt.askWord = { question in pinentry.askWord(question, program: program, target: target) }
+            return prompt
         }
     }
 }

@@ -36,6 +36,20 @@ import Testing
         }
     }
 
+    /// The refusal says how to answer the simulated sensor (LAError's message is all a program sees).
+    @Test func anEmptyQueueSaysHowToQueueAMatch() async throws {
+        let keychain = try Self.enrolledKeychain()
+        try await keychain.run {
+            do {
+                _ = try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "test")
+                Issue.record("an empty queue matched")
+            } catch let error as LAError {
+                #expect(error.code == .notInteractive)
+                #expect(error.localizedDescription.contains("security biometry next match"))
+            }
+        }
+    }
+
     @Test(arguments: [
         (SimulatedOutcome.nonMatch, errSecAuthFailed),
         (.cancel, errSecUserCanceled),

@@ -106,6 +106,36 @@ struct DaemonPromptTests {
         #expect(!environment.contains("LD_PRELOAD") && !environment.contains("KEYCHAIN"))
     }
 
+    /// With nothing queued, the simulated sensor asks through the daemon's prompter on the
+    /// program's display, as it asks at the terminal in process; where nobody can be asked, the
+    /// failure says how to answer it.
+    @Test func theSimulatedSensorAsksThroughPinentryWhenNothingIsQueued() throws {
+        let pinentry = try FakePinentry(answer: "y")
+        let daemon = try PrivateDaemon(environment: ["KEYCHAIN_PINENTRY": pinentry.executable.path])
+        defer { daemon.stop() }
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(try daemon.tool(["biometry", "sensor", "touchid"]).status == 0)
+        #expect(try daemon.tool(["biometry", "enroll", "thumb"], input: "2468\n").status == 0)
+        let add = ["add-generic-password", "-a", "me", "-s", "Touch", "-w", "t0uch", "--access-control", "biometryAny"]
+        #expect(try daemon.tool(add).status == 0)
+
+        let read = try daemon.tool(
+            ["find-generic-password", "-s", "Touch", "-w"],
+            environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "terminal"]
+        )
+        #expect(read.status == 0 && read.stdout == "t0uch\n")
+        let description = try #require(pinentry.commands.first { $0.hasPrefix("SETDESC ") })
+        #expect(description.hasPrefix("SETDESC “security” asks the simulated biometric sensor."))
+        #expect(description.contains("match? [y]es, [n]o, [c]ancel, [f]allback"))
+        #expect(pinentry.commands.contains("SETPROMPT Answer:"))
+
+        // Nobody to ask: the macOS message first, then what to do.
+        let refused = try daemon.tool(["find-generic-password", "-s", "Touch", "-w"], environment: ["KEYCHAIN_PROMPT": "terminal"])
+        #expect(refused.status == 36)
+        #expect(refused.stderr.hasPrefix("security: SecKeychainSearchCopyNext: User interaction is not allowed.\n"))
+        #expect(refused.stderr.contains("queue one with `security biometry next match`"))
+    }
+
     @Test func aCancelledPinentryIsACancelAndNoPromptIsNotInteractive() throws {
         let pinentry = try FakePinentry(answer: nil)
         let daemon = try Self.protectedItem(pinentry: pinentry.executable.path)

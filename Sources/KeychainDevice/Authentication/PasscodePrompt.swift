@@ -59,8 +59,11 @@ public struct PasscodePrompt: Sendable {
         Terminal.showOnTerminal(text)
     }
 
-    /// Whether the simulated sensor may ask the person at the terminal when its queue is empty.
-    package var asksAtTerminal: Bool { kind == .terminal }
+    /// Asks a question answered with a word, shown as it is typed — the simulated sensor's
+    /// "match? [y]es, [n]o, …" when nothing is queued; `nil` when this prompt cannot ask one (then
+    /// the sensor is not interactive). The terminal prompt asks at the terminal; the daemon puts
+    /// its prompter (pinentry) on the requesting program's terminal or display.
+    package var askWord: (@Sendable (_ question: String) -> String?)?
 
     // MARK: Initialization
 
@@ -73,6 +76,7 @@ public struct PasscodePrompt: Sendable {
     private init(kind: Kind, _ answer: @escaping @Sendable (Purpose, String) -> Reply) {
         self.answer = answer
         self.kind = kind
+        if kind == .terminal { askWord = { question in Terminal.ask(question) } }
     }
 
     // MARK: Prompts

@@ -50,6 +50,29 @@ package struct Pinentry: Sendable {
     /// - Returns: The person's reply, or `nil` when pinentry could not ask (it is missing, the
     ///   target's terminal is unusable, or it broke off): the caller then asks another way.
     package func ask(_ question: PromptQuestion, program: String?, target: PromptTarget) -> PasscodePrompt.Reply? {
+        getPin(
+            description: Self.description(of: question, program: program),
+            prompt: question.purpose == .devicePasscode ? "Passcode:" : "Password:",
+            target: target
+        )
+    }
+
+    /// Asks the person at `target` a question answered with a word (the simulated sensor's
+    /// "match?"), on behalf of `program`.
+    ///
+    /// - Returns: The word (`cancel` when the person closed the prompter); `nil` when pinentry
+    ///   could not ask.
+    package func askWord(_ question: String, program: String?, target: PromptTarget) -> String? {
+        let who = program.map { "“\($0)”" } ?? "A program"
+        let description = "\(who) asks the simulated biometric sensor.\n\n\(Assuan.truncated(question, toBytes: 600))"
+        switch getPin(description: description, prompt: "Answer:", target: target) {
+        case .entered(let word)?: return word
+        case .cancelled?: return "cancel"
+        case .unavailable?, nil: return nil
+        }
+    }
+
+    private func getPin(description: String, prompt: String, target: PromptTarget) -> PasscodePrompt.Reply? {
         let terminal = target.terminal.flatMap(Self.usableTerminal)
         guard terminal != nil || target.hasDisplay else { return nil }
         guard let session = AssuanSession(executable: executable, environment: environment(for: target)) else { return nil }
@@ -61,8 +84,8 @@ package struct Pinentry: Sendable {
         if let display = target.display["DISPLAY"] { _ = session.command("OPTION display=\(Assuan.escape(display))") }
         let commands = [
             "SETTITLE swift-keychain",
-            "SETDESC " + Assuan.escape(Self.description(of: question, program: program)),
-            "SETPROMPT " + Assuan.escape(question.purpose == .devicePasscode ? "Passcode:" : "Password:"),
+            "SETDESC " + Assuan.escape(description),
+            "SETPROMPT " + Assuan.escape(prompt),
         ]
         for command in commands {
             guard case .ok = session.command(command) else { return nil }

@@ -275,14 +275,17 @@ package final class AuthenticationGate: Sendable {
         defer { contexts.withLock { $0[reference]?.matches.removeAll { $0 === cancellation } } }
         let outcome: BiometricMatch
         do {
-            outcome = try sensor.match(reason: reason, kind: kind, cancellation: cancellation)
+            outcome = try sensor.match(reason: reason, kind: kind, cancellation: cancellation, prompt: prompt)
         } catch {
             throw Self.failure(error)
         }
         try checkCancelled(reference)
         switch outcome {
         case .unavailable:
-            throw AuthenticationFailure(.notInteractive, "nobody can be asked for \(kind.displayName)")
+            throw AuthenticationFailure(
+                .notInteractive,
+                sensor.whenUnavailable.map { "nobody can be asked for \(kind.displayName): \($0)" } ?? "nobody can be asked for \(kind.displayName)"
+            )
         case .cancelled:
             throw AuthenticationFailure(.userCancel, "the user cancelled \(kind.displayName)")
         case .fallback:

@@ -30,13 +30,22 @@ package protocol BiometricSensor: Sendable {
     func enrolmentIdentity() throws(KeychainCoreError) -> Data?
     /// Asks for one match, showing `reason`; blocks until the person answers or `cancellation` is
     /// cancelled (its context was released or invalidated), when the match reports `.cancelled`.
-    func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch
+    /// `prompt` is the evaluation's prompt, for a sensor that asks a person in words.
+    func match(
+        reason: String,
+        kind: BiometryKind,
+        cancellation: MatchCancellation,
+        prompt: PasscodePrompt
+    ) throws(KeychainCoreError) -> BiometricMatch
     /// Whether the person must be told that a scan is awaited (a real reader shows no dialog of its own).
     var announcesScans: Bool { get }
+    /// What to do when a match reported `.unavailable` (nobody could be asked), if the sensor can say.
+    var whenUnavailable: String? { get }
 }
 
 extension BiometricSensor {
     package var announcesScans: Bool { false }
+    package var whenUnavailable: String? { nil }
 }
 
 /// What a sensor reports for one match.

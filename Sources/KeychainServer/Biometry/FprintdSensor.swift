@@ -53,7 +53,12 @@ struct FprintdSensor: BiometricSensor {
         return Data(hasher.finalize())
     }
 
-    func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch {
+    func match(
+        reason: String,
+        kind: BiometryKind,
+        cancellation: MatchCancellation,
+        prompt: PasscodePrompt
+    ) throws(KeychainCoreError) -> BiometricMatch {
         let status: String
         do {
             status = try reader.verify(cancellation: cancellation)

@@ -47,11 +47,17 @@ struct SelectedSensor: BiometricSensor {
     func enrolled() throws(KeychainCoreError) -> [String] { try current().enrolled() }
     func enrolmentIdentity() throws(KeychainCoreError) -> Data? { try current().enrolmentIdentity() }
 
-    func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch {
-        try current().match(reason: reason, kind: kind, cancellation: cancellation)
+    func match(
+        reason: String,
+        kind: BiometryKind,
+        cancellation: MatchCancellation,
+        prompt: PasscodePrompt
+    ) throws(KeychainCoreError) -> BiometricMatch {
+        try current().match(reason: reason, kind: kind, cancellation: cancellation, prompt: prompt)
     }
 
     var announcesScans: Bool { (try? current())?.announcesScans ?? false }
+    var whenUnavailable: String? { (try? current())?.whenUnavailable }
 
     // MARK: Settings
 

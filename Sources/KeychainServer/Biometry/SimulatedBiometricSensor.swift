@@ -23,18 +23,17 @@ package import KeychainDevice
 /// Its state lives in the keychain database, so separate processes (the `security` tool, a test,
 /// an app) see the same sensor: whether there is one and of which kind, who is enrolled, and a
 /// queue of outcomes that the next matches consume in order. With an empty queue it asks the
-/// person at a terminal when `asksAtTerminal`, and otherwise is not interactive.
+/// person through the evaluation's prompt when that can ask in words (the terminal in process;
+/// through `securityd`, its prompter on the requesting program's terminal or display), and
+/// otherwise is not interactive.
 ///
 /// Its tables (`simulated_sensor`, `simulated_enrolment`, `simulated_outcome`) belong to it; they
 /// were created by the engine's shipped migrations, which stay as they are.
 package struct SimulatedBiometricSensor: BiometricSensor {
     let keychain: Keychain
-    /// Whether a match with nothing queued asks the person at the terminal.
-    let asksAtTerminal: Bool
 
-    package init(keychain: Keychain, asksAtTerminal: Bool) {
+    package init(keychain: Keychain) {
         self.keychain = keychain
-        self.asksAtTerminal = asksAtTerminal
     }
 
     // MARK: BiometricSensor
@@ -62,9 +61,14 @@ package struct SimulatedBiometricSensor: BiometricSensor {
         return Data(hasher.finalize())
     }
 
-    /// Takes the next queued outcome, or asks at the terminal when allowed. A queued outcome is
-    /// taken whole, and a question at the terminal ends when answered: neither is cancelled.
-    package func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch {
+    /// Takes the next queued outcome, or asks through `prompt` when it can ask in words. A queued
+    /// outcome is taken whole, and a question ends when answered: neither is cancelled.
+    package func match(
+        reason: String,
+        kind: BiometryKind,
+        cancellation: MatchCancellation,
+        prompt: PasscodePrompt
+    ) throws(KeychainCoreError) -> BiometricMatch {
         let queued = try keychain.store.write { db throws(KeychainCoreError) -> SimulatedOutcome? in
             do {
                 guard let row = try Row.fetchOne(db, sql: "SELECT seq, outcome FROM simulated_outcome ORDER BY seq LIMIT 1"),
@@ -77,12 +81,12 @@ package struct SimulatedBiometricSensor: BiometricSensor {
             }
         }
         if let queued { return BiometricMatch(queued) }
-        guard asksAtTerminal else { return .unavailable }
+        guard let ask = prompt.askWord else { return .unavailable }
         for _ in 0..<3 {
-            guard let answer = Terminal.ask("\(kind.displayName): \(reason)\nmatch? [y]es, [n]o, [c]ancel, [f]allback: ") else {
+            guard let answer = ask("Simulated \(kind.displayName): \(reason)\nmatch? [y]es, [n]o, [c]ancel, [f]allback: ") else {
                 return .unavailable
             }
-            switch answer.lowercased() {
+            switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
             case "y", "yes": return .match
             case "n", "no": return .nonMatch
             case "c", "cancel": return .cancelled
@@ -91,6 +95,10 @@ package struct SimulatedBiometricSensor: BiometricSensor {
             }
         }
         return .cancelled
+    }
+
+    package var whenUnavailable: String? {
+        "the simulated sensor has no outcome queued and nobody could be asked here; queue one with `security biometry next match` (or nonmatch, cancel, fallback)"
     }
 
     // MARK: Changing the sensor

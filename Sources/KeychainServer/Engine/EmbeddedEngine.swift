@@ -43,7 +43,7 @@ package final class EmbeddedEngine: KeychainEngine {
             clock: configuration.clock,
             logger: configuration.logger
         )
-        simulatedSensor = SimulatedBiometricSensor(keychain: keychain, asksAtTerminal: configuration.passcodePrompt.asksAtTerminal)
+        simulatedSensor = SimulatedBiometricSensor(keychain: keychain)
         sensor = SelectedSensor(keychain: keychain, simulated: simulatedSensor, reader: FprintdReader())
         gate = AuthenticationGate(keybagService: keychain.keybagService, sensor: sensor, prompt: configuration.passcodePrompt)
     }

@@ -16,6 +16,7 @@ import Foundation
 import KeychainDevice
 import KeychainServices
 import SecurityCommandLine
+import Synchronization
 
 /// The keychain the tool works on, and the helpers every command shares.
 enum Session {
@@ -94,14 +95,27 @@ enum Session {
 
     /// Runs a `SecItem*` call; if it fails because the keychain is locked, asks for the passcode,
     /// unlocks this process's view and tries once more.
+    ///
+    /// A call that still cannot ask anyone, with the simulated sensor installed and nothing queued
+    /// on it, is reported with how to answer it (see ``fail(_:_:)``).
     static func call(_ device: Device, _ body: () -> OSStatus) throws -> OSStatus {
-        let status = body()
-        guard status == errSecInteractionNotAllowed, !device.isUnlocked, (try? device.hasPasscode()) == true else {
-            return status
+        var status = body()
+        if status == errSecInteractionNotAllowed, !device.isUnlocked, (try? device.hasPasscode()) == true {
+            try unlock(device)
+            status = body()
         }
-        try unlock(device)
-        return body()
+        if status == errSecInteractionNotAllowed, let biometry = try? device.biometryStatus(),
+            biometry.source == .simulated, let kind = biometry.kind, !biometry.enrolled.isEmpty, biometry.queuedOutcomes.isEmpty
+        {
+            pendingHint.withLock {
+                $0 = "an item that needs \(kind.displayName) asks the simulated sensor, which has no outcome queued and could not ask here: queue one with `security biometry next match` (or nonmatch, cancel, fallback)"
+            }
+        }
+        return status
     }
+
+    /// A hint a call left for the failure it ends in.
+    private static let pendingHint = Mutex<String?>(nil)
 
     /// Asks for the passcode and unlocks, with a clear message on failure.
     ///
@@ -133,6 +147,9 @@ enum Session {
         let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
         Terminal.printError("security: \(context): \(message)")
         if let hint = hints[status] { Terminal.printError("security: \(hint)") }
+        if let hint = pendingHint.withLock({ $0.take() }), status == errSecInteractionNotAllowed {
+            Terminal.printError("security: \(hint)")
+        }
         return StatusFailure(status: status)
     }
 

@@ -31,7 +31,12 @@ import Testing
         func enrolled() throws(KeychainCoreError) -> [String] { ["thumb"] }
         func enrolmentIdentity() throws(KeychainCoreError) -> Data? { Data("thumb".utf8) }
 
-        func match(reason: String, kind: BiometryKind, cancellation: MatchCancellation) throws(KeychainCoreError) -> BiometricMatch {
+        func match(
+            reason: String,
+            kind: BiometryKind,
+            cancellation: MatchCancellation,
+            prompt: PasscodePrompt
+        ) throws(KeychainCoreError) -> BiometricMatch {
             waiting.withLock { $0.append((reason, cancellation, nil)) }
             defer { waiting.withLock { $0.removeAll { $0.cancellation === cancellation } } }
             let deadline = ContinuousClock.now + .seconds(20)
