@@ -54,9 +54,17 @@ public final class Device: Sendable {
     /// The engine `configuration` asks for: in this process, or `securityd` (looked for only then).
     private static func engine(for home: KeychainHome, configuration: DeviceConfiguration) throws -> any KeychainEngine {
         let environment = ProcessInfo.processInfo.environment
+        if home.isSessionHome(environment: environment), let problem = KeychainHome.misconfiguration(environment: environment) {
+            throw KeychainDeviceError(.invalidKeychain, problem)
+        }
         if configuration.engine == .daemon || (configuration.engine == .auto && home.isSessionHome(environment: environment)) {
             // A system daemon serves the user's keychain instead of their home's files.
             let named = configuration.daemonSocket ?? DaemonEndpoint.named(environment: environment)
+            // A socket named outright and absent is a mistake, never a reason to open the files.
+            if let named, !FileManager.default.fileExists(atPath: named) {
+                let setting = configuration.daemonSocket == nil ? "KEYCHAIN_SOCKET" : "the configured daemon socket"
+                throw KeychainDeviceError(.notAvailable, "\(setting) names \(named), where no securityd listens; start it there, or unset it to use the keychain's own daemon")
+            }
             let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
             // A daemon is started on first use only for a home's own socket; a named socket is one
             // that whoever named it runs.

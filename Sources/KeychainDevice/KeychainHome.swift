@@ -31,7 +31,9 @@ import Darwin
 /// The default is `$KEYCHAIN_HOME`, else `$XDG_DATA_HOME/swift-keychain`, else
 /// `~/.local/share/swift-keychain`. As the XDG Base Directory specification says, a relative
 /// `XDG_DATA_HOME` is ignored; so is a relative `HOME` (the home directory then comes from the
-/// user database). A relative `KEYCHAIN_HOME` is taken relative to the working directory.
+/// user database). A relative `KEYCHAIN_HOME` is a mistake, never a keychain in the working
+/// directory: opening the session's keychain then fails, naming the setting
+/// (``misconfiguration(environment:)``).
 ///
 /// The engine refuses a home (or a file in it) that belongs to another user or that others can
 /// write, and creates a missing one with mode 0700.
@@ -63,6 +65,26 @@ public struct KeychainHome: Hashable, Sendable {
     /// session's keychain, which ``DeviceConfiguration/EngineKind/auto`` serves through `securityd`.
     package func isSessionHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         url.standardizedFileURL.path == Self.resolve(environment: environment).url.standardizedFileURL.path
+    }
+
+    /// What is wrong with the settings that name the session's keychain, if anything: a relative
+    /// `KEYCHAIN_HOME` or `KEYCHAIN_SOCKET` would be a keychain (or a daemon) that depends on the
+    /// folder a program happens to run in.
+    package static func misconfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        for name in ["KEYCHAIN_HOME", "KEYCHAIN_SOCKET"] {
+            if let value = environment[name], !value.isEmpty, !value.hasPrefix("/") {
+                return "\(name) is the relative path \"\(value)\"; name it by an absolute path (a keychain never depends on the current folder)"
+            }
+        }
+        return nil
+    }
+
+    /// Whether nothing is at the keychain's database path: `false` when something is, and when
+    /// the folder cannot be searched (opening the keychain then reports why).
+    package var keychainIsAbsent: Bool {
+        let status = UnsafeMutablePointer<stat>.allocate(capacity: 1)
+        defer { status.deallocate() }
+        return lstat(url.appendingPathComponent("keychain.db").path, status) != 0 && errno == ENOENT
     }
 
     /// Whether a keychain exists here (its database file, or anything by that name).

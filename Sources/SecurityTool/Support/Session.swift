@@ -77,7 +77,9 @@ enum Session {
             Device.setProcessDefault(device)
             return device
         } catch {
-            Terminal.printError("security: cannot open the keychain at \(keychainHome.url.path): \(describe(error))")
+            let environment = ProcessInfo.processInfo.environment
+            let setting = environment["KEYCHAIN_HOME"].map { !$0.isEmpty && keychainHome.isSessionHome(environment: environment) } == true ? " (KEYCHAIN_HOME)" : ""
+            Terminal.printError("security: cannot open the keychain at \(keychainHome.url.path)\(setting): \(describe(error))")
             throw ExitCode(1)
         }
     }
