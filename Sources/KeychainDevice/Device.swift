@@ -60,8 +60,9 @@ public final class Device: Sendable {
         if configuration.engine == .daemon || (configuration.engine == .auto && home.isSessionHome(environment: environment)) {
             // A system daemon serves the user's keychain instead of their home's files.
             let named = configuration.daemonSocket ?? DaemonEndpoint.named(environment: environment)
-            // A socket named outright and absent is a mistake, never a reason to open the files.
-            if let named, !FileManager.default.fileExists(atPath: named) {
+            // A socket named outright and absent is a mistake, never a reason to open the files (an
+            // engine asked to be the daemon's reports it when it first reaches for the socket).
+            if configuration.engine == .auto, let named, !FileManager.default.fileExists(atPath: named) {
                 let setting = configuration.daemonSocket == nil ? "KEYCHAIN_SOCKET" : "the configured daemon socket"
                 throw KeychainDeviceError(.notAvailable, "\(setting) names \(named), where no securityd listens; start it there, or unset it to use the keychain's own daemon")
             }
@@ -118,6 +119,13 @@ public final class Device: Sendable {
     /// Removes the passcode, destroying every `WhenPasscodeSetThisDeviceOnly` item.
     public func removePasscode(current: String) throws {
         try translating { try engine.removePasscode(current: current) }
+    }
+
+    /// How many items ``removePasscode(current:)`` would destroy: the `WhenPasscodeSetThisDeviceOnly`
+    /// items and those whose access control needs the passcode or biometry. The keychain must be
+    /// unlocked.
+    public func itemsLostWithPasscode() throws -> Int {
+        try translating { try engine.itemsLostWithPasscode() }
     }
 
     /// Unlocks the keychain, as entering the passcode at the Lock Screen does: this process's

@@ -26,6 +26,8 @@ package enum EngineRequest: Sendable, Codable {
     case lock
     case setPasscode(passcode: String, current: String?, reportsProgress: Bool)
     case removePasscode(current: String)
+    /// How many items ``removePasscode(current:)`` would destroy.
+    case itemsLostWithPasscode
 
     case makeContext
     case releaseContext(ContextReference)
@@ -94,7 +96,8 @@ extension EngineRequest {
     /// apps' grants, rather than items: what only the user's own programs may ask.
     package var changesTheKeychain: Bool {
         switch self {
-        case .unlock, .lock, .setPasscode, .removePasscode, .changeSimulatedSensor, .changeSensor, .applications, .grantAccessGroups,
+        case .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .changeSimulatedSensor, .changeSensor, .applications,
+            .grantAccessGroups,
             .revokeAccessGroups:
             true
         default: false
@@ -119,6 +122,7 @@ package enum EngineResponse: Sendable, Codable {
     case item(ItemResult)
     case items([ItemResult])
     case lockState(LockState)
+    case count(Int)
     case context(ContextReference)
     case preflight(AuthenticationFailure?)
     case biometryState(BiometryState)

@@ -108,6 +108,8 @@ package struct EngineServer: Sendable {
                 try engine.setPasscode(passcode, current: current, progress: reportsProgress ? Self.progress(to: conversation) : nil)
             case .removePasscode(let current):
                 try engine.removePasscode(current: current)
+            case .itemsLostWithPasscode:
+                return .count(try engine.itemsLostWithPasscode())
             case .makeContext:
                 return .context(try engine.makeContext())
             case .releaseContext(let context):

@@ -51,6 +51,8 @@ package protocol KeychainEngine: AnyObject, Sendable {
     func setPasscode(_ passcode: String, current: String?, progress: RekeyProgress?) throws(KeychainCoreError)
     /// Removes the passcode, destroying the `WhenPasscodeSetThisDeviceOnly` items.
     func removePasscode(current: String) throws(KeychainCoreError)
+    /// How many items removing the passcode would destroy (the keychain must be unlocked).
+    func itemsLostWithPasscode() throws(KeychainCoreError) -> Int
 
     // MARK: Authentication contexts (Apple's coreauthd)
 

@@ -120,6 +120,7 @@ package final class WireEngine: KeychainEngine {
         case .item: "an item"
         case .items: "items"
         case .lockState: "a lock state"
+        case .count: "a count"
         case .context: "a context"
         case .preflight: "a preflight"
         case .biometryState: "a biometry state"
@@ -184,6 +185,12 @@ package final class WireEngine: KeychainEngine {
 
     package func removePasscode(current: String) throws(KeychainCoreError) {
         try expectDone(.removePasscode(current: current))
+    }
+
+    package func itemsLostWithPasscode() throws(KeychainCoreError) -> Int {
+        let response = try send(.itemsLostWithPasscode)
+        guard case .count(let count) = response else { throw Self.unexpected(response) }
+        return count
     }
 
     // MARK: Authentication contexts

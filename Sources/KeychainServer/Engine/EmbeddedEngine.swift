@@ -95,6 +95,10 @@ package final class EmbeddedEngine: KeychainEngine {
         try keychain.keybagService.removePasscode(current: current)
     }
 
+    package func itemsLostWithPasscode() throws(KeychainCoreError) -> Int {
+        try keychain.itemsLostWithPasscode()
+    }
+
     // MARK: Authentication contexts
 
     package func makeContext() throws(KeychainCoreError) -> ContextReference {

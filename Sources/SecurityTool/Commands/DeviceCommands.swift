@@ -65,8 +65,10 @@ struct Passcode: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
-            abstract: "Remove the passcode (destroys WhenPasscodeSetThisDeviceOnly items)."
+            abstract: "Remove the passcode (destroys WhenPasscodeSetThisDeviceOnly items and those that need the passcode or biometry).",
+            discussion: "Says how many items would be destroyed and asks first; -y removes it without asking (for scripts)."
         )
+        @Flag(name: .customShort("y"), help: "Destroy the items that need the passcode without asking.") var yes = false
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
@@ -75,8 +77,25 @@ struct Passcode: ParsableCommand {
                 throw ExitCode(1)
             }
             let current = try Passcode.readCurrent()
+            // The items are counted in an unlocked keychain; a wrong passcode fails here, before any question.
+            if !device.isUnlocked {
+                try Passcode.perform("passcode remove") { try device.unlockThisProcess(passcode: current) }
+            }
+            let lost = try Passcode.perform("passcode remove") { try device.itemsLostWithPasscode() }
+            if lost > 0 && !yes {
+                let items = lost == 1 ? "1 item needs" : "\(lost) items need"
+                Terminal.printError("security: \(items) the passcode (WhenPasscodeSetThisDeviceOnly, or protected by the passcode or biometry) and would be destroyed")
+                guard let answer = Terminal.ask("remove the passcode and destroy \(lost == 1 ? "it" : "them")? [y/N] ") else {
+                    Terminal.printError("security: passcode remove: not removed; give -y to remove it without asking")
+                    throw ExitCode(1)
+                }
+                guard ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                    Terminal.printError("security: passcode remove: not removed")
+                    throw ExitCode(1)
+                }
+            }
             try Passcode.perform("passcode remove") { try device.removePasscode(current: current) }
-            print("passcode removed")
+            print(lost == 0 ? "passcode removed" : "passcode removed; \(lost) \(lost == 1 ? "item" : "items") destroyed")
         }
     }
 
@@ -107,9 +126,9 @@ struct Passcode: ParsableCommand {
         return passcode
     }
 
-    static func perform(_ context: String, _ body: () throws -> Void) throws {
+    static func perform<Result>(_ context: String, _ body: () throws -> Result) throws -> Result {
         do {
-            try body()
+            return try body()
         } catch {
             Terminal.printError("security: \(context): \(Session.describe(error))")
             throw Session.StatusFailure(status: -25293)  // errSecAuthFailed
