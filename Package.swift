@@ -134,7 +134,7 @@ let package = Package(
         ),
         .target(
             name: "KeychainTesting",
-            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices"]
+            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices", .product(name: "Logging", package: "swift-log")]
         ),
         // What the `security` launcher and the full tool read alike: macOS's option letters, the
         // password look-up, the printed password. Nothing heavier than the wire format's modules.

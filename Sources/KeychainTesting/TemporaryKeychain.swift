@@ -14,6 +14,7 @@
 public import Foundation
 import KeychainCore
 @_exported public import KeychainDevice
+import Logging
 
 /// A throw-away keychain in a temporary directory, for tests.
 ///
@@ -47,6 +48,9 @@ public final class TemporaryKeychain: Sendable {
     public let device: Device
     /// The temporary directory holding the keychain.
     public let directory: URL
+    /// What the engine logged (damaged items it skipped, repairs): recorded for the test to read,
+    /// printed only when `KEYCHAIN_LOG_LEVEL` asks.
+    public let log = EngineLog()
 
     private let passcodeReplies: ReplyQueue
 
@@ -73,7 +77,7 @@ public final class TemporaryKeychain: Sendable {
         passcodeReplies = replies
         device = try Device(
             home: KeychainHome(url: directory),
-            configuration: Self.configuration(accessGroups: accessGroups, replies: replies, clock: clock)
+            configuration: Self.configuration(accessGroups: accessGroups, replies: replies, clock: clock, logger: log.makeLogger())
         )
         if let passcode { try device.setPasscode(passcode) }
         if let biometry { try device.simulatedSensor.install(biometry) }
@@ -83,7 +87,8 @@ public final class TemporaryKeychain: Sendable {
     private static func configuration(
         accessGroups: [String],
         replies: ReplyQueue,
-        clock: @escaping @Sendable () -> Date
+        clock: @escaping @Sendable () -> Date,
+        logger: Logger
     ) -> DeviceConfiguration {
         let prompt = PasscodePrompt { _, _ in replies.next() }
         // In this process unless the environment asks for the wire format or a daemon: a test's
@@ -95,6 +100,7 @@ public final class TemporaryKeychain: Sendable {
             passcodeCost: .testing,
             passcodePrompt: prompt,
             engine: engine,
+            logger: logger,
             clock: clock
         )
     }
@@ -126,7 +132,8 @@ public final class TemporaryKeychain: Sendable {
             configuration: Self.configuration(
                 accessGroups: accessGroups ?? device.configuration.accessGroups,
                 replies: passcodeReplies,
-                clock: device.configuration.clock
+                clock: device.configuration.clock,
+                logger: device.configuration.logger
             )
         )
     }

@@ -13,6 +13,7 @@
 
 import Foundation
 import GRDB
+import KeychainTesting
 import Testing
 
 @testable import KeychainCore
@@ -30,7 +31,7 @@ import Testing
     /// key, every row in one tier, the keybag in the clear in its old tables.
     static func legacyKeychain(passcode: String?) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-legacy-\(UUID().uuidString)")
-        let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
+        let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, logger: EngineLog().makeLogger())
         if let passcode { try keychain.keybagService.setPasscode(passcode, current: nil) }
         var legacy = try keychain.keybagService.currentRecord()
         legacy.sealedProtectedLookupKey = nil
@@ -60,7 +61,7 @@ import Testing
     }
 
     static func open(_ directory: URL) throws -> Keychain {
-        try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
+        try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, logger: EngineLog().makeLogger())
     }
 
     static func read(_ account: String, in keychain: Keychain) -> Result<Data?, KeychainCoreError> {

@@ -41,6 +41,12 @@ import Testing
             try fixture.set(table: table, column: column, account: 0, to: damage.apply(to: blob))
             try Self.expectOnlyDamaged([0], in: table, fixture: fixture, "\(target) \(damage)")
             try Self.expectReplaceable(0, in: table, fixture: fixture, "\(target) \(damage)")
+            // What the engine said of it names the class, never the item's account or secret.
+            #expect(fixture.keychain.log.lines.contains { $0.metadata["keychain.item.class"] == table }, "\(target) \(damage)")
+            for line in fixture.keychain.log.lines {
+                let text = line.message + line.metadata.map { "\($0.key)=\($0.value)" }.joined()
+                #expect(!text.contains("account-") && !text.contains("secret of") && !text.contains("tamper"), "\(target) \(damage)")
+            }
         }
     }
 
