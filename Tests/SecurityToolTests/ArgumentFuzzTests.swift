@@ -62,8 +62,10 @@ import KeychainTesting
                 #expect([0, 1, 2, 64].contains(status), "\(arguments.prefix(8)) → exit \(status)")
             }
         }
-        print("argument fuzz: \(executions) command lines, \(parsed) parsed, failures by exit status \(statuses)")
-        #expect(parsed > 0 && statuses.values.reduce(0, +) > 0)
+        #expect(
+            parsed > 0 && statuses.values.reduce(0, +) > 0,
+            "argument fuzz: \(executions) command lines, \(parsed) parsed, failures by exit status \(statuses)"
+        )
     }
 
     static func commandLine(_ generator: inout SplitMix64) -> [String] {

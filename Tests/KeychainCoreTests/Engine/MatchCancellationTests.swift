@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainDevice
+import KeychainTesting
 import Synchronization
 import Testing
 
@@ -62,7 +63,7 @@ import Testing
     @Test func releasingOneContextCancelsItsMatchAndNotAnotherContexts() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-match-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
+        let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, logger: EngineLog().makeLogger())
         try keychain.keybagService.setPasscode("2468", current: nil)
         let sensor = WaitingSensor()
         let gate = AuthenticationGate(keybagService: keychain.keybagService, sensor: sensor, prompt: .none)
