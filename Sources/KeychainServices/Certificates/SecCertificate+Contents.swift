@@ -27,6 +27,7 @@ import SwiftASN1
 /// organizational units or organizations.
 ///
 /// - Returns: The summary, or `nil` when the subject names nothing.
+@discardableResult
 public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString? {
     guard let parsed = certificate.parsed, let attributes = CertificateNames.attributes(of: parsed.subject) else {
         return nil
@@ -96,6 +97,7 @@ public func SecCertificateCopyEmailAddresses(
 }
 
 /// Returns the serial number of a certificate: the content of its DER integer, leading zero included.
+@discardableResult
 public func SecCertificateCopySerialNumberData(
     _ certificate: SecCertificate,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
@@ -109,11 +111,13 @@ public func SecCertificateCopySerialNumberData(
 
 /// Returns the certificate's issuer as a DER-encoded, normalized distinguished name: PrintableString
 /// values upper-cased, their blanks trimmed and collapsed (what the keychain matches issuers by).
+@discardableResult
 public func SecCertificateCopyNormalizedIssuerSequence(_ certificate: SecCertificate) -> CFData? {
     certificate.normalizedNameSequence("issr")
 }
 
 /// Returns the certificate's subject as a DER-encoded, normalized distinguished name.
+@discardableResult
 public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertificate) -> CFData? {
     certificate.normalizedNameSequence("subj")
 }
@@ -123,6 +127,7 @@ public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertif
 /// - Returns: The key, or `nil` when it is of a kind this platform does not support.
 /// - Note: On Linux, RSA keys of 1,024 bits or more and elliptic-curve keys on P-256, P-384 and
 ///   P-521 are supported (Apple also reads smaller RSA keys, P-192 and P-224, Ed25519 and Ed448).
+@discardableResult
 public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
     guard let parsed = certificate.parsed, let parts = parsed.publicKeyAlgorithm.children(tagged: .sequence), !parts.isEmpty,
         let algorithm = parts[0].primitive(tagged: .objectIdentifier).map(Array.init)
@@ -143,6 +148,7 @@ public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
 
 /// Returns the public key of a certificate (the older name of ``SecCertificateCopyKey(_:)``).
 @available(*, deprecated, renamed: "SecCertificateCopyKey")
+@discardableResult
 public func SecCertificateCopyPublicKey(_ certificate: SecCertificate) -> SecKey? {
     SecCertificateCopyKey(certificate)
 }

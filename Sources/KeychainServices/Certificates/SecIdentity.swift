@@ -78,6 +78,7 @@ public func SecIdentityCopyPrivateKey(
 ///
 /// - Returns: The identity, or `nil` when `privateKey` is not the private key of the
 ///   certificate's public key.
+@discardableResult
 public func SecIdentityCreate(_ allocator: CFAllocator?, _ certificate: SecCertificate, _ privateKey: SecKey) -> SecIdentity? {
     guard privateKey.material.isPrivate, let publicKey = SecCertificateCopyKey(certificate),
         publicKey.material.publicKeyData == privateKey.material.publicKeyData
@@ -114,6 +115,7 @@ public func SecIdentityCreateWithCertificate(
 }
 
 /// The type identifier of identities.
+@discardableResult
 public func SecIdentityGetTypeID() -> CFTypeID {
     CFTypeIdentifier.secIdentity.rawValue
 }

@@ -46,6 +46,7 @@ nonisolated(unsafe) public let kSecImportItemIdentity: CFString = SecConstantStr
 ///   Linux, files encrypted with AES (PBES2, what OpenSSL 3 writes) are read; the older 3DES and
 ///   RC2 schemes, which Apple reads, are not (`errSecUnimplemented`), and no `SecTrust` is made
 ///   (`kSecImportItemTrust` is absent).
+@discardableResult
 public func SecPKCS12Import(
     _ pkcs12_data: CFData,
     _ options: CFDictionary,

@@ -53,22 +53,30 @@ enum CFTypeIdentifier: CFTypeID {
 }
 
 /// Returns the type identifier of a Core Foundation object.
+@discardableResult
 public func CFGetTypeID(_ cf: CFTypeRef!) -> CFTypeID {
     CFTypeIdentifier(cf).rawValue
 }
 
 /// The type identifier of strings.
+@discardableResult
 public func CFStringGetTypeID() -> CFTypeID { CFTypeIdentifier.string.rawValue }
 /// The type identifier of dictionaries.
+@discardableResult
 public func CFDictionaryGetTypeID() -> CFTypeID { CFTypeIdentifier.dictionary.rawValue }
 /// The type identifier of arrays.
+@discardableResult
 public func CFArrayGetTypeID() -> CFTypeID { CFTypeIdentifier.array.rawValue }
 /// The type identifier of data.
+@discardableResult
 public func CFDataGetTypeID() -> CFTypeID { CFTypeIdentifier.data.rawValue }
 /// The type identifier of numbers.
+@discardableResult
 public func CFNumberGetTypeID() -> CFTypeID { CFTypeIdentifier.number.rawValue }
 /// The type identifier of certificates.
+@discardableResult
 public func SecCertificateGetTypeID() -> CFTypeID { CFTypeIdentifier.secCertificate.rawValue }
 /// The type identifier of access control objects.
+@discardableResult
 public func SecAccessControlGetTypeID() -> CFTypeID { CFTypeIdentifier.secAccessControl.rawValue }
 #endif

@@ -83,6 +83,7 @@ public func SecRequestSharedWebCredential(
 /// easily confused (`i`, `j`, `l`, `I`, `O`, `0`, `1`).
 ///
 /// - Returns: The password.
+@discardableResult
 public func SecCreateSharedWebCredentialPassword() -> CFString? {
     SharedWebCredentials.password() as CFString
 }

@@ -25,6 +25,7 @@ import KeychainCrypto
 /// - Returns: The key's attributes as Apple reports them for a software key: its class, type,
 ///   size, application label (the SHA-1 of its public key), what it can do, and its external
 ///   representation under `kSecValueData`.
+@discardableResult
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     key.material.attributes as NSDictionary
 }

@@ -37,6 +37,7 @@ import KeychainCrypto
 ///   which keeps its private key and performs its operations: stored as a key item with
 ///   `kSecAttrIsPermanent`, else sealed into a blob the returned key holds (as CryptoKit's
 ///   `SecureEnclave.P256` keys are), usable only with this keychain and in the caller's access group.
+@discardableResult
 public func SecKeyCreateRandomKey(
     _ parameters: CFDictionary,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
@@ -106,6 +107,7 @@ private func makeRSAKey(_ parameters: KeyParameters) throws(SecKeyError) -> SecK
 ///   - error: On failure, an error in `NSOSStatusErrorDomain` with code `errSecParam`.
 /// - Returns: The key, or `nil` if the data is not a key of that kind.
 /// - Note: On Linux, a private key whose public point is not the one its scalar makes is refused.
+@discardableResult
 public func SecKeyCreateWithData(
     _ keyData: CFData,
     _ attributes: CFDictionary,
@@ -159,6 +161,7 @@ public func SecKeyCreateWithData(
 ///
 /// - Parameter key: A private or public key.
 /// - Returns: The public key (`key` itself when it is one).
+@discardableResult
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     key.material.isPrivate ? SecKey(key.material.publicHalf) : key
 }
@@ -171,6 +174,7 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
 /// - Returns: ANSI X9.63 for elliptic-curve keys: `04 ‖ X ‖ Y`, followed by the private scalar `K`
 ///   for a private key; `nil` (`errSecUnimplemented`) for a Secure Enclave private key, which
 ///   cannot leave it.
+@discardableResult
 public func SecKeyCopyExternalRepresentation(
     _ key: SecKey,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
@@ -184,11 +188,13 @@ public func SecKeyCopyExternalRepresentation(
 
 /// Returns the block size of a key, in bytes: the size of the key's coordinates for
 /// elliptic-curve keys, of its modulus for RSA keys.
+@discardableResult
 public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
     key.material.blockSize
 }
 
 /// The Core Foundation type identifier of keys.
+@discardableResult
 public func SecKeyGetTypeID() -> CFTypeID {
     CFTypeIdentifier.secKey.rawValue
 }

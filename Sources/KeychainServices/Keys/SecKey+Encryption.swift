@@ -30,6 +30,7 @@ import KeychainCrypto
 ///     use the algorithm.
 /// - Returns: The ciphertext: an ephemeral public key, the AES-GCM ciphertext and its tag, byte for
 ///   byte as Apple's Security framework makes it.
+@discardableResult
 public func SecKeyCreateEncryptedData(
     _ key: SecKey,
     _ algorithm: SecKeyAlgorithm,
@@ -66,6 +67,7 @@ public func SecKeyCreateEncryptedData(
 ///   - error: On failure, an error in `NSOSStatusErrorDomain` with code `errSecParam`: the key
 ///     cannot use the algorithm, or the ciphertext was changed or made for another key.
 /// - Returns: The plaintext, or `nil` on failure.
+@discardableResult
 public func SecKeyCreateDecryptedData(
     _ key: SecKey,
     _ algorithm: SecKeyAlgorithm,

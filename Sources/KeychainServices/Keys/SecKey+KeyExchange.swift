@@ -36,6 +36,7 @@ nonisolated(unsafe) public let kSecKeyKeyExchangeParameterSharedInfo: CFString =
 ///     optionally `kSecKeyKeyExchangeParameterSharedInfo`.
 ///   - error: On failure, an error in `NSOSStatusErrorDomain`.
 /// - Returns: The shared secret, or `nil` on failure.
+@discardableResult
 public func SecKeyCopyKeyExchangeResult(
     _ privateKey: SecKey,
     _ algorithm: SecKeyAlgorithm,

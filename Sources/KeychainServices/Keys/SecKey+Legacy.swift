@@ -90,6 +90,7 @@ public func SecKeyGeneratePair(
 ///   - sig: A buffer for the signature.
 ///   - sigLen: On entry the buffer's size; on return the signature's length.
 /// - Returns: `errSecSuccess`, or `errSecParam` when the key cannot sign or the buffer is too small.
+@discardableResult
 public func SecKeyRawSign(
     _ key: SecKey,
     _ padding: SecPadding,
@@ -115,6 +116,7 @@ public func SecKeyRawSign(
 /// ``SecKeyVerifySignature(_:_:_:_:_:)``).
 ///
 /// - Returns: `errSecSuccess` when the signature is valid, `errSecVerifyFailed` when it is not.
+@discardableResult
 public func SecKeyRawVerify(
     _ key: SecKey,
     _ padding: SecPadding,

@@ -30,6 +30,7 @@ import KeychainCrypto
 ///   - error: On failure, an error in `NSOSStatusErrorDomain`: `errSecParam` when the key cannot
 ///     use the algorithm or the digest has the wrong length.
 /// - Returns: The signature, or `nil` on failure.
+@discardableResult
 public func SecKeyCreateSignature(
     _ key: SecKey,
     _ algorithm: SecKeyAlgorithm,
@@ -86,6 +87,7 @@ public func SecKeyCreateSignature(
 ///   - error: On failure, an error in `NSOSStatusErrorDomain`: `errSecVerifyFailed` when the
 ///     signature does not match, `errSecParam` when the key cannot use the algorithm.
 /// - Returns: `true` when the signature is valid.
+@discardableResult
 public func SecKeyVerifySignature(
     _ key: SecKey,
     _ algorithm: SecKeyAlgorithm,
@@ -135,6 +137,7 @@ public func SecKeyVerifySignature(
 ///     key, verifying and encryption a public key.
 ///   - algorithm: The algorithm.
 /// - Returns: `true` when `key` can do `operation` with `algorithm`.
+@discardableResult
 public func SecKeyIsAlgorithmSupported(
     _ key: SecKey,
     _ operation: SecKeyOperationType,

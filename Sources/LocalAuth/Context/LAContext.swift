@@ -125,6 +125,7 @@ open class LAContext: NSObject, @unchecked Sendable {
     ///   - error: On failure, why (`LAError.biometryNotAvailable`, `.biometryNotEnrolled`,
     ///     `.biometryLockout`, `.passcodeNotSet`, …).
     /// - Returns: Whether the policy can be evaluated.
+    @discardableResult
     open func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool {
         let handle: ContextHandle
         do {
@@ -163,6 +164,7 @@ open class LAContext: NSObject, @unchecked Sendable {
     ///
     /// - Returns: `true` on success.
     /// - Throws: An `LAError`.
+    @discardableResult
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
         try await withCheckedThrowingContinuation { continuation in
             evaluatePolicy(policy, localizedReason: localizedReason) { success, error in
@@ -194,6 +196,7 @@ open class LAContext: NSObject, @unchecked Sendable {
     }
 
     /// Evaluates an access control for an operation, prompting the user as needed.
+    @discardableResult
     open func evaluateAccessControl(
         _ accessControl: SecAccessControl,
         operation: LAAccessControlOperation,
@@ -245,6 +248,7 @@ open class LAContext: NSObject, @unchecked Sendable {
     }
 
     /// Whether a credential of `type` is set.
+    @discardableResult
     open func isCredentialSet(_ type: LACredentialType) -> Bool {
         guard type == .applicationPassword else { return false }
         return storage.withLock { $0.isCredentialSet }
