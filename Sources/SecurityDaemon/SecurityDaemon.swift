@@ -52,6 +52,9 @@ struct SecurityDaemon: AsyncParsableCommand {
     @Option(help: .hidden)
     var readyFd: Int32?
 
+    @Option(help: "Append the log to this file (in a folder of this user's own, which it creates) instead of standard error; a file over 1 MiB is started afresh.")
+    var logFile: String?
+
     @Flag(help: "Serve every user's keychain, each kept in --state-directory where only this daemon can read it, on /run/swift-keychain/socket. Run it as a dedicated system user.")
     var system = false
 
@@ -59,6 +62,7 @@ struct SecurityDaemon: AsyncParsableCommand {
     var stateDirectory = "/var/lib/swift-keychain"
 
     func run() async throws {
+        if let logFile { try DaemonLog.redirectStandardError(to: logFile) }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
@@ -101,6 +105,8 @@ struct SecurityDaemon: AsyncParsableCommand {
                 return
             }
             instance = acquired
+            // Lock files of daemons that were killed, one per keychain home a client ever used.
+            SingleInstance.removeStaleLocks(in: endpoint.directory)
             var configuration = DeviceConfiguration.fromEnvironment()
             configuration.engine = .embedded
             // The daemon has no terminal: each client's evaluation is asked where that client is.
@@ -150,9 +156,7 @@ struct SecurityDaemon: AsyncParsableCommand {
             readiness.report(.failed(Self.coreError(error)))
             throw error
         }
-        // A removed home's lock file goes too (still held, so no other daemon has it open yet);
-        // a home that stays keeps its lock file, which the next daemon takes.
-        if !FileManager.default.fileExists(atPath: home.url.path) { unlink(endpoint.lockPath) }
+        // The lock file goes with the daemon (see SingleInstance).
         withExtendedLifetime(instance) {}
     }
 

@@ -11,6 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+// `struct stat` for `prepareSharedFolder`: see DaemonLog's imports.
+#if canImport(CDispatch)
+import CDispatch
+#endif
+#if canImport(CoreFoundation)
+import CoreFoundation
+#endif
 import Foundation
 import KeychainCore
 import KeychainDevice
@@ -23,6 +30,7 @@ import KeychainServer
 /// by SIGKILL), so a second daemon started at the same time exits instead of taking the socket.
 final class SingleInstance {
     private let descriptor: Int32
+    private let path: String
 
     /// Takes the lock of `endpoint`; `nil` when another daemon holds it and listens.
     ///
@@ -42,20 +50,43 @@ final class SingleInstance {
     }
 
     /// Takes the lock file at `lockPath`, in a folder of the daemon's own.
+    ///
+    /// A stopping daemon removes its lock file while it still holds it (``deinit``), so a file
+    /// opened here may be gone from the path by the time its lock is free: only the file the path
+    /// names counts, and a removed one is left for a new one.
     static func acquire(lockPath: String) throws -> SingleInstance? {
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            throw KeychainCoreError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        for _ in 0..<8 {
+            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else {
+                throw KeychainCoreError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+            }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                close(descriptor)
+                return nil
+            }
+            guard let held = PrivateFile.identity(ofDescriptor: descriptor), PrivateFile.identity(of: lockPath) == held else {
+                close(descriptor)
+                continue
+            }
+            // The holder's process ID, for `kill $(cat …lock)` and the tests.
+            let processID = Array("\(getpid())\n".utf8)
+            _ = ftruncate(descriptor, 0)
+            _ = processID.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            return SingleInstance(descriptor: descriptor, path: lockPath)
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            return nil
+        throw KeychainCoreError(.io, "the lock file \(lockPath) keeps being replaced")
+    }
+
+    /// Removes the lock files in `directory` that no daemon holds and whose socket is gone (left
+    /// by daemons that were killed), each while holding its lock, as a stopping daemon does.
+    static func removeStaleLocks(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasSuffix(".socket.lock") || name == "socket.lock" {
+            let lockPath = directory + "/" + name
+            guard !FileManager.default.fileExists(atPath: String(lockPath.dropLast(".lock".count))) else { continue }
+            guard let stale = try? acquire(lockPath: lockPath) else { continue }
+            withExtendedLifetime(stale) {}
         }
-        // The holder's process ID, for `kill $(cat …lock)` and the tests.
-        let processID = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = processID.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        return SingleInstance(descriptor: descriptor)
     }
 
     /// Creates `path` 0755 if missing (a system daemon's socket folder, which every user enters);
@@ -70,11 +101,18 @@ final class SingleInstance {
         }
     }
 
-    private init(descriptor: Int32) {
+    private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
+        self.path = path
     }
 
+    /// Removes the lock file, still held, if it is still the one at the path: no lock file is
+    /// left behind (one per keychain home a client ever used), and a daemon that opened it
+    /// meanwhile finds it gone once it takes the lock.
     deinit {
+        if let held = PrivateFile.identity(ofDescriptor: descriptor), PrivateFile.identity(of: path) == held {
+            unlink(path)
+        }
         close(descriptor)
     }
 }

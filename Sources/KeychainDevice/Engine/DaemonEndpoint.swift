@@ -29,6 +29,10 @@ package struct DaemonEndpoint: Hashable, Sendable {
     /// The lock file whose holder is the one daemon of this socket; it holds the daemon's process ID.
     package var lockPath: String { socketPath + ".lock" }
 
+    /// The log of a daemon a client started (`security daemon log` prints it); a daemon a service
+    /// manager runs logs where it says (the journal).
+    package var logPath: String { socketPath + ".log" }
+
     package init(socketPath: String) {
         self.socketPath = socketPath
     }
@@ -43,10 +47,17 @@ package struct DaemonEndpoint: Hashable, Sendable {
         }
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         let directory = runtime.map { $0 + "/swift-keychain" } ?? "/tmp/swift-keychain-\(getuid())"
-        let standard = KeychainHome.resolve(environment: environment.filter { $0.key != "KEYCHAIN_HOME" })
         let path = home.standardizedFileURL.path
-        let name = path == standard.url.standardizedFileURL.path ? "socket" : "home-\(Self.hash(path)).socket"
+        let name = isStandardHome(home, environment: environment) ? "socket" : "home-\(Self.hash(path)).socket"
         return DaemonEndpoint(socketPath: directory + "/" + name)
+    }
+
+    /// Whether `home` is the user's standard keychain home (where it is without `KEYCHAIN_HOME`):
+    /// the one whose daemon runs for the session; any other home's daemon, started for a
+    /// program or a test, exits when it has been idle a while.
+    package static func isStandardHome(_ home: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        let standard = KeychainHome.resolve(environment: environment.filter { $0.key != "KEYCHAIN_HOME" })
+        return home.standardizedFileURL.path == standard.url.standardizedFileURL.path
     }
 
     // MARK: System mode

@@ -18,9 +18,12 @@ package import KeychainCore
 /// started on first use where no service manager does it.
 ///
 /// The daemon is found at `KEYCHAIN_SECURITYD`, else beside the running program, else on `PATH`.
-/// It runs in a session of its own with no terminal and its output discarded, and inherits the
-/// client's environment (the passcode cost and the prompt). Two clients starting it at once are
-/// harmless: the daemon that does not get the socket's lock exits.
+/// It runs in a session of its own with no terminal, logs to ``DaemonEndpoint/logPath`` beside
+/// its socket, and inherits the client's environment (the passcode cost and the prompt). A daemon
+/// for any home but the standard one exits after ``idleExit`` seconds without clients (its
+/// keychain then locks, as after a restart): homes made for a program or a test leave no daemon
+/// behind. Two clients starting it at once are harmless: the daemon that does not get the
+/// socket's lock exits.
 package struct DaemonLauncher: Sendable {
     /// The keychain home the daemon serves.
     package var home: URL
@@ -44,7 +47,10 @@ package struct DaemonLauncher: Sendable {
         }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        let arguments = [executable, "--keychain", home.path, "--socket", endpoint.socketPath, "--ready-fd", "3"]
+        var arguments = [executable, "--keychain", home.path, "--socket", endpoint.socketPath, "--ready-fd", "3", "--log-file", endpoint.logPath]
+        if !DaemonEndpoint.isStandardHome(home) {
+            arguments += ["--exit-when-idle", "\(Self.idleExit)"]
+        }
         // Nothing of this process but its environment and the report pipe goes to the daemon
         // (``Spawner``), and the daemon runs in a session of its own.
         let spawned = Spawner.spawn(
@@ -66,6 +72,9 @@ package struct DaemonLauncher: Sendable {
             throw error
         }
     }
+
+    /// Seconds without clients after which a daemon for a home other than the standard one exits.
+    package static let idleExit = 600
 
     /// The `securityd` to start; `nil` if there is none.
     static func locate(environment: [String: String]) -> String? {

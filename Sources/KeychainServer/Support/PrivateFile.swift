@@ -262,6 +262,13 @@ package enum PrivateFile {
         return Identity(status)
     }
 
+    /// The file an open descriptor refers to; `nil` if `fstat` fails.
+    package static func identity(ofDescriptor descriptor: Int32) -> Identity? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return Identity(status)
+    }
+
     /// What `stat` (or `lstat`, without following a last link) says of a path; `nil` with `errno` set.
     package static func status(_ path: String, followingLinks: Bool) -> (kind: Kind, mode: UInt32, owner: UInt32)? {
         var status = stat()
