@@ -7,7 +7,7 @@
 #   Scripts/install.sh --debug         # from the debug build `swift build` made (to try the script)
 #
 # The release build takes 10 to 30 minutes on two cores the first time; each step says what it
-# does. The binaries are installed stripped (about a tenth of their built size).
+# does. The programs are installed stripped (a debug build: 52 MB for `security`, 27 MB stripped).
 #
 # User mode: where systemd runs the user's session, the socket unit is enabled and started: the
 # daemon then starts on first use and holds the keychain for every process of the session. Without

@@ -86,6 +86,9 @@ import Testing
         #expect(hashables[value] as? Int == 1)
         let dictionary = NSDictionary(dictionary: [constant: 1])
         #expect(dictionary[value] as? Int == 1)
+        #expect(dictionary as? [String: Int] == [value: 1])
+        let keys: [AnyHashable: Any] = [constant: constant]
+        #expect((keys as NSDictionary) as? [String: String] == [value: value])
         let mutable = NSMutableDictionary()
         mutable[constant] = 1
         #expect(mutable[value as NSString] as? Int == 1)
