@@ -41,7 +41,8 @@ import Testing
         return true
     }
 
-    @Test func aDaemonAClientStartsForAThrowAwayHomeExitsWhenIdleAndLogsWhereTheToolFindsIt() throws {
+    @Test(.enabled(if: ["", "auto"].contains(ProcessInfo.processInfo.environment["KEYCHAIN_ENGINE"] ?? ""), "a client starts a daemon with the default engine only"))
+    func aDaemonAClientStartsForAThrowAwayHomeExitsWhenIdleAndLogsWhereTheToolFindsIt() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
         var environment = ProcessInfo.processInfo.environment

@@ -15,6 +15,10 @@ import Foundation
 import Testing
 
 /// `security passcode remove` says how many items it would destroy and asks; `-y` is for scripts.
+///
+/// Each command gets the passcode on standard input where it may need it: under
+/// `KEYCHAIN_ENGINE=loopback` every process opens the keychain locked, as a new process does
+/// without a daemon.
 @Suite struct PasscodeRemovalTests {
     /// A keychain with a passcode, one item of the WhenPasscodeSet class, one protected by the
     /// passcode, and one that survives.
@@ -27,7 +31,7 @@ import Testing
             ["-s", "Plain"],
         ]
         for item in items {
-            #expect(try tool.run(["add-generic-password", "-a", "me", "-w", "x"] + item).status == 0)
+            #expect(try tool.run(["add-generic-password", "-a", "me", "-w", "x"] + item, input: "2468\n").status == 0)
         }
         return tool
     }
@@ -40,7 +44,7 @@ import Testing
         #expect(removed.stderr.contains("security: 2 items need the passcode"))
         #expect(removed.stderr.contains("not removed; give -y to remove it without asking"))
         #expect(try tool.run(["status"]).stdout.contains("passcode: set"))
-        #expect(try tool.run(["find-generic-password", "-s", "Class"]).status == 0)
+        #expect(try tool.run(["find-generic-password", "-s", "Class"], input: "2468\n").status == 0)
     }
 
     @Test func aWrongPasscodeFailsBeforeTheQuestion() throws {
