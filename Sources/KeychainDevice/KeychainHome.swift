@@ -32,8 +32,7 @@ import Darwin
 /// `~/.local/share/swift-keychain`. As the XDG Base Directory specification says, a relative
 /// `XDG_DATA_HOME` is ignored; so is a relative `HOME` (the home directory then comes from the
 /// user database). A relative `KEYCHAIN_HOME` is a mistake, never a keychain in the working
-/// directory: opening the session's keychain then fails, naming the setting
-/// (``misconfiguration(environment:)``).
+/// directory: opening the session's keychain then fails with an error that names the setting.
 ///
 /// The engine refuses a home (or a file in it) that belongs to another user or that others can
 /// write, and creates a missing one with mode 0700.
