@@ -193,6 +193,9 @@ package struct EngineServer: Sendable {
         prompt.notify = { text in
             if let bytes = try? EngineWire.encode(EngineResponse.notice("\(program): \(text)")) { conversation.report(bytes) }
         }
+        // The simulated sensor's question needs no secret to answer: on a terminal of its own a
+        // sandboxed app would approve itself, where only the user's programs may script the sensor.
+        if let client = conversation.client, client != .unsandboxed { prompt.askWord = nil }
         return prompt
     }
 

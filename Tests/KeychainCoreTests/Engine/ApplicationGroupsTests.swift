@@ -77,6 +77,39 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The simulated sensor's question, asked where the client says, needs no secret to answer: a
+    /// sandboxed app is never asked it (it would answer itself), the user's programs are.
+    @Test func aSandboxedAppIsNotAskedTheSimulatedSensorsQuestion() throws {
+        try engine.setPasscode("2468", current: nil, progress: nil)
+        try engine.changeSimulatedSensor(.install(.touchID))
+        try engine.changeSimulatedSensor(.enroll("thumb"))
+        // A prompter that answers every question in words with "yes", as a terminal the client holds would.
+        var server = EngineServer(engine: engine, prompts: PromptRouting { _, _, relay in
+            var prompt = relay
+            prompt.askWord = { _ in "y" }
+            return prompt
+        })
+        server.applications = registry
+        for (client, answered) in [(Self.notes, false), (ClientIdentity.unverifiable, false), (.unsandboxed, true)] {
+            let context = try engine.makeContext()
+            let evaluation = EngineRequest.evaluatePolicy(
+                .biometrics, context: context, reason: "test", interactionAllowed: true, target: PromptTarget(kind: .terminal)
+            )
+            let response = server.run(evaluation, conversation: Self.conversation(client))
+            if answered {
+                guard case .done = response else {
+                    Issue.record("the user's program was not asked")
+                    continue
+                }
+            } else {
+                guard case .authenticationFailure(let failure) = response, failure.code == .notInteractive else {
+                    Issue.record("\(client) answered the simulated sensor")
+                    continue
+                }
+            }
+        }
+    }
+
     @Test func anAppKeepsToItsOwnGroupUntilTheUserGrantsAnother() throws {
         #expect(Self.code(try add("Notes", as: Self.notes)) == nil)
         #expect(Self.code(try add("Mail", as: Self.mail)) == nil)
