@@ -54,10 +54,11 @@ public final class Device: Sendable {
     /// The engine `configuration` asks for: in this process, or `securityd` (looked for only then).
     private static func engine(for home: KeychainHome, configuration: DeviceConfiguration) throws -> any KeychainEngine {
         let environment = ProcessInfo.processInfo.environment
-        if home.isSessionHome(environment: environment), let problem = KeychainHome.misconfiguration(environment: environment) {
+        let isSessionHome = home.isSessionHome(environment: environment)
+        if isSessionHome, let problem = KeychainHome.misconfiguration(environment: environment) {
             throw KeychainDeviceError(.invalidKeychain, problem)
         }
-        if configuration.engine == .daemon || (configuration.engine == .auto && home.isSessionHome(environment: environment)) {
+        if configuration.engine == .daemon || (configuration.engine == .auto && isSessionHome) {
             // A system daemon serves the user's keychain instead of their home's files.
             let named = configuration.daemonSocket ?? DaemonEndpoint.named(environment: environment)
             // A socket named outright and absent is a mistake, never a reason to open the files (an

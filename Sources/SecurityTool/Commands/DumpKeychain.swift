@@ -101,7 +101,7 @@ struct DumpKeychain: ParsableCommand {
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw Session.fail(status, "SecKeychainSearchCopyNext")
         }
-        if !showData, try search(itemClass, in: device, interface: kSecUseAuthenticationUIFail, attributesOnly: true).0 == errSecInteractionNotAllowed {
+        if !showData, probeFindsProtectedItems(itemClass) {
             Terminal.printError(
                 "security: dump-keychain: \"\(className)\" items that need authentication (biometry, the passcode or an application password) to be read were not listed; dump-keychain -d asks for it"
             )
@@ -109,20 +109,29 @@ struct DumpKeychain: ParsableCommand {
         return items
     }
 
+    /// Whether items of `itemClass` need authentication to be listed: `kSecUseAuthenticationUIFail`
+    /// answers `errSecInteractionNotAllowed` for them. Called after a search of the class, so the
+    /// keychain is open and a lock is not the reason; an expected answer, so no `Session.call`.
+    private func probeFindsProtectedItems(_ itemClass: CFString) -> Bool {
+        let query: [String: Any] = [
+            kSecClass as String: itemClass,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
+            kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+            kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+        ]
+        return SecItemCopyMatching(query as CFDictionary, nil) == errSecInteractionNotAllowed
+    }
+
     /// The statuses of an authentication that did not happen: the rest is listed without it.
     private static let authenticationStatuses: Set<OSStatus> = [errSecInteractionNotAllowed, errSecUserCanceled, errSecAuthFailed]
 
-    private func search(
-        _ itemClass: CFString,
-        in device: Device,
-        interface: CFString?,
-        attributesOnly: Bool = false
-    ) throws -> (OSStatus, [[String: Any]]) {
+    private func search(_ itemClass: CFString, in device: Device, interface: CFString?) throws -> (OSStatus, [[String: Any]]) {
         var query: [String: Any] = [
             kSecClass as String: itemClass,
             kSecMatchLimit as String: kSecMatchLimitAll,
             kSecReturnAttributes as String: true,
-            kSecReturnData as String: showData && !attributesOnly,
+            kSecReturnData as String: showData,
             kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
         ]
         if let interface { query[kSecUseAuthenticationUI as String] = interface }
