@@ -36,7 +36,7 @@ let package = Package(
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
         .library(name: "LocalAuth", targets: ["LocalAuth"]),
         .library(name: "SoftwareEnclave", targets: ["SoftwareEnclave"]),
-        .library(name: "KeychainDevice", targets: ["KeychainDevice", "KeychainServer"]),
+        .library(name: "KeychainDevice", targets: ["KeychainDevice", "KeychainEngine"]),
         .library(name: "KeychainTesting", targets: ["KeychainTesting"]),
         .executable(name: "security", targets: ["SecurityTool"]),
         .executable(name: "security-launcher", targets: ["SecurityLauncher"]),
@@ -82,23 +82,31 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        // The Linux side of "Settings": where the keychain lives, passcode, lock state; the engine
-        // protocol, its wire format and the loopback engine. It does not import the engine.
+        // The engine contract, which both sides of the process boundary sit on: the `Engine`
+        // protocol, its messages, wire format and transports, the responder that serves it with the
+        // application policy, and what a keychain is opened with (home, configuration, prompts).
+        // No C module, GRDB or swift-crypto: the mirror chain imports it.
         .target(
-            name: "KeychainDevice",
+            name: "KeychainContract",
             dependencies: ["KeychainCore", .product(name: "Logging", package: "swift-log")]
         ),
-        // Registers the engine with KeychainDevice when the program loads.
-        .target(name: "CKeychainServerLoader"),
-        // The engine: schema, store, keybag, item crypto, the authentication gate and the sensors.
-        // Every product links it; only tests, the tool and the harnesses import it.
+        // The Linux side of "Settings", as a client: a `Device` opens a home in securityd or in the
+        // process, and manages its passcode, lock state and simulated sensor. It does not import the engine.
         .target(
-            name: "KeychainServer",
+            name: "KeychainDevice",
+            dependencies: ["KeychainCore", "KeychainContract", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Registers the engine with the contract's `LinkedEngine` when the program loads.
+        .target(name: "CKeychainEngineLoader"),
+        // The engine: schema, store, keybag, item crypto, the authentication gate and the sensors.
+        // Every product links it; only tests, the tool, the daemon and the harnesses import it.
+        .target(
+            name: "KeychainEngine",
             dependencies: [
                 "KeychainCore",
-                "KeychainDevice",
+                "KeychainContract",
                 "KeychainCrypto",
-                "CKeychainServerLoader",
+                "CKeychainEngineLoader",
                 "CKeychainSystem",
                 "CFprintd",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -112,7 +120,7 @@ let package = Package(
         .target(
             name: "KeychainServices",
             dependencies: [
-                "KeychainCore", "KeychainCrypto", "KeychainDevice", "KeychainServer",
+                "KeychainCore", "KeychainCrypto", "KeychainContract", "KeychainDevice", "KeychainEngine",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: mirrorSettings
@@ -120,27 +128,30 @@ let package = Package(
         // Mirror of LocalAuthentication.
         .target(
             name: "LocalAuth",
-            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices"],
+            dependencies: ["KeychainCore", "KeychainContract", "KeychainDevice", "KeychainServices"],
             swiftSettings: mirrorSettings
         ),
         // Test kit: temporary keychains for any project's tests.
         .target(
             name: "SoftwareEnclave",
             dependencies: [
-                "KeychainDevice", "KeychainServices", "LocalAuth",
+                "KeychainContract", "KeychainDevice", "KeychainServices", "LocalAuth",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: mirrorSettings
         ),
         .target(
             name: "KeychainTesting",
-            dependencies: ["KeychainCore", "KeychainDevice", "KeychainServices", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainServices",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // What the `security` launcher and the full tool read alike: macOS's option letters, the
         // password look-up, the printed password. Nothing heavier than the wire format's modules.
         .target(
             name: "SecurityCommandLine",
-            dependencies: ["KeychainCore", "KeychainDevice"]
+            dependencies: ["KeychainCore", "KeychainContract", "KeychainDevice"]
         ),
         // The installed `security`, in C so that it starts at once: runs security-lookup for the
         // find-…-password commands and the full tool for the others. Built here for the tests;
@@ -153,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "SecurityLookup",
             dependencies: [
-                "CKeychainSystem", "KeychainCore", "KeychainDevice", "SecurityCommandLine",
+                "CKeychainSystem", "KeychainCore", "KeychainContract", "KeychainDevice", "SecurityCommandLine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -164,9 +175,10 @@ let package = Package(
                 "KeychainServices",
                 "KeychainCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
+                "KeychainContract",
                 "KeychainDevice",
                 "KeychainCore",
-                "KeychainServer",
+                "KeychainEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -177,9 +189,10 @@ let package = Package(
             dependencies: [
                 "CKeychainSystem",
                 "CLoginSession",
+                "KeychainContract",
                 "KeychainDevice",
                 "KeychainCore",
-                "KeychainServer",
+                "KeychainEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -188,15 +201,24 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // What this package's tests and harnesses share (as swift-argument-parser's
+        // ArgumentParserTestHelpers): the built products, processes run and awaited, a private bus,
+        // throw-away users, a seeded generator, and the engine behind a `Device`. Not a product.
+        .target(
+            name: "KeychainTestSupport",
+            dependencies: ["KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainTesting"]
+        ),
         // The reliability harnesses (RELIABILITY.md): crash, concurrency, fuzzing.
         .executableTarget(
             name: "KeychainStress",
             dependencies: [
                 "KeychainServices",
+                "KeychainContract",
                 "KeychainDevice",
                 "KeychainCore",
-                "KeychainServer",
+                "KeychainEngine",
                 "KeychainTesting",
+                "KeychainTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -213,30 +235,47 @@ let package = Package(
             swiftSettings: mirrorSettings
         ),
         .testTarget(
-            name: "KeychainCoreTests",
+            name: "KeychainContractTests",
+            dependencies: ["KeychainCore", "KeychainContract", "KeychainTesting"]
+        ),
+        .testTarget(
+            name: "KeychainEngineTests",
             dependencies: [
-                "KeychainCore", "KeychainDevice", "KeychainServer", "KeychainTesting", "KeychainServices",
+                "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainTesting", "KeychainTestSupport",
+                "KeychainServices",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "SecurityToolTests",
-            dependencies: ["SecurityTool", "SecurityLauncher", "SecurityLookup", "SecurityCommandLine", "SecurityDaemon", "KeychainTesting", "KeychainDevice", "KeychainCore", "KeychainServices"]
+            dependencies: [
+                "SecurityTool", "SecurityLauncher", "SecurityLookup", "SecurityCommandLine", "SecurityDaemon",
+                "KeychainTesting", "KeychainTestSupport", "KeychainContract", "KeychainDevice", "KeychainCore",
+                "KeychainServices",
+            ]
+        ),
+        .testTarget(
+            name: "SecurityDaemonTests",
+            dependencies: [
+                "SecurityDaemon", "SecurityTool", "KeychainTesting", "KeychainTestSupport", "KeychainContract",
+                "KeychainDevice", "KeychainCore", "KeychainServices",
+            ]
         ),
         // Attacks on the files, the tool and the process, as the data-protection review made them.
         .target(name: "CAttackSupport", path: "Tests/CAttackSupport"),
         .testTarget(
             name: "AttackTests",
             dependencies: [
-                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainDevice", "KeychainServer", "KeychainServices", "LocalAuth",
-                "SoftwareEnclave", "KeychainTesting",
+                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainServices", "LocalAuth",
+                "SoftwareEnclave", "KeychainTesting", "KeychainTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["KeychainStress", "SecurityTool"]
+            dependencies: ["KeychainStress", "KeychainTestSupport", "SecurityTool"]
         ),
     ]
 )

@@ -24,9 +24,9 @@ import SwiftASN1
 /// public key bits, and `labl` the subject's common name. Attributes the caller gave win.
 package enum CertificateAttributes {
     /// Derives the attributes; refuses data that is not a DER certificate with `errSecParam`.
-    package static func attributes(ofDER der: Data) throws(KeychainCoreError) -> [String: AttributeValue] {
+    package static func attributes(ofDER der: Data) throws(KeychainError) -> [String: AttributeValue] {
         guard let certificate = CertificateDER(derEncoded: [UInt8](der)) else {
-            throw KeychainCoreError(.invalidParameter, "kSecValueData is not a DER-encoded X.509 certificate")
+            throw KeychainError(.invalidParameter, "kSecValueData is not a DER-encoded X.509 certificate")
         }
         var attributes: [String: AttributeValue] = [
             "ctyp": .number(certificate.version + 1),

@@ -31,7 +31,7 @@ public final class Device: Sendable {
     /// Where this keychain lives.
     public let home: KeychainHome
     /// The engine that holds the keychain: in this process, or behind a boundary.
-    package let engine: any KeychainEngine
+    package let engine: any Engine
     /// How this process asks for the passcode, and its other settings.
     public let configuration: DeviceConfiguration
 
@@ -52,7 +52,7 @@ public final class Device: Sendable {
     }
 
     /// The engine `configuration` asks for: in this process, or `securityd` (looked for only then).
-    private static func engine(for home: KeychainHome, configuration: DeviceConfiguration) throws -> any KeychainEngine {
+    private static func engine(for home: KeychainHome, configuration: DeviceConfiguration) throws -> any Engine {
         let environment = ProcessInfo.processInfo.environment
         let isSessionHome = home.isSessionHome(environment: environment)
         if isSessionHome, let problem = KeychainHome.misconfiguration(environment: environment) {
@@ -80,7 +80,7 @@ public final class Device: Sendable {
             }
         }
         let linked = try KeychainDeviceError.translating {
-            try ServerRegistry.server().openEngine(directory: home.url, configuration: configuration)
+            try LinkedEngine.provider().openEngine(directory: home.url, configuration: configuration)
         }
         guard configuration.engine == .loopback else { return linked }
         return WireEngine(serving: linked, prompt: configuration.passcodePrompt, accessGroups: AccessGroups(configuration.accessGroups))
@@ -169,19 +169,19 @@ extension Device {
     private static let processDefault = LockedState<Device?>(nil)
 
     /// The keychain that `SecItem*` calls in this task use.
-    package static func current() throws(KeychainCoreError) -> Device {
+    package static func current() throws(KeychainError) -> Device {
         if let device = taskDevice { return device }
-        return try processDefault.withLock { (device) throws(KeychainCoreError) -> Device in
+        return try processDefault.withLock { (device) throws(KeychainError) -> Device in
             if let device { return device }
             do {
                 let opened = try Device(home: .resolve())
                 TestRunUnlock.apply(to: opened)
                 device = opened
                 return opened
-            } catch let error as KeychainCoreError {
+            } catch let error as KeychainError {
                 throw error
             } catch {
-                throw KeychainCoreError(.io, "cannot open the default keychain", cause: DescribedError(String(describing: error)))
+                throw KeychainError(.io, "cannot open the default keychain", cause: DescribedError(String(describing: error)))
             }
         }
     }

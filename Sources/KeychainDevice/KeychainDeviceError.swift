@@ -64,7 +64,7 @@ public struct KeychainDeviceError: Error, Sendable, Hashable {
     }
 
     /// The device error for an engine error.
-    init(_ error: KeychainCoreError, nextAttempt: Date? = nil) {
+    init(_ error: KeychainError, nextAttempt: Date? = nil) {
         let code: Code =
             switch error.code.kind {
             case .authenticationFailed: .wrongPasscode
@@ -91,7 +91,7 @@ public struct KeychainDeviceError: Error, Sendable, Hashable {
             return try body()
         } catch let error as KeychainDeviceError {
             throw error
-        } catch let error as KeychainCoreError {
+        } catch let error as KeychainError {
             let passcodeFailure = error.code == .passcodeBackoff || error.code == .authenticationFailed
             throw KeychainDeviceError(error, nextAttempt: passcodeFailure ? nextAttempt() : nil)
         } catch {

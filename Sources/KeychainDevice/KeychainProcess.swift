@@ -37,11 +37,11 @@ public enum KeychainProcess {
     ///   setting; core files are disabled anyway).
     @discardableResult
     public static func harden() -> Bool {
-        (try? ServerRegistry.server().hardenProcess()) ?? false
+        (try? LinkedEngine.provider().hardenProcess()) ?? false
     }
 
     /// Whether the process is non-dumpable.
     public static var isHardened: Bool {
-        (try? ServerRegistry.server().isProcessHardened) ?? false
+        (try? LinkedEngine.provider().isProcessHardened) ?? false
     }
 }

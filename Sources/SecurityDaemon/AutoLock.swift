@@ -13,7 +13,7 @@
 
 import Foundation
 import KeychainCore
-import KeychainDevice
+import KeychainContract
 import Logging
 import ServiceLifecycle
 
@@ -26,7 +26,7 @@ import ServiceLifecycle
 struct AutoLock: Service {
     /// The keychains to lock (a system-mode daemon's are all those open; the quiet time is the
     /// daemon's, across every user).
-    let engines: @Sendable () -> [any KeychainEngine]
+    let engines: @Sendable () -> [any Engine]
     let clients: ClientTable
     let logger: Logger
     /// How long without requests before the keychain locks.
@@ -44,10 +44,10 @@ struct AutoLock: Service {
     }
 
     /// Locks each keychain that has a passcode and is unlocked, logging `reason`.
-    static func lock(_ engines: [any KeychainEngine], because reason: String, logger: Logger) {
+    static func lock(_ engines: [any Engine], because reason: String, logger: Logger) {
         for engine in engines {
             guard let state = try? engine.lockState(), state.hasPasscode, state.isUnlocked else { continue }
-            do throws(KeychainCoreError) {
+            do throws(KeychainError) {
                 try engine.lock()
                 logger.info("locked the keychain: \(reason)")
             } catch {

@@ -14,7 +14,7 @@
 
 import Foundation
 import KeychainCore
-import KeychainDevice
+import KeychainContract
 
 /// Reading a client's identity from `/proc`.
 extension ClientIdentity {

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import KeychainCore
-import KeychainDevice
+import KeychainContract
 
 /// The contexts each client process has made, so that they are released when its last
 /// connection closes (a client that crashed never releases them itself).

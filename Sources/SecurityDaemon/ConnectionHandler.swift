@@ -13,7 +13,7 @@
 
 import Foundation
 import KeychainCore
-import KeychainDevice
+import KeychainContract
 import Logging
 import NIOCore
 import NIOPosix
@@ -31,8 +31,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let roster: EngineRoster
     /// The engine of the client's user, once it connected; `refusal` instead when that user's
     /// keychain cannot be opened.
-    private var server: EngineServer?
-    private var refusal: KeychainCoreError?
+    private var server: EngineResponder?
+    private var refusal: KeychainError?
     private let pool: NIOThreadPool
     private let clients: ClientTable
     private let logger: Logger
@@ -168,7 +168,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
         guard let server else {
             // This user's keychain cannot be opened: every request gets that error.
-            let error = refusal ?? KeychainCoreError(.notAvailable, "no keychain serves this user")
+            let error = refusal ?? KeychainError(.notAvailable, "no keychain serves this user")
             let reply = (try? EngineWire.encode(EngineResponse.keychainError(error))) ?? []
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
             return
@@ -191,7 +191,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return (try? answer.futureResult.wait()) ?? nil
         }
         clients.requestStarted()
-        let decoded = EngineServer.request(in: message)
+        let decoded = EngineResponder.request(in: message)
         // A brief request (a look-up, the lock state) or one that did not decode is answered here:
         // two thread hand-offs cost more than the request. Anything that may wait (a person,
         // scrypt, the write lock) runs on the pool, and so does a sandboxed app's look-up (the

@@ -22,7 +22,7 @@ import CoreFoundation
 #endif
 import Foundation
 import KeychainCore
-import KeychainServer
+import KeychainEngine
 
 /// The log file of a daemon a client started (`--log-file`): its standard error, where a person
 /// finds it with `security daemon log` (the log holds no secret, name or attribute value).
@@ -37,17 +37,17 @@ enum DaemonLog {
         try PrivateDirectory.prepare(URL(fileURLWithPath: folder, isDirectory: true))
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw KeychainCoreError(.io, "cannot open the log \(path): \(String(cString: strerror(errno)))")
+            throw KeychainError(.io, "cannot open the log \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
-            throw KeychainCoreError(.invalidKeychain, "the log \(path) is not a file of this user")
+            throw KeychainError(.invalidKeychain, "the log \(path) is not a file of this user")
         }
         _ = fchmod(descriptor, 0o600)
         if status.st_size > limit { _ = ftruncate(descriptor, 0) }
         guard dup2(descriptor, STDERR_FILENO) >= 0 else {
-            throw KeychainCoreError(.io, "cannot log to \(path): \(String(cString: strerror(errno)))")
+            throw KeychainError(.io, "cannot log to \(path): \(String(cString: strerror(errno)))")
         }
     }
 }

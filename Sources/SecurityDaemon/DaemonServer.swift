@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeychainDevice
+import KeychainContract
 import Logging
 import NIOCore
 import NIOPosix

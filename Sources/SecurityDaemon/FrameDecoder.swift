@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import KeychainDevice
+import KeychainContract
 import NIOCore
 
 /// Cuts the daemon's input into messages: a 4-byte length, then that many bytes (``EngineFrame``).

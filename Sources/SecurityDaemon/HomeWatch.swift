@@ -13,7 +13,7 @@
 
 import Foundation
 import KeychainCore
-import KeychainServer
+import KeychainEngine
 
 /// The daemon's check, before each request, that its keychain home is still private.
 ///
@@ -39,20 +39,20 @@ struct HomeWatch: Sendable {
     }
 
     /// The home's problem, if it has one now.
-    func problem() -> KeychainCoreError? {
+    func problem() -> KeychainError? {
         guard let status = PrivateFile.status(home.path, followingLinks: false), let current = PrivateFile.identity(of: home.path) else {
-            return KeychainCoreError(.notAvailable, "the keychain home \(home.path) is gone; its daemon is stopping")
+            return KeychainError(.notAvailable, "the keychain home \(home.path) is gone; its daemon is stopping")
         }
         // Another folder made at the same path is not the keychain this daemon holds open: serving
         // it would put writes in files nobody will open again.
         guard let identity, identity == current else {
-            return KeychainCoreError(.notAvailable, "the keychain home \(home.path) was replaced; its daemon is stopping")
+            return KeychainError(.notAvailable, "the keychain home \(home.path) was replaced; its daemon is stopping")
         }
         // The quick test; the full one (ancestors, links) names what is wrong.
         guard status.owner != geteuid() || status.mode & 0o022 != 0 || status.kind != .directory else {
             return nil
         }
-        do throws(KeychainCoreError) {
+        do throws(KeychainError) {
             try PrivateDirectory.prepare(home)
             return nil
         } catch {

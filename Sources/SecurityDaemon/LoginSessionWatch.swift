@@ -14,7 +14,7 @@
 import CLoginSession
 import Foundation
 import KeychainCore
-import KeychainDevice
+import KeychainContract
 import Logging
 import ServiceLifecycle
 
@@ -33,7 +33,7 @@ struct LoginSessionWatch: Service {
     /// The open connection to the system bus.
     let bus: LoginBus
     /// The keychains a lock of `userID`'s session locks; with `nil` (sleep), every one open.
-    let engines: @Sendable (_ userID: UInt32?) -> [any KeychainEngine]
+    let engines: @Sendable (_ userID: UInt32?) -> [any Engine]
     let logger: Logger
 
     func run() async throws {

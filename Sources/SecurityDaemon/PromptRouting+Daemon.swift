@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 
-import KeychainDevice
+import KeychainContract
 
 extension PromptRouting {
     /// The daemon's prompts: a client whose prompt is the terminal one is asked through

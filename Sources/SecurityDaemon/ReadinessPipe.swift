@@ -13,7 +13,7 @@
 
 import Foundation
 import KeychainCore
-import KeychainDevice
+import KeychainContract
 
 /// The pipe to the client that started this daemon (`--ready-fd`): told once that the daemon
 /// listens, or why it cannot serve, then closed.

@@ -14,8 +14,8 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
-import KeychainDevice
-import KeychainServer
+import KeychainContract
+import KeychainEngine
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -118,7 +118,7 @@ struct SecurityDaemon: AsyncParsableCommand {
             readiness.report(.failed(Self.coreError(error)))
             throw error
         }
-        var server = EngineServer(engine: engine, prompts: .daemon(pinentry: Pinentry()))
+        var server = EngineResponder(engine: engine, prompts: .daemon(pinentry: Pinentry()))
         let watch = HomeWatch(home: home.url)
         server.admission = { watch.problem() }
         server.applications = ApplicationRegistry(engine: engine)
@@ -212,8 +212,8 @@ struct SecurityDaemon: AsyncParsableCommand {
     }
 
     /// `error` as the engine's error, which crosses to a client.
-    private static func coreError(_ error: any Error) -> KeychainCoreError {
-        error as? KeychainCoreError ?? KeychainCoreError(.notAvailable, "the keychain daemon cannot start: \(error)")
+    private static func coreError(_ error: any Error) -> KeychainError {
+        error as? KeychainError ?? KeychainError(.notAvailable, "the keychain daemon cannot start: \(error)")
     }
 
     /// The first socket systemd passed this process (`LISTEN_FDS`, `LISTEN_PID`), if any; the

@@ -20,8 +20,8 @@ import CoreFoundation
 #endif
 import Foundation
 import KeychainCore
-import KeychainDevice
-import KeychainServer
+import KeychainContract
+import KeychainEngine
 
 /// The one daemon of a socket: the holder of an exclusive lock on `<socket>.lock`, in a folder
 /// only the user may enter.
@@ -58,7 +58,7 @@ final class SingleInstance {
         for _ in 0..<8 {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else {
-                throw KeychainCoreError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+                throw KeychainError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))")
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 close(descriptor)
@@ -74,7 +74,7 @@ final class SingleInstance {
             _ = processID.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
             return SingleInstance(descriptor: descriptor, path: lockPath)
         }
-        throw KeychainCoreError(.io, "the lock file \(lockPath) keeps being replaced")
+        throw KeychainError(.io, "the lock file \(lockPath) keeps being replaced")
     }
 
     /// Removes the lock files in `directory` that no daemon holds and whose socket is gone (left
@@ -93,11 +93,11 @@ final class SingleInstance {
     /// it must be a folder of this user that others cannot write.
     static func prepareSharedFolder(_ path: String) throws {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw KeychainCoreError(.io, "cannot create \(path): \(String(cString: strerror(errno)))")
+            throw KeychainError(.io, "cannot create \(path): \(String(cString: strerror(errno)))")
         }
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(), status.st_mode & 0o022 == 0 else {
-            throw KeychainCoreError(.invalidKeychain, "\(path) must be a folder of this user that others cannot write")
+            throw KeychainError(.invalidKeychain, "\(path) must be a folder of this user that others cannot write")
         }
     }
 

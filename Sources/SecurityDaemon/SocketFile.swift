@@ -13,7 +13,7 @@
 
 
 import Foundation
-import KeychainServer
+import KeychainEngine
 
 /// The socket file a daemon bound, as it was then: the daemon checks that it is still there.
 ///

@@ -13,8 +13,8 @@
 
 import Foundation
 import KeychainCore
-import KeychainDevice
-import KeychainServer
+import KeychainContract
+import KeychainEngine
 import Logging
 
 /// The keychains of a system-mode daemon (`securityd --system`): one per user, in
@@ -27,10 +27,10 @@ import Logging
 final class SystemKeychains: Sendable {
     private let state: URL
     private let logger: Logger
-    private let servers = LockedState<[UInt32: EngineServer]>([:])
+    private let servers = LockedState<[UInt32: EngineResponder]>([:])
 
     /// The folder of all users' keychains (created 0700 if missing).
-    init(state: URL, logger: Logger) throws(KeychainCoreError) {
+    init(state: URL, logger: Logger) throws(KeychainError) {
         try PrivateDirectory.prepare(state)
         self.state = state
         self.logger = logger
@@ -39,7 +39,7 @@ final class SystemKeychains: Sendable {
     /// The roster that gives each user their own keychain.
     var roster: EngineRoster {
         EngineRoster(
-            server: { [self] userID in Result { () throws(KeychainCoreError) in try server(for: userID) } },
+            server: { [self] userID in Result { () throws(KeychainError) in try server(for: userID) } },
             // Run as another account, the daemon sees into no user's process: a client with
             // no_new_privs or a seccomp filter may be a sandboxed app, and gets nothing.
             confinementBaseline: ClientIdentity.Confinement.none
@@ -47,18 +47,18 @@ final class SystemKeychains: Sendable {
     }
 
     /// The engines open now, for the auto-lock.
-    var engines: [any KeychainEngine] {
+    var engines: [any Engine] {
         servers.withLock { $0.values.map(\.engine) }
     }
 
     /// `userID`'s keychain if it is open (a lock request never opens one).
-    func engine(ofUser userID: UInt32) -> (any KeychainEngine)? {
+    func engine(ofUser userID: UInt32) -> (any Engine)? {
         servers.withLock { $0[userID]?.engine }
     }
 
     /// The server of `userID`'s keychain, opening it on first use.
-    func server(for userID: UInt32) throws(KeychainCoreError) -> EngineServer {
-        try servers.withLock { (servers: inout [UInt32: EngineServer]) throws(KeychainCoreError) -> EngineServer in
+    func server(for userID: UInt32) throws(KeychainError) -> EngineResponder {
+        try servers.withLock { (servers: inout [UInt32: EngineResponder]) throws(KeychainError) -> EngineResponder in
             if let server = servers[userID] { return server }
             let home = state.appendingPathComponent(String(userID), isDirectory: true)
             var configuration = DeviceConfiguration.fromEnvironment()
@@ -68,7 +68,7 @@ final class SystemKeychains: Sendable {
             let engine = try EmbeddedEngine(directory: home, configuration: configuration)
             // pinentry, run as the daemon's user, could open neither the user's terminal nor their
             // display: every question goes to the client's own prompt.
-            var server = EngineServer(engine: engine, prompts: .relaying)
+            var server = EngineResponder(engine: engine, prompts: .relaying)
             let watch = HomeWatch(home: home)
             server.admission = { watch.problem() }
             server.applications = ApplicationRegistry(engine: engine)

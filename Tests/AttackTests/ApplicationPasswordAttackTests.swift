@@ -14,6 +14,7 @@
 import Crypto
 import Foundation
 import GRDB
+import KeychainContract
 import KeychainServices
 import KeychainTesting
 import LocalAuth
@@ -21,7 +22,7 @@ import Testing
 
 @testable import KeychainCore
 @testable import KeychainDevice
-@testable import KeychainServer
+@testable import KeychainEngine
 
 /// Finding 2: application-password wrappings trusted the keybag's stored scrypt parameters, shared
 /// one salt per keychain, and were stranded when the passcode's parameters changed.
@@ -74,7 +75,7 @@ import Testing
                 .flatMap { ItemRow(row: $0, schema: ItemSchema.of(.genericPassword)) }
         }
         let row = try #require(tampered)
-        let opened = Result { () throws(KeychainCoreError) in
+        let opened = Result { () throws(KeychainError) in
             try reader.codec.openSecret(row, item: try reader.codec.openMetadata(row, itemClass: .genericPassword), credentials: credentials)
         }
         #expect(opened.failure?.code == .decode)
@@ -123,13 +124,13 @@ import Testing
     static func lock(of row: ItemRow, classKey: SymmetricKey) throws -> ConstraintEnvelope {
         let binding = ItemCodec.binding(table: "genp", identifier: row.identifier, protection: .alwaysThisDeviceOnly)
         guard case .locked(let sealed) = try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) else {
-            throw KeychainCoreError(.decode, "not locked")
+            throw KeychainError(.decode, "not locked")
         }
         return try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
     }
 
-    static func read(_ account: String, in keychain: Keychain, credentials: AuthenticationCredentials) -> Result<Data?, KeychainCoreError> {
-        Result { () throws(KeychainCoreError) in
+    static func read(_ account: String, in keychain: Keychain, credentials: AuthenticationCredentials) -> Result<Data?, KeychainError> {
+        Result { () throws(KeychainError) in
             let query = try QueryParser.parse(["class": "genp", "acct": account, "r_Data": true], for: .copyMatching)
             return try keychain.search(query, credentials: credentials).first?.data
         }

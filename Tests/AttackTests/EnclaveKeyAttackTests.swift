@@ -13,13 +13,14 @@
 
 
 import Foundation
+import KeychainContract
 import KeychainServices
 import KeychainTesting
 import Testing
 
 @testable import KeychainCore
 @testable import KeychainDevice
-@testable import KeychainServer
+@testable import KeychainEngine
 
 /// A Secure Enclave key's private key stays in the engine: it is in no file in the clear, and in
 /// nothing a client receives — the key object, its attributes, the item's data.

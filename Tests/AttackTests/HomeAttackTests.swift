@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeychainServer
+import KeychainContract
+import KeychainEngine
+import KeychainTestSupport
 import Testing
 
 @testable import KeychainDevice

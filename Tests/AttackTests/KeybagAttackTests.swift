@@ -14,13 +14,15 @@
 import Crypto
 import Foundation
 import GRDB
+import KeychainContract
 import KeychainServices
+import KeychainTestSupport
 import KeychainTesting
 import Testing
 
 @testable import KeychainCore
 @testable import KeychainDevice
-@testable import KeychainServer
+@testable import KeychainEngine
 
 /// Findings 6, 7 and 8: the keybag's constraint keys and look-up tiers altered by someone who holds today's
 /// files (and so can open and reseal the keybag box, but has no passcode); damaged locks; leaks

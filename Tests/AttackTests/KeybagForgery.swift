@@ -13,9 +13,10 @@
 
 import Foundation
 import GRDB
+import KeychainContract
 
 @testable import KeychainCore
-@testable import KeychainServer
+@testable import KeychainEngine
 
 /// What an attacker who holds today's files (`device.key`, `keybag.key`, the database) can do to
 /// the sealed keybag: open it, change it, and seal it again as the next generation.
@@ -28,7 +29,7 @@ enum KeybagForgery {
         configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
         let secret = try queue.write { db -> KeybagSecret in
-            guard let stored = try vault.stored(db, isWriting: true) else { throw KeychainCoreError(.decode, "no keybag") }
+            guard let stored = try vault.stored(db, isWriting: true) else { throw KeychainError(.decode, "no keybag") }
             var record = stored.record
             try change(&record)
             return try vault.save(record, generation: stored.generation + 1, in: db)
@@ -43,7 +44,7 @@ enum KeybagForgery {
         configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
         guard let stored = try queue.read({ db in try vault.stored(db, isWriting: true) }) else {
-            throw KeychainCoreError(.decode, "no keybag")
+            throw KeychainError(.decode, "no keybag")
         }
         return stored.record
     }

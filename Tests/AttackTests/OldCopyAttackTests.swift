@@ -14,13 +14,15 @@
 import Crypto
 import Foundation
 import GRDB
+import KeychainContract
 import KeychainServices
+import KeychainTestSupport
 import KeychainTesting
 import Testing
 
 @testable import KeychainCore
 @testable import KeychainDevice
-@testable import KeychainServer
+@testable import KeychainEngine
 
 /// Finding 1: old copies of the keybag (a backup from before the passcode, a planted home, the
 /// write-ahead log of a database held open while the passcode was set) must open nothing added or

@@ -13,8 +13,10 @@
 
 import CAttackSupport
 import Foundation
+import KeychainContract
 import KeychainCore
-import KeychainServer
+import KeychainEngine
+import KeychainTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -177,7 +179,7 @@ final class WaitingPrompt {
         while !String(decoding: seen, as: UTF8.self).contains("retype") {
             let more = errors.fileHandleForReading.availableData
             guard !more.isEmpty else {
-                throw KeychainCoreError(.io, "the prompt ended early: \(String(decoding: seen, as: UTF8.self))")
+                throw KeychainError(.io, "the prompt ended early: \(String(decoding: seen, as: UTF8.self))")
             }
             seen.append(more)
         }

@@ -86,13 +86,13 @@ import Testing
 
     @Test func everyEngineErrorBecomesANamedCode() throws {
         let named = Set(try Self.rows().map(\.code))
-        for kind in KeychainCoreError.Code.Kind.allCases {
-            let status = KeychainCoreError(KeychainCoreError.Code(kind), "test").osStatus
+        for kind in KeychainError.Code.Kind.allCases {
+            let status = KeychainError(KeychainError.Code(kind), "test").osStatus
             #expect(status != errSecSuccess && named.contains(status), "\(kind) maps to \(status)")
         }
-        #expect(KeychainCoreError(.invalidParameter, "test").osStatus == errSecParam)
-        #expect(KeychainCoreError(.itemNotFound, "test").osStatus == errSecItemNotFound)
-        #expect(KeychainCoreError(.passcodeBackoff, "test").osStatus == errSecAuthFailed)
-        #expect(KeychainCoreError(.authenticationNeeded, "test").osStatus == errSecAuthNeeded)
+        #expect(KeychainError(.invalidParameter, "test").osStatus == errSecParam)
+        #expect(KeychainError(.itemNotFound, "test").osStatus == errSecItemNotFound)
+        #expect(KeychainError(.passcodeBackoff, "test").osStatus == errSecAuthFailed)
+        #expect(KeychainError(.authenticationNeeded, "test").osStatus == errSecAuthNeeded)
     }
 }

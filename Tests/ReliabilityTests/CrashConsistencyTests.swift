@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// The short version of the crash harness (RELIABILITY.md has the long one).

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// The short, seeded pass of the hostile-input fuzzer over the repository's corpus (RELIABILITY.md has the long one).

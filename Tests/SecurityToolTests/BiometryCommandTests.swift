@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// The `security` tool end to end with the simulated sensor: each command is its own process, as

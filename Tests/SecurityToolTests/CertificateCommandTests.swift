@@ -13,6 +13,7 @@
 
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// macOS's certificate commands end to end: a PKCS #12 file from OpenSSL imported, its identity

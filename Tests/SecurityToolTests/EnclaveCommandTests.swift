@@ -13,6 +13,7 @@
 
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// `security enclave` end to end, each command its own process, the keychain in its `securityd`

@@ -13,6 +13,7 @@
 
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// The fingerprint reader fprintd drives, behind securityd (issue 17): libfprint's virtual reader on a

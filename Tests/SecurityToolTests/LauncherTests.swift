@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainContract
 import KeychainDevice
+import KeychainTestSupport
 import Testing
 
 /// The installed `security`: the launcher runs `security-lookup` for the `find-…-password`

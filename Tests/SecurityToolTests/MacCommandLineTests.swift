@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// The tool's command line read as macOS's `security` reads it (`SecurityTool/macOS/security.c`,

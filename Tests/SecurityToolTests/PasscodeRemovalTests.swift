@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// `security passcode remove` says how many items it would destroy and asks; `-y` is for scripts.

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// The README's Swift examples, taken from the README itself, compile against the built modules

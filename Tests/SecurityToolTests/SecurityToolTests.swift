@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// The `security` tool as a shell user sees it: stdout, stderr and exit status, as on macOS.

@@ -34,7 +34,7 @@ package enum QueryParser {
     package static func parse(
         _ dictionary: [String: Any],
         for operation: KeychainOperation
-    ) throws(KeychainCoreError) -> ItemQuery {
+    ) throws(KeychainError) -> ItemQuery {
         var query = ItemQuery(itemClass: try itemClass(of: dictionary, operation: operation))
         let schema = ItemSchema.of(query.itemClass)
 
@@ -62,7 +62,7 @@ package enum QueryParser {
                 guard let host = value as? String else { throw invalid("kSecMatchHostOrSubdomainOfHost must be a string") }
                 // Apple matches servers of internet passwords only (SecItemServer.c: errSecUnsupportedOperation otherwise).
                 guard query.itemClass == .internetPassword else {
-                    throw KeychainCoreError(.unimplemented, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
+                    throw KeychainError(.unimplemented, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
                 }
                 query.hostOrSubdomainOf = host
             case _ where key.hasPrefix(QueryKey.matchPrefix):
@@ -132,7 +132,7 @@ package enum QueryParser {
 
         if let reference = query.persistentReference {
             if reference.itemClass != query.itemClass {
-                throw KeychainCoreError(.noSuchClass, "kSecValuePersistentRef is of another class than kSecClass")
+                throw KeychainError(.noSuchClass, "kSecValuePersistentRef is of another class than kSecClass")
             }
             if !query.attributes.isEmpty || query.protection != nil || query.accessControl != nil {
                 throw invalid("kSecValuePersistentRef cannot be combined with attributes")
@@ -160,17 +160,17 @@ package enum QueryParser {
     package static func parseUpdate(
         _ dictionary: [String: Any],
         itemClass: ItemClass
-    ) throws(KeychainCoreError) -> ItemUpdate {
+    ) throws(KeychainError) -> ItemUpdate {
         var update = ItemUpdate()
         let schema = ItemSchema.of(itemClass)
         for (key, value) in dictionary {
             switch key {
             case QueryKey.itemClass:
-                throw KeychainCoreError(.noSuchAttribute, "kSecClass cannot be updated")
+                throw KeychainError(.noSuchAttribute, "kSecClass cannot be updated")
             case QueryKey.valueData:
                 update.valueData = try secret(value)
             case QueryKey.credentialReference:
-                throw KeychainCoreError(.noSuchAttribute, "kSecUseCredentialReference cannot be updated")
+                throw KeychainError(.noSuchAttribute, "kSecUseCredentialReference cannot be updated")
             case QueryKey.accessible:
                 update.protection = try protection(value)
             case QueryKey.accessControl:
@@ -199,7 +199,7 @@ package enum QueryParser {
     private static func itemClass(
         of dictionary: [String: Any],
         operation: KeychainOperation
-    ) throws(KeychainCoreError) -> ItemClass {
+    ) throws(KeychainError) -> ItemClass {
         guard let value = dictionary[QueryKey.itemClass] else {
             if operation != .add, let data = dictionary[QueryKey.valuePersistentReference] as? Data,
                 let reference = PersistentReference(data)
@@ -210,7 +210,7 @@ package enum QueryParser {
         }
         guard let string = value as? String else { throw invalid("kSecClass must be a string") }
         guard let itemClass = ItemClass(rawValue: string) else {
-            throw KeychainCoreError(.noSuchClass, "unknown item class")
+            throw KeychainError(.noSuchClass, "unknown item class")
         }
         return itemClass
     }
@@ -224,7 +224,7 @@ package enum QueryParser {
         }
     }
 
-    private static func matchLimit(_ value: Any) throws(KeychainCoreError) -> MatchLimit {
+    private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
         if let string = value as? String {
             switch string {
             case QueryKey.matchLimitOne: return .one
@@ -249,22 +249,22 @@ package enum QueryParser {
         }
     }
 
-    private static func secret(_ value: Any) throws(KeychainCoreError) -> Data {
+    private static func secret(_ value: Any) throws(KeychainError) -> Data {
         guard let data = value as? Data else { throw invalid("kSecValueData must be data") }
         guard data.count <= maximumSecretSize else {
-            throw KeychainCoreError(.dataTooLarge, "the secret is larger than \(maximumSecretSize) bytes")
+            throw KeychainError(.dataTooLarge, "the secret is larger than \(maximumSecretSize) bytes")
         }
         return data
     }
 
-    private static func accessControl(_ value: Any) throws(KeychainCoreError) -> AccessControl {
+    private static func accessControl(_ value: Any) throws(KeychainError) -> AccessControl {
         guard let accessControl = value as? AccessControl else {
             throw invalid("kSecAttrAccessControl must be a SecAccessControl")
         }
         return accessControl
     }
 
-    private static func protection(_ value: Any) throws(KeychainCoreError) -> ProtectionClass {
+    private static func protection(_ value: Any) throws(KeychainError) -> ProtectionClass {
         guard let string = value as? String, let protection = ProtectionClass(rawValue: string) else {
             throw invalid("kSecAttrAccessible has an unknown value")
         }
@@ -274,7 +274,7 @@ package enum QueryParser {
     private static func resolveProtection(
         _ protection: inout ProtectionClass?,
         accessControl: AccessControl?
-    ) throws(KeychainCoreError) {
+    ) throws(KeychainError) {
         guard let accessControl else { return }
         if let protection, protection != accessControl.protection {
             throw invalid("kSecAttrAccessible and kSecAttrAccessControl disagree")
@@ -285,7 +285,7 @@ package enum QueryParser {
     private static func checkSynchronizable(
         protection: ProtectionClass?,
         accessControl: AccessControl?
-    ) throws(KeychainCoreError) {
+    ) throws(KeychainError) {
         if accessControl?.hasConstraints == true {
             throw invalid("an item with kSecAttrAccessControl constraints is not synchronizable")
         }
@@ -298,11 +298,11 @@ package enum QueryParser {
         _ value: Any,
         key: String,
         schema: ItemSchema
-    ) throws(KeychainCoreError) -> AttributeValue {
+    ) throws(KeychainError) -> AttributeValue {
         guard let descriptor = schema.attribute(key) else {
             // Apple: a four-character attribute code the class lacks is errSecNoSuchAttr; anything else is errSecParam.
             if key.utf8.count == 4, key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), !key.contains("_") {
-                throw KeychainCoreError(.noSuchAttribute, "\(key) is not an attribute of class \(schema.itemClass.rawValue)")
+                throw KeychainError(.noSuchAttribute, "\(key) is not an attribute of class \(schema.itemClass.rawValue)")
             }
             throw invalid("unknown key \(key)")
         }
@@ -316,7 +316,7 @@ package enum QueryParser {
         default: size = 0
         }
         guard size <= maximumAttributeSize else {
-            throw KeychainCoreError(.dataTooLarge, "\(descriptor.code) is larger than \(maximumAttributeSize) bytes")
+            throw KeychainError(.dataTooLarge, "\(descriptor.code) is larger than \(maximumAttributeSize) bytes")
         }
         return parsed
     }
@@ -329,7 +329,7 @@ package enum QueryParser {
         return nil
     }
 
-    private static func invalid(_ message: String) -> KeychainCoreError {
-        KeychainCoreError(.invalidParameter, message)
+    private static func invalid(_ message: String) -> KeychainError {
+        KeychainError(.invalidParameter, message)
     }
 }

@@ -28,7 +28,7 @@ import KeychainCore
 /// try sensor.queue([.nonMatch, .match])
 /// ```
 public struct SimulatedSensor: Sendable {
-    let engine: any KeychainEngine
+    let engine: any Engine
 
     // MARK: Configuration
 

@@ -40,10 +40,10 @@ package struct DaemonLauncher: Sendable {
     /// Starts the daemon for `endpoint` and waits until it listens, or reports why it cannot
     /// serve the keychain (thrown here, as the keychain would throw it in this process), or exits
     /// because another daemon was quicker.
-    package func start(endpoint: DaemonEndpoint, timeout: Duration) throws(KeychainCoreError) {
+    package func start(endpoint: DaemonEndpoint, timeout: Duration) throws(KeychainError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw KeychainCoreError(.notAvailable, "cannot start the keychain daemon: \(String(cString: strerror(errno)))")
+            throw KeychainError(.notAvailable, "cannot start the keychain daemon: \(String(cString: strerror(errno)))")
         }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
@@ -63,7 +63,7 @@ package struct DaemonLauncher: Sendable {
         switch spawned {
         case .failure(let failure):
             close(ends[0])
-            throw KeychainCoreError(.notAvailable, "cannot start the keychain daemon \(executable): \(String(cString: strerror(failure.code)))")
+            throw KeychainError(.notAvailable, "cannot start the keychain daemon \(executable): \(String(cString: strerror(failure.code)))")
         case .success(let processID):
             // Reap it in the background when it exits (another daemon held the lock, or it failed).
             Thread.detachNewThread { Spawner.wait(for: processID) }

@@ -43,8 +43,8 @@ package final class DaemonTransport: EngineTransport {
 
     package func exchange(
         _ message: [UInt8],
-        receive: @escaping @Sendable (_ reply: [UInt8]) throws(KeychainCoreError) -> ReplyStep
-    ) throws(KeychainCoreError) -> EngineResponse {
+        receive: @escaping @Sendable (_ reply: [UInt8]) throws(KeychainError) -> ReplyStep
+    ) throws(KeychainError) -> EngineResponse {
         let frame = EngineFrame.header(forLength: message.count) + message
         if let reused = idleConnection() {
             // The daemon closes connections that stay idle; one it closed just as this request
@@ -58,7 +58,7 @@ package final class DaemonTransport: EngineTransport {
         case .reply(let reply):
             return reply
         case .closedBeforeReply:
-            throw KeychainCoreError(.io, "the keychain daemon closed the connection before it answered")
+            throw KeychainError(.io, "the keychain daemon closed the connection before it answered")
         }
     }
 
@@ -72,10 +72,10 @@ package final class DaemonTransport: EngineTransport {
     private func exchange(
         _ frame: [UInt8],
         on descriptor: Int32,
-        receive: (_ reply: [UInt8]) throws(KeychainCoreError) -> ReplyStep
-    ) throws(KeychainCoreError) -> Outcome {
+        receive: (_ reply: [UInt8]) throws(KeychainError) -> ReplyStep
+    ) throws(KeychainError) -> Outcome {
         var answered = false
-        do throws(KeychainCoreError) {
+        do throws(KeychainError) {
             guard try Self.sendAll(frame, on: descriptor) else {
                 close(descriptor)
                 return .closedBeforeReply
@@ -83,7 +83,7 @@ package final class DaemonTransport: EngineTransport {
             while true {
                 guard let reply = try Self.receive(on: descriptor) else {
                     close(descriptor)
-                    if answered { throw KeychainCoreError(.io, "the keychain daemon closed the connection while it answered") }
+                    if answered { throw KeychainError(.io, "the keychain daemon closed the connection while it answered") }
                     return .closedBeforeReply
                 }
                 answered = true
@@ -92,7 +92,7 @@ package final class DaemonTransport: EngineTransport {
                 switch try receive(reply) {
                 case .interim(let answer?):
                     guard try Self.sendAll(EngineFrame.header(forLength: answer.count) + answer, on: descriptor) else {
-                        throw KeychainCoreError(.io, "the keychain daemon closed the connection while it asked")
+                        throw KeychainError(.io, "the keychain daemon closed the connection while it asked")
                     }
                 case .interim(nil):
                     continue
@@ -122,14 +122,14 @@ package final class DaemonTransport: EngineTransport {
 
     /// A new connection, to a daemon of this user; starts the daemon first if none listens and a
     /// launcher was given.
-    private func openConnection() throws(KeychainCoreError) -> Int32 {
+    private func openConnection() throws(KeychainError) -> Int32 {
         let descriptor = try connectOrStart()
         // Whoever listens gets passcodes and secrets: it must run as this user (another user may
         // have made the socket's folder first, in /tmp for instance), or be the system daemon
         // (root, or its own account).
         guard let owner = Self.peerUserID(descriptor), DaemonEndpoint.isTrustedServer(owner) else {
             close(descriptor)
-            throw KeychainCoreError(
+            throw KeychainError(
                 .invalidKeychain,
                 "the keychain socket \(endpoint.socketPath) is served by another user; refusing to use it"
             )
@@ -148,7 +148,7 @@ package final class DaemonTransport: EngineTransport {
         return credentials.1
     }
 
-    private func connectOrStart() throws(KeychainCoreError) -> Int32 {
+    private func connectOrStart() throws(KeychainError) -> Int32 {
         let first = Self.dial(endpoint.socketPath)
         if case .success(let descriptor) = first { return descriptor }
         guard let launcher, case .failure(let failure) = first, failure.code == ENOENT || failure.code == ECONNREFUSED else {
@@ -165,13 +165,13 @@ package final class DaemonTransport: EngineTransport {
         throw Self.unreachable(endpoint, last)
     }
 
-    private static func unreachable(_ endpoint: DaemonEndpoint, _ result: Result<Int32, SystemError>) -> KeychainCoreError {
+    private static func unreachable(_ endpoint: DaemonEndpoint, _ result: Result<Int32, SystemError>) -> KeychainError {
         let code: Int32
         switch result {
         case .success: code = 0
         case .failure(let failure): code = failure.code
         }
-        return KeychainCoreError(
+        return KeychainError(
             .notAvailable,
             "the keychain daemon does not answer at \(endpoint.socketPath): \(String(cString: strerror(code))); "
                 + "start it with `securityd`, or set KEYCHAIN_ENGINE=embedded"
@@ -213,7 +213,7 @@ package final class DaemonTransport: EngineTransport {
     // MARK: Bytes
 
     /// Writes all of `bytes`; `false` when the daemon had closed the connection (nothing was read).
-    private static func sendAll(_ bytes: [UInt8], on descriptor: Int32) throws(KeychainCoreError) -> Bool {
+    private static func sendAll(_ bytes: [UInt8], on descriptor: Int32) throws(KeychainError) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
@@ -222,7 +222,7 @@ package final class DaemonTransport: EngineTransport {
             if sent < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE || errno == ECONNRESET { return false }
-                throw KeychainCoreError(.io, "cannot write to the keychain daemon: \(String(cString: strerror(errno)))")
+                throw KeychainError(.io, "cannot write to the keychain daemon: \(String(cString: strerror(errno)))")
             }
             offset += sent
         }
@@ -230,16 +230,16 @@ package final class DaemonTransport: EngineTransport {
     }
 
     /// One frame's message; `nil` when the daemon closed the connection before the frame began.
-    private static func receive(on descriptor: Int32) throws(KeychainCoreError) -> [UInt8]? {
+    private static func receive(on descriptor: Int32) throws(KeychainError) -> [UInt8]? {
         guard let header = try readExactly(EngineFrame.headerLength, from: descriptor, endAllowed: true) else { return nil }
         guard let length = EngineFrame.length(ofHeader: header) else {
-            throw KeychainCoreError(.io, "the keychain daemon sent a malformed frame")
+            throw KeychainError(.io, "the keychain daemon sent a malformed frame")
         }
         return try readExactly(length, from: descriptor, endAllowed: false)
     }
 
     /// `count` bytes; `nil` when the peer closed before the first of them and `endAllowed`.
-    private static func readExactly(_ count: Int, from descriptor: Int32, endAllowed: Bool) throws(KeychainCoreError) -> [UInt8]? {
+    private static func readExactly(_ count: Int, from descriptor: Int32, endAllowed: Bool) throws(KeychainError) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < count {
@@ -249,7 +249,7 @@ package final class DaemonTransport: EngineTransport {
             if received < 0, errno == EINTR { continue }
             if offset == 0, endAllowed, received == 0 || (received < 0 && errno == ECONNRESET) { return nil }
             guard received > 0 else {
-                throw KeychainCoreError(.io, "the keychain daemon closed the connection before it answered")
+                throw KeychainError(.io, "the keychain daemon closed the connection before it answered")
             }
             offset += received
         }

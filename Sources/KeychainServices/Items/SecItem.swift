@@ -34,12 +34,12 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
     if let values = IdentityItems.identityValues(of: attributes) {
         return IdentityItems.add(values, result)
     }
-    return SecItemCall.run { () throws(KeychainCoreError) in
+    return SecItemCall.run { () throws(KeychainError) in
         let call = try SecItemCall.parse(attributes, for: .add)
         // A result that cannot be made is refused before anything is stored.
         try SecItemResult.validate(call.query)
         let device = try Device.current()
-        let item = try call.authenticating(on: device) { query throws(KeychainCoreError) in
+        let item = try call.authenticating(on: device) { query throws(KeychainError) in
             try device.engine.add(SecItemResult.engineQuery(query))
         }
         if let result, !call.query.returnTypes.isEmpty {
@@ -59,11 +59,11 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     if let values = IdentityItems.identityValues(of: query) {
         return IdentityItems.copyMatching(values, result)
     }
-    return SecItemCall.run { () throws(KeychainCoreError) in
+    return SecItemCall.run { () throws(KeychainError) in
         let call = try SecItemCall.parse(query, for: .copyMatching)
         try SecItemResult.validate(call.query)
         let device = try Device.current()
-        let items = try call.authenticating(on: device) { query throws(KeychainCoreError) in
+        let items = try call.authenticating(on: device) { query throws(KeychainError) in
             try device.engine.search(SecItemResult.engineQuery(query))
         }
         if let result, !call.query.returnTypes.isEmpty {
@@ -84,14 +84,14 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
     if let values = IdentityItems.identityValues(of: query) {
         return IdentityItems.update(values, IdentityItems.values(of: attributesToUpdate) ?? [:])
     }
-    return SecItemCall.run { () throws(KeychainCoreError) in
+    return SecItemCall.run { () throws(KeychainError) in
         let call = try SecItemCall.parse(query, for: .update)
         let changes = try QueryParser.parseUpdate(
             try SecItemCall.dictionary(attributesToUpdate),
             itemClass: call.query.itemClass
         )
         let device = try Device.current()
-        try call.authenticating(on: device) { query throws(KeychainCoreError) in
+        try call.authenticating(on: device) { query throws(KeychainError) in
             try device.engine.update(query, with: changes)
         }
     }
@@ -109,10 +109,10 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     if let values = IdentityItems.identityValues(of: query) {
         return IdentityItems.delete(values)
     }
-    return SecItemCall.run { () throws(KeychainCoreError) in
+    return SecItemCall.run { () throws(KeychainError) in
         let call = try SecItemCall.parse(query, for: .delete)
         let device = try Device.current()
-        try call.authenticating(on: device) { query throws(KeychainCoreError) in try device.engine.delete(query) }
+        try call.authenticating(on: device) { query throws(KeychainError) in try device.engine.delete(query) }
     }
 }
 
@@ -126,7 +126,7 @@ struct SecItemCall {
     var handle: ContextHandle?
 
     /// Runs one call and turns its outcome into an `OSStatus`.
-    static func run(_ body: () throws(KeychainCoreError) -> Void) -> OSStatus {
+    static func run(_ body: () throws(KeychainError) -> Void) -> OSStatus {
         do {
             try body()
             return errSecSuccess
@@ -137,13 +137,13 @@ struct SecItemCall {
 
     /// Parses a query, replacing its `kSecUseAuthenticationContext` by the context's reference
     /// (`kSecUseCredentialReference`), as Apple's client does before a call leaves the process.
-    static func parse(_ dictionary: CFDictionary, for operation: KeychainOperation) throws(KeychainCoreError) -> SecItemCall {
+    static func parse(_ dictionary: CFDictionary, for operation: KeychainOperation) throws(KeychainError) -> SecItemCall {
         var values = try Self.dictionary(dictionary)
         var provided: (any AuthenticationContextProviding)?
         var handle: ContextHandle?
         if let context = values[QueryKey.authenticationContext] as? any AuthenticationContextProviding {
             guard values[QueryKey.credentialReference] == nil else {
-                throw KeychainCoreError(.invalidParameter, "kSecUseAuthenticationContext and kSecUseCredentialReference together")
+                throw KeychainError(.invalidParameter, "kSecUseAuthenticationContext and kSecUseCredentialReference together")
             }
             do {
                 handle = try context.contextHandle()
@@ -169,10 +169,10 @@ struct SecItemCall {
     /// for authentication — through `securityd`, two round trips fewer for every plain call.
     func authenticating<T>(
         on device: Device,
-        _ body: (ItemQuery) throws(KeychainCoreError) -> T
-    ) throws(KeychainCoreError) -> T {
+        _ body: (ItemQuery) throws(KeychainError) -> T
+    ) throws(KeychainError) -> T {
         var query = query
-        var attempt = Result { () throws(KeychainCoreError) in try body(query) }
+        var attempt = Result { () throws(KeychainError) in try body(query) }
         var callContext: ContextHandle?
         // Both contexts must live until the call ends: releasing one forgets what it earned.
         defer { withExtendedLifetime((handle, callContext)) {} }
@@ -187,7 +187,7 @@ struct SecItemCall {
                 query.credentialReference = made.reference
             }
             guard let reference = query.credentialReference else {
-                throw KeychainCoreError(.internalInconsistency, "the call has no authentication context")
+                throw KeychainError(.internalInconsistency, "the call has no authentication context")
             }
             let reason = query.operationPrompt ?? provided?.defaultReason ?? ""
             let evaluated = Result { () throws(AuthenticationFailure) in
@@ -201,10 +201,10 @@ struct SecItemCall {
                 )
             }
             if case .failure(let failure) = evaluated { throw failure.keychainError }
-            attempt = Result { () throws(KeychainCoreError) in try body(query) }
+            attempt = Result { () throws(KeychainError) in try body(query) }
         }
         guard case .failure(let error) = attempt, error.code == .authenticationNeeded else { return try attempt.get() }
-        throw KeychainCoreError(
+        throw KeychainError(
             .authenticationFailed,
             "authentication did not succeed in \(Self.maximumAuthenticationRounds) rounds"
         )
@@ -214,12 +214,12 @@ struct SecItemCall {
     static let maximumAuthenticationRounds = 20
 
     /// A Core Foundation dictionary as `[String: Any]`; a non-string key is `errSecParam`.
-    static func dictionary(_ dictionary: CFDictionary) throws(KeychainCoreError) -> [String: Any] {
+    static func dictionary(_ dictionary: CFDictionary) throws(KeychainError) -> [String: Any] {
         var result: [String: Any] = [:]
         result.reserveCapacity(dictionary.count)
         for (key, value) in dictionary {
             guard let key = key as? String else {
-                throw KeychainCoreError(.invalidParameter, "a query key is not a string")
+                throw KeychainError(.invalidParameter, "a query key is not a string")
             }
             // Mirror objects become engine values.
             result[key] = (value as? SecAccessControl)?.accessControl ?? value

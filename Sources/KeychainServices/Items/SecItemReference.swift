@@ -32,7 +32,7 @@ enum SecItemReference {
     ]
 
     /// Replaces a query's `kSecValueRef` by what it stands for.
-    static func expand(_ values: inout [String: Any], for operation: KeychainOperation) throws(KeychainCoreError) {
+    static func expand(_ values: inout [String: Any], for operation: KeychainOperation) throws(KeychainError) {
         guard let reference = values[QueryKey.valueReference] else { return }
         values[QueryKey.valueReference] = nil
         switch reference {
@@ -42,10 +42,10 @@ enum SecItemReference {
             if operation == .add {
                 guard let data = key.material.externalRepresentation else {
                     if case .enclave(let enclaveKey) = key.material, case .blob = enclaveKey.location {
-                        throw KeychainCoreError(.unimplemented, "an ephemeral Secure Enclave key cannot be stored on Linux; make it with kSecAttrIsPermanent")
+                        throw KeychainError(.unimplemented, "an ephemeral Secure Enclave key cannot be stored on Linux; make it with kSecAttrIsPermanent")
                     }
                     // A permanent Secure Enclave key is stored from the moment it is made.
-                    throw KeychainCoreError(.duplicateItem, "the Secure Enclave key is in the keychain already")
+                    throw KeychainError(.duplicateItem, "the Secure Enclave key is in the keychain already")
                 }
                 for code in keyAttributes where values[code] == nil {
                     values[code] = attributes[code]
@@ -66,7 +66,7 @@ enum SecItemReference {
                 }
             }
         default:
-            throw KeychainCoreError(.invalidParameter, "kSecValueRef must be a certificate, key or identity reference")
+            throw KeychainError(.invalidParameter, "kSecValueRef must be a certificate, key or identity reference")
         }
     }
 
@@ -81,7 +81,7 @@ enum SecItemReference {
         guard let data = item.data else { return nil }
         switch item.itemClass {
         case .key where item.attributes[QueryKey.tokenID] == .string(TokenID.secureEnclave):
-            return (try? EnclaveKey.key(for: item, device: device, context: context)).map { SecKey(.enclave($0)) }
+            return (try? StoredEnclaveKey.key(for: item, device: device, context: context)).map { SecKey(.enclave($0)) }
         case .key:
             guard case .number(let keyClass)? = item.attributes[kSecAttrKeyClass as String] else { return nil }
             let isRSA = item.attributes[kSecAttrKeyType as String] == .number(42)
@@ -100,10 +100,10 @@ enum SecItemReference {
     }
 
     /// Sets `kSecClass` to the reference's class; another class given with it is `errSecParam`.
-    private static func setClass(_ itemClass: ItemClass, in values: inout [String: Any]) throws(KeychainCoreError) {
+    private static func setClass(_ itemClass: ItemClass, in values: inout [String: Any]) throws(KeychainError) {
         if let given = values[QueryKey.itemClass] {
             guard (given as? String) == itemClass.rawValue else {
-                throw KeychainCoreError(.invalidParameter, "kSecValueRef is not of the class kSecClass names")
+                throw KeychainError(.invalidParameter, "kSecValueRef is not of the class kSecClass names")
             }
         }
         values[QueryKey.itemClass] = itemClass.rawValue

@@ -32,10 +32,10 @@ import KeychainDevice
 /// `SecDbItemCopyResult`).
 enum SecItemResult {
     /// Refuses return keys that this implementation cannot honour yet.
-    static func validate(_ query: ItemQuery) throws(KeychainCoreError) {
+    static func validate(_ query: ItemQuery) throws(KeychainError) {
         guard query.returnTypes.contains(.reference) else { return }
         guard query.itemClass != .identity else {
-            throw KeychainCoreError(.unimplemented, "kSecReturnRef for identities is not supported yet")
+            throw KeychainError(.unimplemented, "kSecReturnRef for identities is not supported yet")
         }
     }
 
@@ -47,7 +47,7 @@ enum SecItemResult {
         return query
     }
 
-    static func make(_ items: [ItemResult], call: SecItemCall, device: Device) throws(KeychainCoreError) -> AnyObject? {
+    static func make(_ items: [ItemResult], call: SecItemCall, device: Device) throws(KeychainError) -> AnyObject? {
         let query = call.query
         try validate(query)
         let values = items.compactMap { item in

@@ -60,7 +60,7 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         dictionary[kSecClass as String] = kSecClassKey as String
         dictionary[kSecReturnData as String] = true
         let device = try currentDevice(name)
-        let result = try call(on: device, dictionary, operation: .add, name: name) { query throws(KeychainCoreError) in
+        let result = try call(on: device, dictionary, operation: .add, name: name) { query throws(KeychainError) in
             var query = query
             query.keyOperation = .generateWrapped(compactRepresentable: compactRepresentable)
             return try device.engine.add(query)
@@ -77,7 +77,7 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         let device = try Self.currentDevice(name)
         var dictionary = Self.useDictionary(context)
         dictionary[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail as String
-        let result = try Self.call(on: device, dictionary, operation: .copyMatching, name: name) { query throws(KeychainCoreError) in
+        let result = try Self.call(on: device, dictionary, operation: .copyMatching, name: name) { query throws(KeychainError) in
             var query = query
             query.keyOperation = .publicKeyOfWrapped(blob: blob)
             return try Self.single(device.engine.search(query))
@@ -112,7 +112,7 @@ package struct SealedEnclaveKey: @unchecked Sendable {
 
     private func perform(_ operation: KeyOperation, name: String) throws(SealedEnclaveKeyError) -> Data {
         let device = device
-        let result = try Self.call(on: device, Self.useDictionary(context), operation: .copyMatching, name: name) { query throws(KeychainCoreError) in
+        let result = try Self.call(on: device, Self.useDictionary(context), operation: .copyMatching, name: name) { query throws(KeychainError) in
             var query = query
             query.keyOperation = operation
             return try Self.single(device.engine.search(query))
@@ -129,9 +129,9 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         return dictionary
     }
 
-    private static func single(_ results: [ItemResult]) throws(KeychainCoreError) -> ItemResult {
+    private static func single(_ results: [ItemResult]) throws(KeychainError) -> ItemResult {
         guard let result = results.first else {
-            throw KeychainCoreError(.internalInconsistency, "the key operation returned nothing")
+            throw KeychainError(.internalInconsistency, "the key operation returned nothing")
         }
         return result
     }
@@ -150,10 +150,10 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         _ dictionary: [String: Any],
         operation: KeychainOperation,
         name: String,
-        _ body: (ItemQuery) throws(KeychainCoreError) -> ItemResult
+        _ body: (ItemQuery) throws(KeychainError) -> ItemResult
     ) throws(SealedEnclaveKeyError) -> ItemResult {
         do {
-            return try EnclaveKey.run(on: device, dictionary, operation: operation, name: name) { _, query throws(KeychainCoreError) in
+            return try StoredEnclaveKey.run(on: device, dictionary, operation: operation, name: name) { _, query throws(KeychainError) in
                 try body(query)
             }
         } catch {

@@ -65,11 +65,11 @@ public func SecKeyCreateRandomKey(
             }
             guard storage.isPrivateKeyPermanent else {
                 // Not stored: the engine seals the private key into a blob the key object holds.
-                let key = SecKey(.enclave(try EnclaveKey.generateEphemeral(attributes: storage.privateAttributes)))
+                let key = SecKey(.enclave(try StoredEnclaveKey.generateEphemeral(attributes: storage.privateAttributes)))
                 try storage.store(publicKey: SecKey(key.material.publicHalf), after: key)
                 return key
             }
-            let key = SecKey(.enclave(try EnclaveKey.generate(attributes: storage.privateAttributes)))
+            let key = SecKey(.enclave(try StoredEnclaveKey.generate(attributes: storage.privateAttributes)))
             try storage.store(publicKey: SecKey(key.material.publicHalf), after: key)
             return key
         }

@@ -75,7 +75,7 @@ extension SecKey {
 enum KeyMaterial: Sendable, Equatable {
     case ecPrivate(ECPrivateKey)
     case ecPublic(ECPublicKey)
-    case enclave(EnclaveKey)
+    case enclave(StoredEnclaveKey)
     case rsaPrivate(RSAPrivateKey)
     case rsaPublic(RSAPublicKey)
 

@@ -15,8 +15,9 @@ import ArgumentParser
 import Foundation
 import KeychainCore
 import KeychainDevice
-import KeychainServer
+import KeychainEngine
 import KeychainServices
+import KeychainTestSupport
 import KeychainTesting
 
 /// The concurrency harness: library processes, `security` processes and threads in this process

@@ -15,8 +15,9 @@ import ArgumentParser
 import Foundation
 import KeychainCore
 import KeychainDevice
-import KeychainServer
+import KeychainEngine
 import KeychainServices
+import KeychainTestSupport
 import KeychainTesting
 
 /// The crash-consistency harness: start a worker, SIGKILL it at a random moment, reopen the

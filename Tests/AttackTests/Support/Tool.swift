@@ -12,27 +12,19 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainTestSupport
 
 /// The built `security` tool, run as a user would run it: in a keychain home, with input on
 /// standard input (not a terminal), optionally as another user.
 struct Tool {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Output = ProgramOutput
 
     var home: URL
     var user: ThrowawayUser?
     var environment: [String: String] = [:]
 
     static var executable: URL {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("security")
-        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/security")
+        BuiltProduct.url("security")
     }
 
     /// The process that runs `security arguments…` (not started).
@@ -58,23 +50,6 @@ struct Tool {
     /// Runs `security arguments…` to the end, feeding `input`.
     @discardableResult
     func run(_ arguments: [String], input: String = "") throws -> Output {
-        let process = process(arguments)
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self)
-        )
+        try ProgramRun.run(process(arguments), input: input)
     }
 }

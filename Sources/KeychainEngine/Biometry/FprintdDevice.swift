@@ -1,0 +1,130 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+
+import CFprintd
+import Foundation
+import KeychainCore
+import Synchronization
+
+/// The system's fingerprint reader, as fprintd (`net.reactivated.Fprint`, on the system bus) drives it.
+///
+/// Each call is one short conversation on its own connection (see `CFprintd.h`): fprintd's owner on the
+/// bus is checked once to run as root, and only its answers count; the reader is looked up in the same
+/// conversation as what is asked of it.
+final class FprintdDevice: Sendable {
+    /// What fprintd reports about its reader.
+    struct Reader: Sendable, Hashable {
+        /// Its D-Bus object path.
+        let path: String
+        /// Its driver's name (`Virtual device for debugging`, `Synaptics Sensors`, …).
+        let name: String
+    }
+
+    /// Why fprintd could not be asked.
+    struct Failure: Error, Sendable {
+        let outcome: Int32
+        let message: String
+    }
+
+    /// How long a scan may take (fprintd has no time-out of its own): `KEYCHAIN_FPRINTD_TIMEOUT` seconds, else 30.
+    let timeout: Duration
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let seconds = environment["KEYCHAIN_FPRINTD_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
+        timeout = .milliseconds(Int64(seconds * 1000))
+    }
+
+    // MARK: Asking
+
+    /// The default reader, or `nil` when fprintd is not there, is not trusted, or has none.
+    func reader() -> Reader? {
+        try? converse { fprint throws(Failure) -> Reader in try Self.reader(fprint) }
+    }
+
+    /// The default reader and the fingers enrolled for this user on it (none when they cannot be listed),
+    /// or `nil` when there is no trusted reader.
+    func enrolment() -> (reader: Reader, fingers: [String])? {
+        try? converse { fprint throws(Failure) -> (reader: Reader, fingers: [String]) in
+            let reader = try Self.reader(fprint)
+            var fingers = [CChar](repeating: 0, count: 4096)
+            guard c_fprint_enrolled(fprint, reader.path, &fingers, fingers.count) >= 0 else { return (reader, []) }
+            return (reader, Self.string(fingers).split(separator: "\n").map(String.init).sorted())
+        }
+    }
+
+    /// One verification of any enrolled finger on the default reader: fprintd's final status
+    /// (`verify-match`, …); cancelling `cancellation` ends this verification, and no other.
+    func verify(cancellation: MatchCancellation) throws(Failure) -> String {
+        try converse(cancellation: cancellation) { fprint throws(Failure) -> String in
+            let reader = try Self.reader(fprint)
+            var status = [CChar](repeating: 0, count: 64)
+            try Self.check(fprint, c_fprint_verify(fprint, reader.path, milliseconds, &status, status.count))
+            return Self.string(status)
+        }
+    }
+
+    /// Enrols `finger` on the default reader: fprintd's final status (`enroll-completed`, …).
+    func enroll(_ finger: String) throws(Failure) -> String {
+        try converse { fprint throws(Failure) -> String in
+            let reader = try Self.reader(fprint)
+            var status = [CChar](repeating: 0, count: 64)
+            try Self.check(fprint, c_fprint_enroll(fprint, reader.path, finger, milliseconds, &status, status.count))
+            return Self.string(status)
+        }
+    }
+
+    // MARK: Private
+
+    /// The C handle, for the cancellation handler, which runs only while its conversation lasts
+    /// (``MatchCancellation`` removes it under its lock before the handle is closed).
+    private struct UnsafeConversation: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private var milliseconds: Int32 {
+        let (seconds, attoseconds) = timeout.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+
+    private func converse<T>(cancellation: MatchCancellation? = nil, _ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
+        var status: Int32 = 0
+        guard let fprint = c_fprint_open(&status) else {
+            throw Failure(outcome: status, message: "the system bus cannot be reached")
+        }
+        defer { c_fprint_close(fprint) }
+        guard let cancellation else { return try body(fprint) }
+        let conversation = UnsafeConversation(pointer: fprint)
+        return try cancellation.whileWaiting(onCancel: { c_fprint_cancel(conversation.pointer) }) { () throws(Failure) -> T in
+            try body(fprint)
+        }
+    }
+
+    /// The default reader, asked in the conversation `fprint`.
+    private static func reader(_ fprint: OpaquePointer) throws(Failure) -> Reader {
+        var path = [CChar](repeating: 0, count: 256)
+        var name = [CChar](repeating: 0, count: 256)
+        try check(fprint, c_fprint_device(fprint, &path, path.count, &name, name.count))
+        return Reader(path: string(path), name: string(name))
+    }
+
+    /// The text of a NUL-terminated buffer.
+    private static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func check(_ fprint: OpaquePointer, _ outcome: Int32) throws(Failure) {
+        guard outcome < 0 else { return }
+        throw Failure(outcome: outcome, message: String(cString: c_fprint_error(fprint)))
+    }
+}

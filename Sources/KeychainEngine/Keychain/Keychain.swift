@@ -1,0 +1,101 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+package import Foundation
+import GRDB
+package import KeychainCore
+package import Logging
+
+/// An open keychain and its item operations: Apple's `SecItemServer` and `SecItemDb`.
+///
+/// This is the engine behind `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` and
+/// `SecItemDelete`. It is safe to use from many threads at once; every operation is one
+/// database transaction. The keybag and lock state are the ``keybagService``'s; the attempt
+/// counters, shared with the authentication gate, are its ``KeybagService/attempts``.
+///
+/// ```swift
+/// let keychain = try Keychain(directory: home, accessGroups: .standard)
+/// var query = try QueryParser.parse(["class": "genp", "svce": "Example"], for: .copyMatching)
+/// let items = try keychain.search(query)
+/// ```
+package final class Keychain: Sendable {
+    // MARK: Properties
+
+    /// The access groups this process may use.
+    package let accessGroups: AccessGroups
+    /// The clock used for item dates and passcode back-off.
+    package let clock: @Sendable () -> Date
+    /// The keybag and this process's lock state.
+    package let keybagService: KeybagService
+
+    // The parts, internal to the engine: tests reach them with `@testable import`, harnesses
+    // through the narrow calls in Keychain+Testing.swift.
+    let store: SQLiteItemStore
+    let codec: ItemCodec
+    let logger: Logger
+
+    /// The access groups a request may use: the ones its caller was granted, else this process's.
+    func accessGroups(of query: ItemQuery) -> AccessGroups {
+        query.accessGroups ?? accessGroups
+    }
+
+    /// `query` limited to the groups its process may write (see ``AccessGroups/writable``).
+    func writing(_ query: ItemQuery) -> ItemQuery {
+        var limited = query
+        limited.accessGroups = accessGroups(of: query).writable
+        return limited
+    }
+
+    /// The keychain home: `keychain.db`, `device.key` and `keybag.key`.
+    package var directory: URL { keybagService.directory }
+    /// The wrong-passcode and failed-match counts.
+    package var attempts: AttemptCounters { keybagService.attempts }
+    /// The class keys and look-up keys this process holds.
+    var keybag: Keybag { keybagService.keybag }
+
+    // MARK: Initialization
+
+    /// Opens the keychain in `directory`, creating it (and the directory, mode 0700) if there is none.
+    ///
+    /// A home or file that another user owns or can write is refused; so is a damaged database, a
+    /// database whose device secret or keybag secret is missing, and one written by a newer
+    /// version: the engine never replaces a keychain it cannot read with an empty one.
+    package init(
+        directory: URL,
+        accessGroups: AccessGroups,
+        passcodeKDF: PasscodeKDF = .standard,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "swift-keychain")
+    ) throws(KeychainError) {
+        // The path as checked: `..` resolved once, the same for every file opened in it.
+        let directory = directory.standardizedFileURL
+        self.accessGroups = accessGroups
+        self.clock = clock
+        self.logger = logger
+        try PrivateDirectory.prepare(directory)
+        for name in [DeviceSecret.fileName, FileKeybagSecretStore.fileName] {
+            try PrivateFile.check(directory.appendingPathComponent(name).path)
+        }
+        store = try SQLiteItemStore(url: directory.appendingPathComponent(SQLiteItemStore.fileName))
+        keybagService = try KeybagService(
+            directory: directory,
+            store: store,
+            accessGroups: accessGroups,
+            passcodeKDF: passcodeKDF,
+            attempts: AttemptCounters(store: store, clock: clock),
+            logger: logger
+        )
+        codec = keybagService.codec
+    }
+}

@@ -1,0 +1,137 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainContract
+import KeychainDevice
+import KeychainTestSupport
+import Testing
+
+/// `securityd --system`: one daemon for every user, each user's keychain in a folder of the
+/// daemon's that no user can enter — the arrangement of iOS, where apps never see the database.
+@Suite(.serialized)
+struct SystemDaemonTests {
+    static let alice: UInt32 = 61001
+    static let bob: UInt32 = 61002
+
+    /// A system daemon on a throw-away state folder and socket, and a home for each user.
+    final class SystemDaemon {
+        let root: URL
+        let state: URL
+        let socket: String
+        let process: Process
+
+        init() throws {
+            root = URL(fileURLWithPath: "/tmp/kc-system-\(UUID().uuidString.prefix(8))")
+            state = root.appendingPathComponent("state")
+            socket = root.appendingPathComponent("run/socket").path
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            for user in [SystemDaemonTests.alice, SystemDaemonTests.bob] {
+                let home = root.appendingPathComponent("home-\(user)")
+                try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                guard chown(home.path, user, user) == 0 else { throw PrivateDaemon.DaemonError.didNotStart }
+            }
+            // Started as root here; installed, it runs as its own account (Support/systemd).
+            process = Process()
+            process.executableURL = PrivateDaemon.executable
+            process.arguments = ["--system", "--state-directory", state.path, "--socket", socket]
+            var environment = ProcessInfo.processInfo.environment
+            environment["KEYCHAIN_PASSCODE_COST"] = "testing"
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: socket) {
+                guard process.isRunning, Date() < deadline else { throw PrivateDaemon.DaemonError.didNotStart }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+
+        /// Runs `security` as `user`, whose home is their own folder here.
+        func tool(_ user: UInt32, _ arguments: [String], input: String = "") throws -> SecurityToolRunner.Output {
+            var environment = ProcessInfo.processInfo.environment
+            for name in ["KEYCHAIN_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "KEYCHAIN_ACCESS_GROUPS", "DISPLAY", "WAYLAND_DISPLAY"] {
+                environment[name] = nil
+            }
+            environment["HOME"] = root.appendingPathComponent("home-\(user)").path
+            environment["KEYCHAIN_ENGINE"] = "daemon"
+            environment["KEYCHAIN_SOCKET"] = socket
+            let setpriv = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", SecurityToolRunner.executable.path]
+            return try SecurityToolRunner.runProgram("/usr/bin/setpriv", setpriv + arguments, environment: environment, input: input)
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: root)
+        }
+    }
+
+    @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to run clients as several users"))
+    func eachUserHasAKeychainOfTheirOwnThatNoUserCanRead() throws {
+        let daemon = try SystemDaemon()
+        defer { daemon.stop() }
+        let (alice, bob) = (Self.alice, Self.bob)
+        var output = try daemon.tool(alice, ["add-generic-password", "-a", "alice", "-s", "Mail", "-w", "alice's secret"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try daemon.tool(alice, ["find-generic-password", "-s", "Mail", "-w"]).stdout == "alice's secret\n")
+        // Another user finds nothing of it, and has a keychain of their own.
+        #expect(try daemon.tool(bob, ["find-generic-password", "-s", "Mail", "-w"]).status == 44)
+        #expect(try daemon.tool(bob, ["add-generic-password", "-a", "bob", "-s", "Mail", "-w", "bob's secret"]).status == 0)
+        #expect(try daemon.tool(alice, ["find-generic-password", "-s", "Mail", "-w"]).stdout == "alice's secret\n")
+
+        // Each user's passcode and lock are their own.
+        #expect(try daemon.tool(alice, ["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(try daemon.tool(alice, ["lock"]).status == 0)
+        output = try daemon.tool(alice, ["find-generic-password", "-s", "Mail", "-w"])
+        #expect(output.status == 36 && output.stdout.isEmpty, "\(output.stderr)")
+        #expect(try daemon.tool(bob, ["find-generic-password", "-s", "Mail", "-w"]).stdout == "bob's secret\n")
+        #expect(try daemon.tool(alice, ["unlock"], input: "2468\n").status == 0)
+        #expect(try daemon.tool(alice, ["find-generic-password", "-s", "Mail", "-w"]).stdout == "alice's secret\n")
+
+        // The files are the daemon's, in a folder per user that the user cannot enter.
+        let aliceKeychain = daemon.state.appendingPathComponent("\(alice)")
+        #expect(FileManager.default.fileExists(atPath: aliceKeychain.appendingPathComponent("keychain.db").path))
+        let folder = try FileManager.default.attributesOfItem(atPath: aliceKeychain.path)
+        #expect(folder[.ownerAccountID] as? UInt == UInt(getuid()))
+        #expect(folder[.posixPermissions] as? Int == 0o700)
+        #expect(try !PrivateDaemon.succeeds(["/bin/ls", aliceKeychain.path], as: alice))
+        #expect(try !PrivateDaemon.succeeds(["/bin/cat", aliceKeychain.appendingPathComponent("keychain.db").path], as: alice))
+        // A copy of the user's home holds nothing of the keychain.
+        let homeFiles = FileManager.default.enumerator(atPath: daemon.root.appendingPathComponent("home-\(alice)").path)?.allObjects ?? []
+        #expect(homeFiles.isEmpty, "\(homeFiles)")
+        // Everyone reaches the socket; only the daemon's account can change its folder.
+        #expect(try FileManager.default.attributesOfItem(atPath: daemon.socket)[.posixPermissions] as? Int == 0o666)
+        let run = (daemon.socket as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.attributesOfItem(atPath: run)[.posixPermissions] as? Int == 0o755)
+    }
+
+    @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to run clients as several users"))
+    func aUserCannotReachAnotherUsersKeychainThroughTheWire() throws {
+        let daemon = try SystemDaemon()
+        defer { daemon.stop() }
+        #expect(try daemon.tool(Self.alice, ["add-generic-password", "-a", "alice", "-s", "Wire", "-w", "alice's"]).status == 0)
+        // Whatever bob sends, he is served from his own keychain: naming alice's home, another
+        // socket folder, every access group.
+        var output = try daemon.tool(Self.bob, ["dump-keychain", "-d"])
+        #expect(!output.stdout.contains("alice's"), "\(output.stdout)")
+        output = try daemon.tool(Self.bob, ["find-generic-password", "-s", "Wire", "-w"])
+        #expect(output.status == 44)
+        // Root's own clients too get root's keychain, not a user's.
+        let rootEngine = WireEngine(transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: daemon.socket), launcher: nil), prompt: .none)
+        #expect(try rootEngine.lockState().hasPasscode == false)
+        #expect(FileManager.default.fileExists(atPath: daemon.state.appendingPathComponent("0").path))
+    }
+}
