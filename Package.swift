@@ -57,13 +57,10 @@ let package = Package(
     targets: [
         // System calls Swift cannot make itself (prctl is variadic): core dumps.
         .target(name: "CKeychainSystem"),
-        // libsystemd's sd-bus, loaded at run time (no build-time dependency on libsystemd-dev): the
-        // system bus for the two targets below.
-        .target(name: "CSystemBus"),
-        // systemd-logind's lock and sleep signals for securityd, on the system bus.
-        .target(name: "CLoginSession", dependencies: ["CSystemBus"]),
-        // fprintd's fingerprint readers on the system bus.
-        .target(name: "CFprintd", dependencies: ["CSystemBus"]),
+        // libsystemd's sd-bus, loaded at run time (no build-time dependency on libsystemd-dev), and
+        // the conversations held over it: systemd-logind's lock and sleep signals for securityd,
+        // fprintd's fingerprint readers for the engine. Calls only: whom to believe is decided in Swift.
+        .target(name: "CSDBus"),
         // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
         // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
         .target(
@@ -108,7 +105,7 @@ let package = Package(
                 "KeychainCrypto",
                 "CKeychainEngineLoader",
                 "CKeychainSystem",
-                "CFprintd",
+                "CSDBus",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -188,7 +185,7 @@ let package = Package(
             name: "SecurityDaemon",
             dependencies: [
                 "CKeychainSystem",
-                "CLoginSession",
+                "CSDBus",
                 "KeychainContract",
                 "KeychainDevice",
                 "KeychainCore",

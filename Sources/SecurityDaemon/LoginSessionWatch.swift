@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CLoginSession
+import CSDBus
 import Foundation
 import KeychainCore
 import KeychainContract

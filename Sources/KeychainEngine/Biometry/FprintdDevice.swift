@@ -12,16 +12,17 @@
 //===----------------------------------------------------------------------===//
 
 
-import CFprintd
+import CSDBus
 import Foundation
 import KeychainCore
 import Synchronization
 
 /// The system's fingerprint reader, as fprintd (`net.reactivated.Fprint`, on the system bus) drives it.
 ///
-/// Each call is one short conversation on its own connection (see `CFprintd.h`): fprintd's owner on the
-/// bus is checked once to run as root, and only its answers count; the reader is looked up in the same
-/// conversation as what is asked of it.
+/// Each call is one short conversation on its own connection (see `fprintd_conversation.h`): the owner
+/// of fprintd's name is looked up once, believed only when ``mayAnswer(asFprintdRunningAs:)`` accepts the user
+/// it runs as, and only its answers count; the reader is looked up in the same conversation as what is
+/// asked of it.
 final class FprintdDevice: Sendable {
     /// What fprintd reports about its reader.
     struct Reader: Sendable, Hashable {
@@ -43,6 +44,17 @@ final class FprintdDevice: Sendable {
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let seconds = environment["KEYCHAIN_FPRINTD_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
         timeout = .milliseconds(Int64(seconds * 1000))
+    }
+
+    // MARK: Whom to believe
+
+    /// Whether the program that owns fprintd's name, running as `userID`, is fprintd: only root's.
+    ///
+    /// The system bus lets only root own `net.reactivated.Fprint`, but a test bus, a session bus or
+    /// a bus whose policy was loosened may let anyone take it, and a user's program that answered
+    /// "verify-match" would release every biometry item. `UInt32.max` (the bus did not say) is nobody.
+    static func mayAnswer(asFprintdRunningAs userID: UInt32) -> Bool {
+        userID == 0
     }
 
     // MARK: Asking
@@ -103,11 +115,23 @@ final class FprintdDevice: Sendable {
             throw Failure(outcome: status, message: "the system bus cannot be reached")
         }
         defer { c_fprint_close(fprint) }
+        try Self.acceptOwner(fprint)
         guard let cancellation else { return try body(fprint) }
         let conversation = UnsafeConversation(pointer: fprint)
         return try cancellation.whileWaiting(onCancel: { c_fprint_cancel(conversation.pointer) }) { () throws(Failure) -> T in
             try body(fprint)
         }
+    }
+
+    /// Finds who answers as fprintd and makes the conversation talk to it, if it may answer.
+    private static func acceptOwner(_ fprint: OpaquePointer) throws(Failure) {
+        var owner = [CChar](repeating: 0, count: 256)
+        var userID = UInt32.max
+        try check(fprint, c_fprint_find_owner(fprint, &owner, owner.count, &userID))
+        guard mayAnswer(asFprintdRunningAs: userID) else {
+            throw Failure(outcome: Int32(C_FPRINT_UNTRUSTED), message: "the program that answers as fprintd does not run as root")
+        }
+        try check(fprint, c_fprint_use_owner(fprint, owner))
     }
 
     /// The default reader, asked in the conversation `fprint`.

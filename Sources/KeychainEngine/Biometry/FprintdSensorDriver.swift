@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 
-import CFprintd
+import CSDBus
 import Crypto
 import Foundation
 import KeychainCore

@@ -13,8 +13,8 @@
 
 
 #define _GNU_SOURCE
-#include "CFprintd.h"
-#include "CSystemBus.h"
+#include "fprintd_conversation.h"
+#include "sd_bus_loader.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -27,7 +27,7 @@ enum { NAME_LENGTH = 256, STATUS_LENGTH = 64, ERROR_LENGTH = 256 };
 
 struct c_fprint {
     void *library;
-    struct c_system_bus_api api;
+    struct c_sd_bus_api api;
     sd_bus *bus;
     atomic_int cancelled;
     char owner[NAME_LENGTH];
@@ -78,7 +78,7 @@ c_fprint *c_fprint_open(int *status) {
         return NULL;
     }
     atomic_init(&fprint->cancelled, 0);
-    fprint->library = c_system_bus_load(&fprint->api, NULL);
+    fprint->library = c_sd_bus_load(&fprint->api, NULL);
     if (!fprint->library || fprint->api.open_system(&fprint->bus) < 0) {
         fprint->bus = NULL;
         c_fprint_close(fprint);
@@ -92,7 +92,7 @@ c_fprint *c_fprint_open(int *status) {
 void c_fprint_close(c_fprint *fprint) {
     if (!fprint) return;
     if (fprint->bus) fprint->api.flush_close_unref(fprint->bus);
-    c_system_bus_unload(fprint->library);
+    c_sd_bus_unload(fprint->library);
     free(fprint);
 }
 
@@ -104,11 +104,9 @@ const char *c_fprint_error(c_fprint *fprint) {
     return fprint ? fprint->error : "no conversation";
 }
 
-/// Finds the service's owner (starting fprintd if the bus can) and checks that it runs as root — once per
-/// conversation: a unique name is never given to another connection, so calls to the one checked reach that
-/// root process or fail.
-static int trust_owner(c_fprint *fprint) {
-    if (fprint->owner[0] != '\0') return C_FPRINT_OK;
+int c_fprint_find_owner(c_fprint *fprint, char *owner, size_t size, uint32_t *uid) {
+    if (!fprint || !fprint->bus) return C_FPRINT_NO_BUS;
+    if (uid) *uid = UINT32_MAX;
     sd_bus_error error = {NULL, NULL, 0};
     sd_bus_message *reply = NULL;
     // Starting the service if it is activatable; a name nobody owns and nobody can start fails here.
@@ -124,25 +122,37 @@ static int trust_owner(c_fprint *fprint) {
         fprint->api.error_free(&error);
         return outcome;
     }
-    const char *owner = NULL;
-    if (fprint->api.message_read(reply, "s", &owner) <= 0 || !owner || strlen(owner) >= NAME_LENGTH) {
+    const char *name = NULL;
+    if (fprint->api.message_read(reply, "s", &name) <= 0 || !name || strlen(name) >= NAME_LENGTH || strlen(name) >= size) {
         fprint->api.message_unref(reply);
         return fail(fprint, C_FPRINT_FAILED, "the bus named no owner for fprintd", NULL);
     }
-    strcpy(fprint->owner, owner);
+    strcpy(owner, name);
     fprint->api.message_unref(reply);
     reply = NULL;
     result = fprint->api.call_method(fprint->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                     "GetConnectionUnixUser", &error, &reply, "s", fprint->owner);
-    uint32_t uid = UINT32_MAX;
-    if (result >= 0) fprint->api.message_read(reply, "u", &uid);
+                                     "GetConnectionUnixUser", &error, &reply, "s", owner);
+    uint32_t value = UINT32_MAX;
+    if (result >= 0 && fprint->api.message_read(reply, "u", &value) > 0 && uid) *uid = value;
     if (reply) fprint->api.message_unref(reply);
     fprint->api.error_free(&error);
-    if (uid != 0) {
-        fprint->owner[0] = '\0';
-        return fail(fprint, C_FPRINT_UNTRUSTED, "the program that answers as fprintd does not run as root", NULL);
-    }
     return C_FPRINT_OK;
+}
+
+int c_fprint_use_owner(c_fprint *fprint, const char *owner) {
+    if (!fprint || !fprint->bus) return C_FPRINT_NO_BUS;
+    if (!owner || owner[0] != ':' || strlen(owner) >= NAME_LENGTH) {
+        return fail(fprint, C_FPRINT_FAILED, "not a unique bus name", NULL);
+    }
+    strcpy(fprint->owner, owner);
+    return C_FPRINT_OK;
+}
+
+/// Whether an owner was chosen: nothing is asked of fprintd's well-known name, only of the unique
+/// name Swift accepted.
+static int trust_owner(c_fprint *fprint) {
+    if (fprint->owner[0] != '\0') return C_FPRINT_OK;
+    return fail(fprint, C_FPRINT_UNTRUSTED, "no trusted owner of fprintd's name was chosen", NULL);
 }
 
 /// A method call to the trusted owner, with no arguments or one string; the reply, if asked for.

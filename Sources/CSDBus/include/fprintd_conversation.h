@@ -12,19 +12,21 @@
 //===----------------------------------------------------------------------===//
 
 
-#ifndef C_FPRINTD_H
-#define C_FPRINTD_H
+#ifndef C_FPRINTD_CONVERSATION_H
+#define C_FPRINTD_CONVERSATION_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /// A conversation with fprintd (`net.reactivated.Fprint`) on the system bus, through libsystemd's
 /// sd-bus, loaded when the conversation opens (no build-time dependency: where `libsystemd.so.0`
 /// or the system bus is missing, it does not open).
 ///
-/// Every call first finds the name's current owner and checks, with the bus daemon's
-/// `GetConnectionUnixUser`, that it runs as root; calls then go to that owner's unique name, and
-/// only signals from it are read: a program of the user's own that takes the name on a bus that
-/// allows it is never believed.
+/// Nothing is asked of fprintd's well-known name: `c_fprint_find_owner` reports the name's current
+/// owner and the user it runs as (the bus daemon's `GetConnectionUnixUser`), the caller decides
+/// whether to believe it, and `c_fprint_use_owner` names the unique name that every later call goes
+/// to and whose signals alone are read. A program that takes the name on a bus that allows it is
+/// believed only if the caller accepts the user it runs as.
 typedef struct c_fprint c_fprint;
 
 /// Outcomes; the negative ones leave a message in `c_fprint_error`.
@@ -34,7 +36,7 @@ enum {
     C_FPRINT_NO_BUS = -1,
     /// fprintd is not on the bus and cannot be started.
     C_FPRINT_NO_SERVICE = -2,
-    /// The name's owner does not run as root.
+    /// No owner was accepted (`c_fprint_use_owner`).
     C_FPRINT_UNTRUSTED = -3,
     /// fprintd has no reader.
     C_FPRINT_NO_DEVICE = -4,
@@ -59,6 +61,14 @@ void c_fprint_close(c_fprint *fprint);
 /// Makes the verification or enrolment of this conversation (from another thread) end with
 /// `C_FPRINT_CANCELLED`, whether it is in progress or starts later: a cancelled conversation is done.
 void c_fprint_cancel(c_fprint *fprint);
+
+/// Finds the owner of fprintd's name (starting fprintd if the bus can): its unique name into `owner`,
+/// and the user it runs as into `*uid` (UINT32_MAX when the bus does not say). Trusts nothing.
+int c_fprint_find_owner(c_fprint *fprint, char *owner, size_t size, uint32_t *uid);
+
+/// Makes `owner`, a unique name (`:1.42`) the caller accepted, the one this conversation talks to.
+/// Until then every call below ends with `C_FPRINT_UNTRUSTED`.
+int c_fprint_use_owner(c_fprint *fprint, const char *owner);
 
 /// The last failure's message.
 const char *c_fprint_error(c_fprint *fprint);

@@ -12,12 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE
-#include "CSystemBus.h"
+#include "sd_bus_loader.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
 
-void *c_system_bus_load(struct c_system_bus_api *api, const char **reason) {
+void *c_sd_bus_load(struct c_sd_bus_api *api, const char **reason) {
     const char *ignored;
     if (!reason) reason = &ignored;
     void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
@@ -28,6 +28,7 @@ void *c_system_bus_load(struct c_system_bus_api *api, const char **reason) {
 #define RESOLVE(field, symbol) \
     if (!(*(void **)&api->field = dlsym(library, symbol))) goto missing;
     RESOLVE(open_system, "sd_bus_open_system")
+    RESOLVE(open_user, "sd_bus_open_user")
     RESOLVE(call_method, "sd_bus_call_method")
     RESOLVE(get_property, "sd_bus_get_property")
     RESOLVE(add_match, "sd_bus_add_match")
@@ -53,6 +54,6 @@ missing:
     return NULL;
 }
 
-void c_system_bus_unload(void *library) {
+void c_sd_bus_unload(void *library) {
     if (library) dlclose(library);
 }

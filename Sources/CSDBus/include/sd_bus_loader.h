@@ -11,13 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef C_SYSTEM_BUS_H
-#define C_SYSTEM_BUS_H
+#ifndef C_SD_BUS_LOADER_H
+#define C_SD_BUS_LOADER_H
 
 #include <stdint.h>
 
 // The sd-bus entry points the keychain uses, as libsystemd exports them (sd-bus.h), resolved at
-// run time: a system without libsystemd builds, and simply has no system bus to talk to.
+// run time: a system without libsystemd builds, and simply has no bus to talk to. Only calls are
+// translated here; what an answer is worth (who may answer as fprintd, which signals count) is
+// decided in Swift.
 typedef struct sd_bus sd_bus;
 typedef struct sd_bus_message sd_bus_message;
 typedef struct sd_bus_slot sd_bus_slot;
@@ -28,8 +30,9 @@ typedef struct {
 } sd_bus_error;
 typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
 
-struct c_system_bus_api {
+struct c_sd_bus_api {
     int (*open_system)(sd_bus **ret);
+    int (*open_user)(sd_bus **ret);
     int (*call_method)(sd_bus *bus, const char *destination, const char *path, const char *interface,
                        const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *types, ...);
     int (*get_property)(sd_bus *bus, const char *destination, const char *path, const char *interface,
@@ -52,10 +55,10 @@ struct c_system_bus_api {
 };
 
 /// Loads libsystemd and resolves every entry point into `*api`: the library, to give to
-/// `c_system_bus_unload` when done, or NULL with `*reason` (a static string) when it cannot.
-void *c_system_bus_load(struct c_system_bus_api *api, const char **reason);
+/// `c_sd_bus_unload` when done, or NULL with `*reason` (a static string) when it cannot.
+void *c_sd_bus_load(struct c_sd_bus_api *api, const char **reason);
 
-/// Unloads what `c_system_bus_load` loaded (NULL is ignored).
-void c_system_bus_unload(void *library);
+/// Unloads what `c_sd_bus_load` loaded (NULL is ignored).
+void c_sd_bus_unload(void *library);
 
 #endif

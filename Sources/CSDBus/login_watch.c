@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE
-#include "CLoginSession.h"
-#include "CSystemBus.h"
+#include "login_watch.h"
+#include "sd_bus_loader.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ struct pending {
 
 struct c_login_watch {
     void *library;
-    struct c_system_bus_api api;
+    struct c_sd_bus_api api;
     sd_bus *bus;
     struct pending queue[QUEUE_LENGTH];
     int count;
@@ -93,7 +93,7 @@ c_login_watch *c_login_watch_open(const char **reason) {
         *reason = "out of memory";
         return NULL;
     }
-    watch->library = c_system_bus_load(&watch->api, reason);
+    watch->library = c_sd_bus_load(&watch->api, reason);
     if (!watch->library) goto fail;
     if (watch->api.open_system(&watch->bus) < 0) {
         watch->bus = NULL;
@@ -164,6 +164,6 @@ int c_login_watch_next(c_login_watch *watch, int timeout_ms, uint32_t *uid) {
 void c_login_watch_close(c_login_watch *watch) {
     if (!watch) return;
     if (watch->bus) watch->api.flush_close_unref(watch->bus);
-    c_system_bus_unload(watch->library);
+    c_sd_bus_unload(watch->library);
     free(watch);
 }

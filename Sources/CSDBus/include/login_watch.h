@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef C_LOGIN_SESSION_H
-#define C_LOGIN_SESSION_H
+#ifndef C_LOGIN_WATCH_H
+#define C_LOGIN_WATCH_H
 
 #include <stdint.h>
 
