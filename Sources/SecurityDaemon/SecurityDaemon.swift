@@ -18,8 +18,6 @@ import KeychainContract
 import KeychainEngine
 import Logging
 import NIOCore
-import ServiceLifecycle
-import UnixSignals
 
 /// `securityd`: holds a keychain's keys for every process of the user, behind a Unix socket.
 ///
@@ -129,29 +127,18 @@ struct SecurityDaemon: AsyncParsableCommand {
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         var lifetime = DaemonLifetime(watch: watch, clients: clients, logger: logger)
         lifetime.exitWhenIdle = exitWhenIdle.map { .seconds(max(1, $0)) }
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            // The server ends by itself when its socket file is gone: the daemon then stops.
-            .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup),
-        ]
-        if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
-            services.append(.init(service: AutoLock(engines: { [engine] }, clients: clients, logger: logger, after: after)))
-        }
-        if let bus = Self.loginBus(logger: logger) {
-            let owner = geteuid()
-            let watch = LoginSessionWatch(bus: bus, engines: { userID in userID == nil || userID == owner ? [engine] : [] }, logger: logger)
-            services.append(.init(service: watch))
-        }
-        // The server stops first on a signal; when the lifetime ends, the server shuts down gracefully.
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: services,
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
+        let owner = geteuid()
+        let services = DaemonServices(
+            server: service,
+            lifetime: lifetime,
+            clients: clients,
+            engines: { [engine] },
+            enginesOfUser: { userID in userID == nil || userID == owner ? [engine] : [] },
+            autoLock: autoLockAfter,
+            logger: logger
         )
         do {
-            try await group.run()
+            try await services.run()
         } catch {
             readiness.report(.failed(Self.coreError(error)))
             throw error
@@ -178,37 +165,22 @@ struct SecurityDaemon: AsyncParsableCommand {
         service.readiness = ReadinessPipe(descriptor: readyFd)
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         service.isShared = true
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)
-        ]
-        if let after = autoLock.map({ Duration.seconds(max(1, $0)) }) ?? AutoLock.fromEnvironment() {
-            services.append(.init(service: AutoLock(engines: { keychains.engines }, clients: clients, logger: logger, after: after)))
-        }
-        if let bus = Self.loginBus(logger: logger) {
-            let watch = LoginSessionWatch(
-                bus: bus,
-                engines: { userID in userID.map { keychains.engine(ofUser: $0).map { [$0] } ?? [] } ?? keychains.engines },
-                logger: logger
-            )
-            services.append(.init(service: watch))
-        }
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let services = DaemonServices(
+            server: service,
+            lifetime: nil,
+            clients: clients,
+            engines: { keychains.engines },
+            enginesOfUser: { userID in userID.map { keychains.engine(ofUser: $0).map { [$0] } ?? [] } ?? keychains.engines },
+            autoLock: autoLockAfter,
+            logger: logger
         )
-        try await group.run()
+        try await services.run()
         withExtendedLifetime(instance) {}
     }
 
-    /// The system bus, to follow the login session's locks; `nil` (logged) where there is none.
-    private static func loginBus(logger: Logger) -> LoginBus? {
-        switch LoginBus.open() {
-        case .success(let bus):
-            logger.info("locking the keychain with the login session (systemd-logind)")
-            return bus
-        case .failure(let unavailable):
-            logger.info("not locking with the login session: \(unavailable.reason)")
-            return nil
-        }
+    /// How long without requests before the keychains lock: `--auto-lock`, else `KEYCHAIN_AUTO_LOCK`.
+    private var autoLockAfter: Duration? {
+        autoLock.map { Duration.seconds(max(1, $0)) } ?? AutoLock.fromEnvironment()
     }
 
     /// `error` as the engine's error, which crosses to a client.
