@@ -36,7 +36,7 @@ import Testing
         if let passcode { try keychain.keybagService.setPasscode(passcode, current: nil) }
         var legacy = try keychain.keybagService.currentRecord()
         legacy.sealedProtectedLookupKey = nil
-        let deviceSecret = try DeviceSecret.load(in: directory)
+        let deviceSecret = try FileDeviceSecretStore(directory: directory).load()
         let stored = StoredKeybag(generation: 1, secretIdentifier: Data(), record: legacy)
         let keybag = try Keybag(deviceSecret: deviceSecret, stored: stored)
         if let passcode {

@@ -34,13 +34,15 @@ package final class EmbeddedEngine: Engine {
 
     // MARK: Initialization
 
-    /// Opens the keychain in `directory` (creating it if needed).
-    package init(directory: URL, configuration: DeviceConfiguration) throws(KeychainError) {
+    /// Opens the keychain in `directory` (creating it if needed), its device and keybag secrets in
+    /// `secrets` (by default, files in `directory`).
+    package init(directory: URL, configuration: DeviceConfiguration, secrets: SecretStores? = nil) throws(KeychainError) {
         keychain = try Keychain(
             directory: directory,
             accessGroups: AccessGroups(configuration.accessGroups),
             passcodeKDF: configuration.passcodeCost.kdf,
             clock: configuration.clock,
+            secrets: secrets,
             logger: configuration.logger
         )
         simulatedSensor = SimulatedSensorDriver(keychain: keychain)

@@ -41,6 +41,10 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
 
     // MARK: KeybagSecretStore
 
+    package func holdsCurrentSecret() -> Bool {
+        PrivateFile.status(currentPath, followingLinks: false) != nil
+    }
+
     package func secret(identifiedBy identifier: Data) throws(KeychainError) -> KeybagSecret? {
         // The current file; the staged one (a write committed but not promoted yet); the current
         // file again, in case another process promoted between the two reads.

@@ -28,6 +28,9 @@ package protocol KeybagSecretStore: Sendable {
     /// Where the secrets are kept, for messages.
     var location: String { get }
 
+    /// Whether the store holds a current secret (readable or not, even a link).
+    func holdsCurrentSecret() -> Bool
+
     /// The secret with `identifier`, current or staged; `nil` if the store does not hold it.
     func secret(identifiedBy identifier: Data) throws(KeychainError) -> KeybagSecret?
 

@@ -54,6 +54,7 @@ package final class KeybagService: Sendable {
         accessGroups: AccessGroups,
         passcodeKDF: PasscodeKDF,
         attempts: AttemptCounters,
+        secrets: SecretStores,
         logger: Logger
     ) throws(KeychainError) {
         self.directory = directory
@@ -62,7 +63,7 @@ package final class KeybagService: Sendable {
         minimumKDF = PasscodeKDF.minimumAccepted(configured: passcodeKDF)
         self.attempts = attempts
         self.logger = logger
-        let opened = try Self.openKeybag(in: directory, store: store, kdf: passcodeKDF)
+        let opened = try Self.openKeybag(in: directory, store: store, secrets: secrets, kdf: passcodeKDF)
         vault = opened.vault
         keybag = try Keybag(deviceSecret: vault.deviceSecret, stored: opened.stored, accessGroups: accessGroups.groups)
         codec = ItemCodec(keybag: keybag, passcodeKDF: passcodeKDF)
@@ -80,11 +81,13 @@ package final class KeybagService: Sendable {
     private static func openKeybag(
         in directory: URL,
         store: SQLiteItemStore,
+        secrets stores: SecretStores,
         kdf: PasscodeKDF
     ) throws(KeychainError) -> (vault: KeybagVault, stored: StoredKeybag, staged: KeybagSecret?) {
-        let secrets = FileKeybagSecretStore(directory: directory)
+        let device = stores.device
+        let secrets = stores.keybag
         if try store.read({ db throws(KeychainError) in try KeybagVault.exists(db) }) {
-            let vault = try openVault(in: directory, store: store, secrets: secrets)
+            let vault = try openVault(store: store, secrets: stores)
             guard let stored = try store.read({ db throws(KeychainError) in try vault.stored(db, isWriting: false) }) else {
                 throw KeychainError(.decode, "the keybag is missing")
             }
@@ -93,19 +96,19 @@ package final class KeybagService: Sendable {
             try? vault.secrets.promote(stored.secretIdentifier)
             return (vault, stored, nil)
         }
-        var stagedDevice: String?
+        var stagedDevice: StagedDeviceSecret?
         var staged: KeybagSecret?
         let result = Result { () throws(KeychainError) -> (KeybagVault, StoredKeybag)? in
             try store.write { db throws(KeychainError) -> (KeybagVault, StoredKeybag)? in
                 guard try !KeybagVault.exists(db) else { return nil }  // another process created it meanwhile
                 let vault: KeybagVault
                 let record: KeybagRecord
-                if DeviceSecret.exists(in: directory) {
-                    let deviceSecret = try DeviceSecret.load(in: directory)
+                if device.exists() {
+                    let deviceSecret = try device.load()
                     guard let legacy = try LegacyKeybag.fetch(db, deviceSecret: deviceSecret) else {
                         throw KeychainError(
                             .decode,
-                            "the keychain database has no keybag but \(directory.path) has a device secret: the database was "
+                            "the keychain database has no keybag but \(directory.path) has a device secret (\(device.location)): the database was "
                                 + "replaced, truncated or damaged. Restore it, or move keychain.db*, device.key and keybag.key "
                                 + "out of the directory to start anew"
                         )
@@ -116,7 +119,7 @@ package final class KeybagService: Sendable {
                 } else {
                     // A keybag secret without a device secret belongs to a keychain moved away in part:
                     // never overwrite it with a new keychain's.
-                    guard PrivateFile.status(directory.appendingPathComponent(FileKeybagSecretStore.fileName).path, followingLinks: false) == nil else {
+                    guard !secrets.holdsCurrentSecret() else {
                         throw KeychainError(
                             .decode,
                             "\(directory.path) has a keybag secret (keybag.key) but no device secret and no keybag: move "
@@ -124,12 +127,12 @@ package final class KeybagService: Sendable {
                         )
                     }
                     try requireNoItems(db)
-                    DeviceSecret.discardStaged(in: directory)
+                    device.discardStaged()
                     secrets.discardStaged(except: nil)
-                    let (deviceSecret, path) = try DeviceSecret.stage(in: directory)
-                    stagedDevice = path
-                    vault = KeybagVault(deviceSecret: deviceSecret, secrets: secrets)
-                    record = try Keybag.makeRecord(deviceSecret: deviceSecret, kdf: kdf)
+                    let newDevice = try device.stage()
+                    stagedDevice = newDevice
+                    vault = KeybagVault(deviceSecret: newDevice.key, secrets: secrets)
+                    record = try Keybag.makeRecord(deviceSecret: newDevice.key, kdf: kdf)
                 }
                 let secret = try vault.save(record, generation: 1, in: db)
                 staged = secret
@@ -138,10 +141,10 @@ package final class KeybagService: Sendable {
         }
         switch result {
         case .success(let (vault, stored)?):
-            if let stagedDevice { try DeviceSecret.install(stagedDevice, in: directory) }
+            if let stagedDevice { try device.install(stagedDevice) }
             return (vault, stored, staged)
         case .success(nil):
-            return try openKeybag(in: directory, store: store, kdf: kdf)
+            return try openKeybag(in: directory, store: store, secrets: stores, kdf: kdf)
         case .failure(let error):
             // What it staged stays: if the commit happened after all (an I/O error while committing
             // is ambiguous), the next opening installs it; if not, the next creation discards it.
@@ -149,25 +152,22 @@ package final class KeybagService: Sendable {
         }
     }
 
-    /// The vault of a keychain whose keybag exists: with `device.key`, or — when a creation
+    /// The vault of a keychain whose keybag exists: with its device secret, or — when a creation
     /// committed but crashed before installing it — with the staged device secret that opens it.
-    private static func openVault(
-        in directory: URL,
-        store: SQLiteItemStore,
-        secrets: FileKeybagSecretStore
-    ) throws(KeychainError) -> KeybagVault {
-        if DeviceSecret.exists(in: directory) {
-            return KeybagVault(deviceSecret: try DeviceSecret.load(in: directory), secrets: secrets)
+    private static func openVault(store: SQLiteItemStore, secrets stores: SecretStores) throws(KeychainError) -> KeybagVault {
+        let device = stores.device
+        if device.exists() {
+            return KeybagVault(deviceSecret: try device.load(), secrets: stores.keybag)
         }
-        for (key, path) in DeviceSecret.staged(in: directory) {
-            let candidate = KeybagVault(deviceSecret: key, secrets: secrets)
+        for staged in device.staged() {
+            let candidate = KeybagVault(deviceSecret: staged.key, secrets: stores.keybag)
             let opens = (try? store.read { db throws(KeychainError) in try candidate.stored(db, isWriting: false) }) != nil
             if opens {
-                try DeviceSecret.install(path, in: directory)
+                try device.install(staged)
                 return candidate
             }
         }
-        return KeybagVault(deviceSecret: try DeviceSecret.load(in: directory), secrets: secrets)
+        return KeybagVault(deviceSecret: try device.load(), secrets: stores.keybag)
     }
 
     /// Refuses to create a keybag over a database that already holds items.

@@ -70,12 +70,14 @@ package final class Keychain: Sendable {
     ///
     /// A home or file that another user owns or can write is refused; so is a damaged database, a
     /// database whose device secret or keybag secret is missing, and one written by a newer
-    /// version: the engine never replaces a keychain it cannot read with an empty one.
+    /// version: the engine never replaces a keychain it cannot read with an empty one. `secrets`
+    /// says where the device and keybag secrets live: by default, files in `directory`.
     package init(
         directory: URL,
         accessGroups: AccessGroups,
         passcodeKDF: PasscodeKDF = .standard,
         clock: @escaping @Sendable () -> Date = { Date() },
+        secrets: SecretStores? = nil,
         logger: Logger = Logger(label: "swift-keychain")
     ) throws(KeychainError) {
         // The path as checked: `..` resolved once, the same for every file opened in it.
@@ -84,7 +86,7 @@ package final class Keychain: Sendable {
         self.clock = clock
         self.logger = logger
         try PrivateDirectory.prepare(directory)
-        for name in [DeviceSecret.fileName, FileKeybagSecretStore.fileName] {
+        for name in [FileDeviceSecretStore.fileName, FileKeybagSecretStore.fileName] {
             try PrivateFile.check(directory.appendingPathComponent(name).path)
         }
         store = try SQLiteItemStore(url: directory.appendingPathComponent(SQLiteItemStore.fileName))
@@ -94,6 +96,7 @@ package final class Keychain: Sendable {
             accessGroups: accessGroups,
             passcodeKDF: passcodeKDF,
             attempts: AttemptCounters(store: store, clock: clock),
+            secrets: secrets ?? .files(in: directory),
             logger: logger
         )
         codec = keybagService.codec

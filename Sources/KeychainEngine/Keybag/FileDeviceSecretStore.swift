@@ -1,0 +1,105 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Crypto
+package import Foundation
+package import KeychainCore
+
+/// The device secret in the keychain home: 256 random bits in `device.key`, a file only the owner
+/// can read — the store of a machine without a TPM.
+///
+/// It is never rewritten. A new keychain writes it under a staged name (`device.key.<random>`) and
+/// links it into place only after the keybag sealed with it has committed, so a crash during
+/// creation leaves either no keychain (the staged file is discarded at the next open) or a complete
+/// one (the staged file is installed then).
+package struct FileDeviceSecretStore: DeviceSecretStore {
+    /// The file name inside a keychain home.
+    package static let fileName = "device.key"
+
+    private let directory: URL
+
+    package init(directory: URL) {
+        self.directory = directory
+    }
+
+    package var location: String { directory.appendingPathComponent(Self.fileName).path }
+
+    // MARK: DeviceSecretStore
+
+    package func load() throws(KeychainError) -> SymmetricKey {
+        let path = location
+        guard let existing = try Self.read(path) else {
+            throw KeychainError(.decode, "the device secret \(path) is missing; the keychain cannot be decrypted without it")
+        }
+        return existing
+    }
+
+    package func exists() -> Bool {
+        PrivateFile.status(location, followingLinks: false) != nil
+    }
+
+    package func stage() throws(KeychainError) -> StagedDeviceSecret {
+        let secret = SymmetricKey(size: .bits256)
+        let suffix = KeybagSecret.hex(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) })
+        let path = directory.appendingPathComponent(Self.fileName + "." + suffix).path
+        var bytes = secret.withUnsafeBytes { Array($0) }
+        defer { PrivateFile.zero(&bytes) }
+        try PrivateFile.createSecret(path, contents: bytes, directory: directory.path)
+        return StagedDeviceSecret(key: secret, reference: path)
+    }
+
+    package func install(_ staged: StagedDeviceSecret) throws(KeychainError) {
+        let path = location
+        if let error = PrivateFile.linkFile(staged.reference, as: path) {
+            // EEXIST: installed already. ENOENT: another process opening the new keychain installed
+            // it and removed the staged name first.
+            guard error == EEXIST || (error == ENOENT && exists()) else {
+                throw KeychainError(.io, "cannot install the device secret at \(path): \(PrivateFile.describe(error))")
+            }
+        }
+        PrivateFile.removeName(staged.reference)
+        PrivateFile.syncDirectory(directory.path)
+    }
+
+    package func staged() -> [StagedDeviceSecret] {
+        let prefix = Self.fileName + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        // Only names this code makes (32 hexadecimal digits): `device.key.bak` is the user's.
+        let staged = names.filter { name in
+            let suffix = name.dropFirst(prefix.count)
+            return name.hasPrefix(prefix) && suffix.count == 32 && suffix.allSatisfy(\.isHexDigit)
+        }
+        return staged.sorted().compactMap { name in
+            let path = directory.appendingPathComponent(name).path
+            guard let key = try? Self.read(path) else { return nil }
+            return StagedDeviceSecret(key: key, reference: path)
+        }
+    }
+
+    package func discardStaged() {
+        for staged in staged() {
+            PrivateFile.removeName(staged.reference)
+        }
+    }
+
+    // MARK: Private
+
+    private static func read(_ path: String) throws(KeychainError) -> SymmetricKey? {
+        guard var bytes = try PrivateFile.readSecret(path) else { return nil }
+        defer { PrivateFile.zero(&bytes) }
+        guard bytes.count == 32 else {
+            throw KeychainError(.decode, "the device secret \(path) is damaged (\(bytes.count) bytes, expected 32)")
+        }
+        return SymmetricKey(data: bytes)
+    }
+}
