@@ -13,7 +13,7 @@
 
 import Foundation
 
-/// Keeps the daemon's memory — class keys, lock keys, passcodes while they are checked — out of
+/// Keeps the daemon's memory — class keys, constraint keys, passcodes while they are checked — out of
 /// swap, where the system allows it.
 ///
 /// `mlockall` with `MCL_FUTURE` makes every later allocation count against `RLIMIT_MEMLOCK`; with

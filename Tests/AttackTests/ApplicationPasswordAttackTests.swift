@@ -53,7 +53,7 @@ import Testing
             }
         }
         let classKey = try #require(owner.keybag.classKey(.alwaysThisDeviceOnly))
-        let constraints = try rows.map { row in try Self.lock(of: row, classKey: classKey) }
+        let constraints = try rows.map { row in try Self.constraintEnvelope(of: row, classKey: classKey) }
         let parameters = try constraints.map { try #require($0.applicationPassword) }
         #expect(parameters[0].salt != parameters[1].salt)
         #expect(parameters.allSatisfy { $0.kdf == .standard && $0.salt.count == ApplicationPasswordParameters.saltLength })
@@ -62,7 +62,7 @@ import Testing
         var cheap = constraints[0]
         cheap.applicationPassword?.kdf = PasscodeKDF(rounds: 2, blockSize: 1, parallelism: 1)
         let binding = ItemCodec.binding(table: "genp", identifier: rows[0].identifier, protection: .alwaysThisDeviceOnly)
-        let envelope = SecretKeyEnvelope.locked(try AtRestCipher.seal(cheap.serialized, using: classKey, binding: binding("skey")))
+        let envelope = SecretKeyEnvelope.constrained(try AtRestCipher.seal(cheap.serialized, using: classKey, binding: binding("skey")))
         try Attacker.sql(home) { db in
             try db.execute(sql: "UPDATE genp SET skey = ? WHERE rowid = ?", arguments: [envelope.serialized, rows[0].rowID])
         }
@@ -121,10 +121,10 @@ import Testing
 
     // MARK: Helpers
 
-    static func lock(of row: ItemRow, classKey: SymmetricKey) throws -> ConstraintEnvelope {
+    static func constraintEnvelope(of row: ItemRow, classKey: SymmetricKey) throws -> ConstraintEnvelope {
         let binding = ItemCodec.binding(table: "genp", identifier: row.identifier, protection: .alwaysThisDeviceOnly)
-        guard case .locked(let sealed) = try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) else {
-            throw KeychainError(.decode, "not locked")
+        guard case .constrained(let sealed) = try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) else {
+            throw KeychainError(.decode, "not sealed to constraints")
         }
         return try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
     }

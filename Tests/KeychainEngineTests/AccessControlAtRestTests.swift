@@ -90,11 +90,11 @@ import Testing
         let stolen = try Self.rows(thief)
         #expect(stolen.map { $0.1.attributes["acct"] } == [.string("app"), .string("passcode"), .string("bio")])
         for pair in stolen {
-            // The class layer opens (dku), the lock layer does not.
+            // The class layer opens (dku), the constraint layer does not.
             #expect((try? Self.open(thief, pair, AuthenticationCredentials()).get()) == nil)
             #expect(Self.open(thief, pair, AuthenticationCredentials()).failureCode == .authenticationNeeded)
-            guard case .locked = try SecretKeyEnvelope(serialized: pair.0.secretKeyEnvelope) else {
-                Issue.record("a protected item's key is not locked")
+            guard case .constrained = try SecretKeyEnvelope(serialized: pair.0.secretKeyEnvelope) else {
+                Issue.record("a protected item's key is not sealed to its constraints")
                 continue
             }
         }
@@ -109,7 +109,7 @@ import Testing
         #expect(throws: KeychainError.self) { try passcodeLock.privateKey(using: thief.keybag.deviceKey) }
         #expect(throws: KeychainError.self) { try thief.keybagService.authenticate(passcode: "0000") }
         #expect(try thief.attempts.passcodeBackoff().failures == 1)
-        // Biometric locks are wrapped by a passcode-protected class key: nothing to release.
+        // Biometric constraint keys are wrapped by a passcode-protected class key: nothing to release.
         #expect(throws: KeychainError.self) { try thief.keybagService.releaseBiometricConstraints() }
         // Keys made up by the thief do not open either.
         var forged = AuthenticationCredentials()

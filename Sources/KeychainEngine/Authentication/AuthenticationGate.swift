@@ -258,7 +258,7 @@ package final class AuthenticationGate: Sendable {
     ) throws(AuthenticationFailure) {
         let kind = try gated { () throws -> BiometryKind in
             let kind = try usableBiometry().get()
-            // A set changed behind our back (another process, a crash between two writes): replace its lock now.
+            // A set changed behind our back (another process, a crash between two writes): replace its constraint key now.
             let identity = try sensor.enrolmentIdentity()
             if try keybagService.constraintKeyRecords()[.biometryCurrentSet]?.domainHash != identity {
                 try keybagService.replaceBiometricSetConstraint(domainHash: identity)

@@ -30,7 +30,7 @@ package import KeychainCore
 /// (no parameters, no padding; the keychain's legacy salt and cost) is still read.
 package struct ConstraintEnvelope: Sendable {
     package struct Slot: Sendable {
-        package var constraints: [(lock: AccessPolicy.Constraint, identifier: Data)]
+        package var constraints: [(constraint: AccessPolicy.Constraint, identifier: Data)]
         package var usesApplicationPassword: Bool
         package var ephemeralPublicKey: Data
         package var wrappedKey: Data
@@ -57,7 +57,7 @@ package struct ConstraintEnvelope: Sendable {
     /// Wraps `secretKey` for every alternative of `policy` that can be created now.
     ///
     /// - Parameters:
-    ///   - locks: The keybag's constraint keys; only verified, intact ones are sealed to.
+    ///   - constraints: The keybag's constraint keys; only verified, intact ones are sealed to.
     ///   - applicationKey: Derives the application-password key, `nil` when the caller has no password.
     ///   - newParameters: The salt and cost for the application password of this item.
     /// - Throws: ``KeychainError/Code/authenticationNeeded`` when the application password is
@@ -98,7 +98,7 @@ package struct ConstraintEnvelope: Sendable {
             }
             for record in records {
                 guard record.isIntact else {
-                    throw KeychainError(.constraintDamaged, "the keybag's \(record.lock) lock is damaged")
+                    throw KeychainError(.constraintDamaged, "the keybag's \(record.constraint) constraint key is damaged")
                 }
                 guard record.isVerified else {
                     throw KeychainError(
@@ -108,7 +108,7 @@ package struct ConstraintEnvelope: Sendable {
                 }
             }
             let ephemeral = Curve25519.KeyAgreement.PrivateKey()
-            let lockList = records.map { (lock: $0.lock, identifier: $0.identifier) }
+            let constraintList = records.map { (constraint: $0.constraint, identifier: $0.identifier) }
             var material = Data()
             for record in records {
                 do {
@@ -123,12 +123,12 @@ package struct ConstraintEnvelope: Sendable {
                 material,
                 applicationKey: applicationPasswordKey,
                 ephemeralPublicKey: ephemeralPublic,
-                constraints: lockList
+                constraints: constraintList
             )
             material.resetBytes(in: 0..<material.count)
             slots.append(
                 Slot(
-                    constraints: lockList,
+                    constraints: constraintList,
                     usesApplicationPassword: applicationPasswordKey != nil,
                     ephemeralPublicKey: ephemeralPublic,
                     wrappedKey: try AtRestCipher.wrap(secretKey, using: slotKey, binding: slotBinding(binding, index: slots.count))
@@ -209,11 +209,11 @@ package struct ConstraintEnvelope: Sendable {
         // A constraint key that failed its check may be the item's own, damaged: refuse, never take it for a
         // replaced constraint key (whose items are deleted).
         for slot in slots {
-            for reference in slot.constraints where existing[reference.lock]?.isIntact == false {
-                throw KeychainError(.constraintDamaged, "the keybag's \(reference.lock) lock is damaged")
+            for reference in slot.constraints where existing[reference.constraint]?.isIntact == false {
+                throw KeychainError(.constraintDamaged, "the keybag's \(reference.constraint) constraint key is damaged")
             }
         }
-        let live = slots.filter { slot in slot.constraints.allSatisfy { existing[$0.lock]?.identifier == $0.identifier } }
+        let live = slots.filter { slot in slot.constraints.allSatisfy { existing[$0.constraint]?.identifier == $0.identifier } }
         guard !live.isEmpty else {
             throw KeychainError(.itemInvalidated, "the item's access control can no longer be satisfied")
         }
@@ -231,7 +231,7 @@ package struct ConstraintEnvelope: Sendable {
     }
 
     private func missing(_ slot: Slot, _ credentials: AuthenticationCredentials) -> Set<AccessPolicy.Constraint> {
-        Set(slot.constraints.filter { credentials.constraintKeys[$0.identifier] == nil }.map(\.lock))
+        Set(slot.constraints.filter { credentials.constraintKeys[$0.identifier] == nil }.map(\.constraint))
     }
 
     // MARK: Keys
@@ -240,14 +240,14 @@ package struct ConstraintEnvelope: Sendable {
         _ material: Data,
         applicationKey: SymmetricKey?,
         ephemeralPublicKey: Data,
-        constraints: [(lock: AccessPolicy.Constraint, identifier: Data)]
+        constraints: [(constraint: AccessPolicy.Constraint, identifier: Data)]
     ) -> SymmetricKey {
         var input = material
         if let applicationKey { applicationKey.withUnsafeBytes { input.append(contentsOf: $0) } }
         defer { input.resetBytes(in: 0..<input.count) }
         var info = AssociatedData("swift-keychain/v1/item-lock")
         for lock in constraints {
-            info.append([lock.lock.rawValue])
+            info.append([lock.constraint.rawValue])
             info.append(Array(lock.identifier))
         }
         info.append([applicationKey == nil ? 0 : 1])
@@ -287,7 +287,7 @@ extension ConstraintEnvelope {
         for slot in slots {
             out.append(UInt8(slot.constraints.count))
             for lock in slot.constraints {
-                out.append(lock.lock.rawValue)
+                out.append(lock.constraint.rawValue)
                 out.append(lock.identifier)
             }
             out.append(slot.usesApplicationPassword ? 1 : 0)
@@ -325,7 +325,7 @@ extension ConstraintEnvelope {
         var slots: [Slot] = []
         for _ in 0..<count {
             guard let lockCount = reader.byte() else { throw KeychainError(.decode, "an item's lock is truncated") }
-            var constraints: [(lock: AccessPolicy.Constraint, identifier: Data)] = []
+            var constraints: [(constraint: AccessPolicy.Constraint, identifier: Data)] = []
             for _ in 0..<lockCount {
                 guard let raw = reader.byte(), let lock = AccessPolicy.Constraint(rawValue: raw),
                     let identifier = reader.bytes(Self.identifierLength)

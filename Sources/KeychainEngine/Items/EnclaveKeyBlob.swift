@@ -57,18 +57,18 @@ struct EnclaveKeyBlob {
 
     fileprivate enum Material {
         case open(Data)
-        case locked(envelope: Data, sealedKey: Data)
+        case constrained(envelope: Data, sealedKey: Data)
     }
 
     /// Seals `privateKey` (X9.63) into a new blob under `blobKey`. With constraints, the private key is
-    /// sealed to `lock`'s envelope first.
+    /// sealed to `sealToConstraints`'s envelope first.
     static func seal(
         privateKey: Data,
         publicKey: Data,
         accessControl: AccessControl,
         accessGroup: String,
         blobKey: (generation: Int, key: SymmetricKey),
-        lock: (SymmetricKey, AssociatedData) throws(KeychainError) -> ConstraintEnvelope
+        sealToConstraints: (SymmetricKey, AssociatedData) throws(KeychainError) -> ConstraintEnvelope
     ) throws(KeychainError) -> Data {
         let protection = accessControl.protection
         let identifier = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
@@ -82,7 +82,7 @@ struct EnclaveKeyBlob {
         )
         if accessControl.hasConstraints {
             let secretKey = SymmetricKey(size: .bits256)
-            let envelope = try lock(secretKey, bindings.lock)
+            let envelope = try sealToConstraints(secretKey, bindings.constraints)
             fields.append(Field.envelope.rawValue, envelope.serialized)
             fields.append(Field.sealedKey.rawValue, try AtRestCipher.seal(privateKey, using: secretKey, binding: bindings.privateKey))
         } else {
@@ -138,7 +138,7 @@ struct EnclaveKeyBlob {
         case (let key?, nil, nil) where !accessControl.hasConstraints:
             material = .open(Data(key))
         case (nil, let envelope?, let sealedKey?) where accessControl.hasConstraints:
-            material = .locked(envelope: Data(envelope), sealedKey: Data(sealedKey))
+            material = .constrained(envelope: Data(envelope), sealedKey: Data(sealedKey))
         default:
             throw KeychainError(.decode, "a key blob's private key does not match its access control")
         }
@@ -148,18 +148,18 @@ struct EnclaveKeyBlob {
     /// The private key (X9.63) of opened `contents`, once `unlock` opens its envelope.
     func privateKey(
         of contents: Contents,
-        unlock: (ConstraintEnvelope, AssociatedData) throws(KeychainError) -> SymmetricKey
+        openConstraints: (ConstraintEnvelope, AssociatedData) throws(KeychainError) -> SymmetricKey
     ) throws(KeychainError) -> Data {
         switch contents.material {
         case .open(let key):
             return key
-        case .locked(let envelopeBytes, let sealedKey):
+        case .constrained(let envelopeBytes, let sealedKey):
             let bindings = Bindings(
                 protection: protection, generation: generation, identifier: identifier, accessControl: contents.accessControl,
                 accessGroup: contents.accessGroup, publicKey: contents.publicKey
             )
             let envelope = try ConstraintEnvelope(serialized: envelopeBytes)
-            let secretKey = try unlock(envelope, bindings.lock)
+            let secretKey = try openConstraints(envelope, bindings.constraints)
             return try AtRestCipher.open(sealedKey, using: secretKey, binding: bindings.privateKey)
         }
     }
@@ -174,7 +174,7 @@ struct EnclaveKeyBlob {
     /// everything the outer layer holds, so that no layer can be moved to another blob.
     private struct Bindings {
         let outer: [UInt8]
-        let lock: AssociatedData
+        let constraints: AssociatedData
         let privateKey: [UInt8]
 
         init(
@@ -194,7 +194,7 @@ struct EnclaveKeyBlob {
                 .appending(accessControl?.storedRepresentation ?? "")
                 .appending(accessGroup)
                 .appending(Array(publicKey))
-            lock = inner.appending("lock")
+            constraints = inner.appending("lock")
             privateKey = inner.appending("private-key").bytes
         }
     }

@@ -61,10 +61,10 @@ extension ItemCodec {
         case .classWrapped(let wrapped):
             let secretKey = try AtRestCipher.unwrap(wrapped, using: oldKey, binding: binding("skey"))
             envelope = .classWrapped(try AtRestCipher.wrap(secretKey, using: newKey, binding: binding("skey")))
-        case .locked(let sealed):
-            var lock = try AtRestCipher.open(sealed, using: oldKey, binding: binding("skey"))
-            defer { lock.resetBytes(in: 0..<lock.count) }
-            envelope = .locked(try AtRestCipher.seal(lock, using: newKey, binding: binding("skey")))
+        case .constrained(let sealed):
+            var sealedEnvelope = try AtRestCipher.open(sealed, using: oldKey, binding: binding("skey"))
+            defer { sealedEnvelope.resetBytes(in: 0..<sealedEnvelope.count) }
+            envelope = .constrained(try AtRestCipher.seal(sealedEnvelope, using: newKey, binding: binding("skey")))
         }
         var rekeyed = row
         rekeyed.protectionTag = tier.protectionTag(protection, table: table, identifier: row.identifier)

@@ -78,7 +78,7 @@ package struct ItemCodec: Sendable {
     /// Encrypts an item into a row. `attributes` must hold every primary-key attribute.
     ///
     /// An item whose access control has constraints has its secret key sealed to the keybag's
-    /// `locks` (see ``ConstraintEnvelope``); `credentials` supply the application password key if needed.
+    /// constraint keys (see ``ConstraintEnvelope``); `credentials` supply the application password key if needed.
     package func seal(
         itemClass: ItemClass,
         identifier: Data,
@@ -107,16 +107,16 @@ package struct ItemCodec: Sendable {
         let binding = Self.binding(table: table, identifier: identifier, protection: protection)
         let envelope: SecretKeyEnvelope
         if accessControl.hasConstraints {
-            let lock = try ConstraintEnvelope.seal(
+            let constraintEnvelope = try ConstraintEnvelope.seal(
                 secretKey,
                 accessControl: accessControl,
                 operation: operation,
                 constraints: constraints,
                 applicationKey: applicationKey(credentials),
                 newParameters: .make(kdf: passcodeKDF),
-                binding: Self.lockBinding(table: table, identifier: identifier, protection: protection)
+                binding: Self.constraintBinding(table: table, identifier: identifier, protection: protection)
             )
-            envelope = .locked(try AtRestCipher.seal(lock.serialized, using: classKey, binding: binding("skey")))
+            envelope = .constrained(try AtRestCipher.seal(constraintEnvelope.serialized, using: classKey, binding: binding("skey")))
         } else {
             envelope = .classWrapped(try AtRestCipher.wrap(secretKey, using: classKey, binding: binding("skey")))
         }
@@ -267,22 +267,22 @@ package struct ItemCodec: Sendable {
         switch try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) {
         case .classWrapped(let wrapped):
             guard !requiresAuthentication else {
-                throw KeychainError(.decode, "an access-controlled item's key is not locked")
+                throw KeychainError(.decode, "an access-controlled item's key is not sealed to its constraints")
             }
             return try AtRestCipher.unwrap(wrapped, using: classKey, binding: binding("skey"))
-        case .locked(let sealed):
+        case .constrained(let sealed):
             guard requiresAuthentication else {
                 throw KeychainError(.decode, "an item's key envelope does not match its access control")
             }
-            let lock = try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
-            return try lock.open(
+            let constraintEnvelope = try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
+            return try constraintEnvelope.open(
                 accessControl: item.accessControl,
                 operation: operation,
                 credentials: credentials,
                 applicationKey: applicationKey(credentials),
                 legacyParameters: legacyApplicationPasswordParameters,
                 currentConstraints: currentConstraints,
-                binding: Self.lockBinding(table: table, identifier: row.identifier, protection: item.protection)
+                binding: Self.constraintBinding(table: table, identifier: row.identifier, protection: item.protection)
             )
         }
     }
@@ -343,7 +343,7 @@ package struct ItemCodec: Sendable {
         keybag.record.legacyApplicationPassword.map { ApplicationPasswordParameters(kdf: $0.kdf, salt: $0.salt) }
     }
 
-    private static func lockBinding(table: String, identifier: Data, protection: ProtectionClass) -> AssociatedData {
+    private static func constraintBinding(table: String, identifier: Data, protection: ProtectionClass) -> AssociatedData {
         AssociatedData("swift-keychain/v1/item-lock")
             .appending(table)
             .appending(Array(identifier))
@@ -358,11 +358,11 @@ package struct ItemCodec: Sendable {
 /// stay readable.
 package enum SecretKeyEnvelope: Sendable {
     case classWrapped(Data)
-    case locked(Data)
+    case constrained(Data)
 
     private static let version: UInt8 = 1
     private static let classWrappedKind: UInt8 = 0
-    private static let lockedKind: UInt8 = 1
+    private static let constrainedKind: UInt8 = 1
 
     package init(serialized: Data) throws(KeychainError) {
         guard serialized.count > 2, serialized[serialized.startIndex] == Self.version else {
@@ -371,8 +371,8 @@ package enum SecretKeyEnvelope: Sendable {
         switch serialized[serialized.startIndex + 1] {
         case Self.classWrappedKind:
             self = .classWrapped(Data(serialized.dropFirst(2)))
-        case Self.lockedKind:
-            self = .locked(Data(serialized.dropFirst(2)))
+        case Self.constrainedKind:
+            self = .constrained(Data(serialized.dropFirst(2)))
         default:
             throw KeychainError(.decode, "an item's key envelope has an unknown kind")
         }
@@ -381,7 +381,7 @@ package enum SecretKeyEnvelope: Sendable {
     package var serialized: Data {
         switch self {
         case .classWrapped(let wrapped): Data([Self.version, Self.classWrappedKind]) + wrapped
-        case .locked(let sealed): Data([Self.version, Self.lockedKind]) + sealed
+        case .constrained(let sealed): Data([Self.version, Self.constrainedKind]) + sealed
         }
     }
 }

@@ -24,7 +24,7 @@ package import KeychainCore
 package struct ConstraintKeyRecord: Sendable {
     // MARK: Properties
 
-    package var lock: AccessPolicy.Constraint
+    package var constraint: AccessPolicy.Constraint
     /// A random identifier that item envelopes name, so a replaced constraint key is recognised.
     package var identifier: Data
     package var publicKey: Curve25519.KeyAgreement.PublicKey
@@ -47,20 +47,20 @@ package struct ConstraintKeyRecord: Sendable {
 
     /// A fresh constraint key whose private key is wrapped by `wrappingKey`.
     package static func make(
-        _ lock: AccessPolicy.Constraint,
+        _ constraint: AccessPolicy.Constraint,
         wrappingKey: SymmetricKey,
         domainHash: Data? = nil
     ) throws(KeychainError) -> ConstraintKeyRecord {
         let privateKey = Curve25519.KeyAgreement.PrivateKey()
         let identifier = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
         return ConstraintKeyRecord(
-            lock: lock,
+            constraint: constraint,
             identifier: identifier,
             publicKey: privateKey.publicKey,
             wrappedPrivateKey: try AtRestCipher.seal(
                 privateKey.rawRepresentation,
                 using: wrappingKey,
-                binding: binding(lock: lock, identifier: identifier).bytes
+                binding: binding(constraint: constraint, identifier: identifier).bytes
             ),
             domainHash: domainHash
         )
@@ -76,21 +76,21 @@ package struct ConstraintKeyRecord: Sendable {
             raw = try AtRestCipher.open(
                 wrappedPrivateKey,
                 using: wrappingKey,
-                binding: Self.binding(lock: lock, identifier: identifier).bytes
+                binding: Self.binding(constraint: constraint, identifier: identifier).bytes
             )
         } catch {
-            throw KeychainError(.authenticationFailed, "the \(lock) lock does not open with this key")
+            throw KeychainError(.authenticationFailed, "the \(constraint) constraint key does not open with this key")
         }
         do {
             let key = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw)
             guard key.publicKey.rawRepresentation == publicKey.rawRepresentation else {
-                throw KeychainError(.decode, "the \(lock) lock's key pair does not match")
+                throw KeychainError(.decode, "the \(constraint) constraint key's key pair does not match")
             }
             return key
         } catch let error as KeychainError {
             throw error
         } catch {
-            throw KeychainError(.decode, "the \(lock) lock's private key is damaged", cause: SendableDescription(error))
+            throw KeychainError(.decode, "the \(constraint) constraint key's private key is damaged", cause: SendableDescription(error))
         }
     }
 
@@ -101,13 +101,13 @@ package struct ConstraintKeyRecord: Sendable {
         copy.wrappedPrivateKey = try AtRestCipher.seal(
             key.rawRepresentation,
             using: newKey,
-            binding: Self.binding(lock: lock, identifier: identifier).bytes
+            binding: Self.binding(constraint: constraint, identifier: identifier).bytes
         )
         return copy
     }
 
-    private static func binding(lock: AccessPolicy.Constraint, identifier: Data) -> AssociatedData {
-        AssociatedData("swift-keychain/v1/lock-key").appending([lock.rawValue]).appending(Array(identifier))
+    private static func binding(constraint: AccessPolicy.Constraint, identifier: Data) -> AssociatedData {
+        AssociatedData("swift-keychain/v1/lock-key").appending([constraint.rawValue]).appending(Array(identifier))
     }
 }
 
@@ -126,7 +126,7 @@ extension ConstraintKeyRecord {
     /// HMAC-SHA-256 over every field of the constraint key.
     package func authenticationCode(_ key: SymmetricKey) -> Data {
         var fields = AssociatedData("swift-keychain/v2/lock")
-            .appending([lock.rawValue])
+            .appending([constraint.rawValue])
             .appending(Array(identifier))
             .appending(Array(publicKey.rawRepresentation))
             .appending(Array(wrappedPrivateKey))

@@ -22,11 +22,11 @@ extension KeybagRecord {
     package static let format: UInt8 = 2
 
     private enum Tag: UInt8 {
-        case deviceSalt = 1, passcodeSalt, kdf, hasPasscode, lookupKey, protectedLookupKey, classKey, epoch, lock,
+        case deviceSalt = 1, passcodeSalt, kdf, hasPasscode, lookupKey, protectedLookupKey, classKey, epoch, constraintKey,
             legacyApplicationPassword, needsClassKeyRotation, blobKey
     }
 
-    private enum LockTag: UInt8 {
+    private enum ConstraintKeyTag: UInt8 {
         case kind = 1, identifier, publicKey, wrappedPrivateKey, domainHash, mac, damaged
     }
 
@@ -51,16 +51,16 @@ extension KeybagRecord {
             }
         }
         out.append(Tag.epoch.rawValue, classKeyEpoch)
-        for (_, lock) in constraints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for (_, key) in constraints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             var fields = TaggedFields(format: nil)
-            fields.append(LockTag.kind.rawValue, [lock.lock.rawValue])
-            fields.append(LockTag.identifier.rawValue, lock.identifier)
-            fields.append(LockTag.publicKey.rawValue, lock.publicKey.rawRepresentation)
-            fields.append(LockTag.wrappedPrivateKey.rawValue, lock.wrappedPrivateKey)
-            if let hash = lock.domainHash { fields.append(LockTag.domainHash.rawValue, hash) }
-            if let mac = lock.mac { fields.append(LockTag.mac.rawValue, mac) }
-            if lock.isDamaged { fields.append(LockTag.damaged.rawValue, [1]) }
-            out.append(Tag.lock.rawValue, fields.bytes)
+            fields.append(ConstraintKeyTag.kind.rawValue, [key.constraint.rawValue])
+            fields.append(ConstraintKeyTag.identifier.rawValue, key.identifier)
+            fields.append(ConstraintKeyTag.publicKey.rawValue, key.publicKey.rawRepresentation)
+            fields.append(ConstraintKeyTag.wrappedPrivateKey.rawValue, key.wrappedPrivateKey)
+            if let hash = key.domainHash { fields.append(ConstraintKeyTag.domainHash.rawValue, hash) }
+            if let mac = key.mac { fields.append(ConstraintKeyTag.mac.rawValue, mac) }
+            if key.isDamaged { fields.append(ConstraintKeyTag.damaged.rawValue, [1]) }
+            out.append(Tag.constraintKey.rawValue, fields.bytes)
         }
         if let legacy = legacyApplicationPassword {
             out.append(Tag.legacyApplicationPassword.rawValue, legacy.kdf.serialized + Array(legacy.salt))
@@ -104,10 +104,10 @@ extension KeybagRecord {
                 let (protection, wrapped) = try Self.perClass(value, what: "blob key")
                 record.wrappedBlobKeys[protection, default: []].append(wrapped)
             case .epoch: epoch = Data(value)
-            case .lock:
-                let lock = try Self.decodeLock(value)
-                guard record.constraints[lock.lock] == nil else { throw KeychainError(.decode, "the keybag holds a lock twice") }
-                record.constraints[lock.lock] = lock
+            case .constraintKey:
+                let key = try Self.decodeConstraintKey(value)
+                guard record.constraints[key.constraint] == nil else { throw KeychainError(.decode, "the keybag holds a constraint key twice") }
+                record.constraints[key.constraint] = key
             case .legacyApplicationPassword:
                 guard value.count > PasscodeKDF.serializedCount else { throw KeychainError(.decode, "the keybag's legacy parameters are damaged") }
                 record.legacyApplicationPassword = LegacyApplicationPassword(
@@ -152,23 +152,23 @@ extension KeybagRecord {
         return kdf
     }
 
-    private static func decodeLock(_ value: [UInt8]) throws(KeychainError) -> ConstraintKeyRecord {
+    private static func decodeConstraintKey(_ value: [UInt8]) throws(KeychainError) -> ConstraintKeyRecord {
         var reader = ByteReader(value)
-        var fields: [LockTag: [UInt8]] = [:]
+        var fields: [ConstraintKeyTag: [UInt8]] = [:]
         while !reader.isAtEnd {
             let (tag, field) = try Self.field(&reader)
-            guard let known = LockTag(rawValue: tag), fields[known] == nil else {
-                throw KeychainError(.decode, "the keybag holds a damaged lock")
+            guard let known = ConstraintKeyTag(rawValue: tag), fields[known] == nil else {
+                throw KeychainError(.decode, "the keybag holds a damaged constraint key")
             }
             fields[known] = field
         }
-        guard let kind = fields[.kind], kind.count == 1, let lock = AccessPolicy.Constraint(rawValue: kind[0]),
+        guard let kind = fields[.kind], kind.count == 1, let constraint = AccessPolicy.Constraint(rawValue: kind[0]),
             let identifier = fields[.identifier], let publicBytes = fields[.publicKey],
             let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicBytes),
             let wrapped = fields[.wrappedPrivateKey]
-        else { throw KeychainError(.decode, "the keybag holds a damaged lock") }
+        else { throw KeychainError(.decode, "the keybag holds a damaged constraint key") }
         var record = ConstraintKeyRecord(
-            lock: lock,
+            constraint: constraint,
             identifier: Data(identifier),
             publicKey: publicKey,
             wrappedPrivateKey: Data(wrapped),

@@ -17,7 +17,7 @@ import GRDB
 package import KeychainCore
 
 extension KeybagService {
-    // MARK: Locks
+    // MARK: Constraint keys
 
     /// The keybag's constraint keys as they are now (other processes may have changed them), checked.
     package func constraintKeyRecords() throws(KeychainError) -> [AccessPolicy.Constraint: ConstraintKeyRecord] {

@@ -74,7 +74,7 @@ extension KeybagService {
     }
 
     /// The constraint keys re-wrapped for new keys and authenticated under the new `cku` key; with a
-    /// passcode, the passcode constraint key and the `biometryAny` constraint key exist afterwards. A lock that fails
+    /// passcode, the passcode constraint key and the `biometryAny` constraint key exist afterwards. A constraint key that fails
     /// its check stays as it is, marked damaged: its items are refused, never deleted.
     private func rekeyedConstraints(
         _ constraints: [AccessPolicy.Constraint: ConstraintKeyRecord],
@@ -86,14 +86,14 @@ extension KeybagService {
         let oldAuthentication = oldConstraintWrappingKey.map { ConstraintKeyRecord.authenticationKey(classKey: $0) }
         let newAuthentication = ConstraintKeyRecord.authenticationKey(classKey: newConstraintWrappingKey)
         var result: [AccessPolicy.Constraint: ConstraintKeyRecord] = [:]
-        for (kind, lock) in constraints {
+        for (kind, key) in constraints {
             let oldWrapping = kind == .passcode ? oldPasscodeKey : oldConstraintWrappingKey
             let newWrapping = kind == .passcode ? passcodeKey : newConstraintWrappingKey
-            let checked = lock.mac == nil && !lock.isDamaged ? lock : lock.verified(oldAuthentication)
+            let checked = key.mac == nil && !key.isDamaged ? key : key.verified(oldAuthentication)
             guard checked.isIntact, let oldWrapping, let newWrapping,
                 let rewrapped = try? checked.rewrapped(from: oldWrapping, to: newWrapping)
             else {
-                var damaged = lock
+                var damaged = key
                 damaged.isDamaged = true
                 damaged.mac = nil
                 result[kind] = damaged

@@ -101,12 +101,12 @@ package enum LegacyKeybag {
             for (protection, wrapped) in record.wrappedClassKeys {
                 try db.execute(sql: "INSERT INTO class_key (pdmn, wrapped) VALUES (?, ?)", arguments: [protection.rawValue, wrapped])
             }
-            for lock in record.constraints.values {
+            for key in record.constraints.values {
                 try db.execute(
                     sql: "INSERT INTO lock_key (kind, key_id, public_key, wrapped_private, domain_hash, mac) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
-                        Int(lock.lock.rawValue), lock.identifier, lock.publicKey.rawRepresentation, lock.wrappedPrivateKey,
-                        lock.domainHash, integrityCode(lock, deviceKey: deviceKey),
+                        Int(key.constraint.rawValue), key.identifier, key.publicKey.rawRepresentation, key.wrappedPrivateKey,
+                        key.domainHash, integrityCode(key, deviceKey: deviceKey),
                     ]
                 )
             }
@@ -121,16 +121,16 @@ package enum LegacyKeybag {
         var constraints: [AccessPolicy.Constraint: ConstraintKeyRecord] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, key_id, public_key, wrapped_private, domain_hash, mac FROM lock_key") {
             guard let raw = row["kind"] as Int?, let byte = UInt8(exactly: raw),
-                let lock = AccessPolicy.Constraint(rawValue: byte),
+                let constraint = AccessPolicy.Constraint(rawValue: byte),
                 let identifier = row["key_id"] as Data?,
                 let publicData = row["public_key"] as Data?,
                 let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicData),
                 let wrapped = row["wrapped_private"] as Data?
             else {
-                throw KeychainError(.decode, "the keybag holds a damaged lock key")
+                throw KeychainError(.decode, "the keybag holds a damaged constraint key")
             }
             var record = ConstraintKeyRecord(
-                lock: lock,
+                constraint: constraint,
                 identifier: identifier,
                 publicKey: publicKey,
                 wrappedPrivateKey: wrapped,
@@ -138,22 +138,22 @@ package enum LegacyKeybag {
             )
             // A missing code is damage, not trust.
             record.isDamaged = (row["mac"] as Data?) != integrityCode(record, deviceKey: deviceKey)
-            constraints[lock] = record
+            constraints[constraint] = record
         }
         return constraints
     }
 
     /// The legacy integrity code: HMAC-SHA-256 over the row, keyed from the device key.
-    private static func integrityCode(_ lock: ConstraintKeyRecord, deviceKey: SymmetricKey) -> Data {
+    private static func integrityCode(_ record: ConstraintKeyRecord, deviceKey: SymmetricKey) -> Data {
         let key = SymmetricKey(
             data: HMAC<SHA256>.authenticationCode(for: Array("swift-keychain/v1/integrity".utf8), using: deviceKey)
         )
         var fields = AssociatedData("swift-keychain/v1/lock-key-row")
-            .appending([lock.lock.rawValue])
-            .appending(Array(lock.identifier))
-            .appending(Array(lock.publicKey.rawRepresentation))
-            .appending(Array(lock.wrappedPrivateKey))
-        fields.append(lock.domainHash.map { [1] + Array($0) } ?? [0])
+            .appending([record.constraint.rawValue])
+            .appending(Array(record.identifier))
+            .appending(Array(record.publicKey.rawRepresentation))
+            .appending(Array(record.wrappedPrivateKey))
+        fields.append(record.domainHash.map { [1] + Array($0) } ?? [0])
         return Data(HMAC<SHA256>.authenticationCode(for: fields.bytes, using: key))
     }
 }
