@@ -238,7 +238,8 @@ let package = Package(
         .testTarget(
             name: "KeychainEngineTests",
             dependencies: [
-                "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainTesting", "KeychainTestSupport",
+                "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainTesting",
+                "KeychainTestSupport",
                 "KeychainServices",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -264,7 +265,8 @@ let package = Package(
         .testTarget(
             name: "AttackTests",
             dependencies: [
-                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainServices", "LocalAuth",
+                "CAttackSupport", "SecurityTool", "KeychainCore", "KeychainContract", "KeychainDevice",
+                "KeychainEngine", "KeychainServices", "LocalAuth",
                 "SoftwareEnclave", "KeychainTesting", "KeychainTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -86,7 +86,9 @@ public struct DeviceConfiguration: Sendable {
         case auto
 
         /// The kind named by `KEYCHAIN_ENGINE` (`embedded`, `loopback`, `daemon`, `auto`), else ``auto``.
-        public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> EngineKind {
+        public static func fromEnvironment(
+            _ environment: [String: String] = ProcessInfo.processInfo.environment
+        ) -> EngineKind {
             environment["KEYCHAIN_ENGINE"].flatMap(EngineKind.init(rawValue:)) ?? .auto
         }
     }

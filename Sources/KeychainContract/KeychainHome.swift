@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+
 #if canImport(CoreFoundation)
 // `struct stat` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
 import CoreFoundation
@@ -51,9 +52,12 @@ public struct KeychainHome: Hashable, Sendable {
             return KeychainHome(url: URL(fileURLWithPath: home, isDirectory: true).standardizedFileURL)
         }
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return KeychainHome(url: URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("swift-keychain"))
+            return KeychainHome(
+                url: URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("swift-keychain")
+            )
         }
-        let user = environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+        let user =
+            environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
             ?? userDatabaseHome()
         return KeychainHome(
             url: user.appendingPathComponent(".local/share/swift-keychain", isDirectory: true)
@@ -69,10 +73,12 @@ public struct KeychainHome: Hashable, Sendable {
     /// What is wrong with the settings that name the session's keychain, if anything: a relative
     /// `KEYCHAIN_HOME` or `KEYCHAIN_SOCKET` would be a keychain (or a daemon) that depends on the
     /// folder a program happens to run in.
-    package static func misconfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func misconfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
+    {
         for name in ["KEYCHAIN_HOME", "KEYCHAIN_SOCKET"] {
             if let value = environment[name], !value.isEmpty, !value.hasPrefix("/") {
-                return "\(name) is the relative path \"\(value)\"; name it by an absolute path (a keychain never depends on the current folder)"
+                return
+                    "\(name) is the relative path \"\(value)\"; name it by an absolute path (a keychain never depends on the current folder)"
             }
         }
         return nil

@@ -11,9 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-package import Foundation
 import Crypto
+package import Foundation
 
 /// A hash function that a key algorithm names: what a message is hashed with before it is signed,
 /// and what the X9.63 key derivation runs on.

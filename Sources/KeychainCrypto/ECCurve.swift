@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A NIST prime curve that keys can be made on (Apple's `kSecAttrKeyTypeECSECPrimeRandom`).
 package enum ECCurve: Sendable, Hashable, CaseIterable {
     case p256

@@ -11,9 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-package import Foundation
 import Crypto
+package import Foundation
 
 /// Apple's elliptic-curve integrated encryption scheme (`eciesEncryption…X963SHA…AESGCM`).
 ///
@@ -59,7 +58,9 @@ package struct ECIES: Sendable, Hashable {
 
     /// The plaintext of `message`, made for `key`'s public key.
     package func open(_ message: Data, with key: ECPrivateKey) throws(KeyMaterialError) -> Data {
-        try open(message, curve: key.curve) { ephemeral throws(KeyMaterialError) in try key.sharedSecret(with: ephemeral) }
+        try open(message, curve: key.curve) { ephemeral throws(KeyMaterialError) in
+            try key.sharedSecret(with: ephemeral)
+        }
     }
 
     /// The plaintext of `message`, made for a private key on `curve` that `agree` holds: it

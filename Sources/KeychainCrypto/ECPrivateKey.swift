@@ -11,9 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-package import Foundation
 import Crypto
+package import Foundation
 
 /// A private key on a NIST prime curve, held by swift-crypto (BoringSSL zeroes it when freed).
 ///

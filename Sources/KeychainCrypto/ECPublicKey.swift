@@ -11,9 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-package import Foundation
 import Crypto
+package import Foundation
 
 /// A public key on a NIST prime curve, checked to be a point of the curve once, when it is made.
 package struct ECPublicKey: Sendable, Hashable {

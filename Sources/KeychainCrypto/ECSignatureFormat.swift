@@ -11,9 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-package import Foundation
 import Crypto
+package import Foundation
 
 /// Converts ECDSA signatures between X9.62's DER `SEQUENCE { r, s }` and RFC 4754's `r ‖ s`.
 package enum ECSignatureFormat {

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 package import Foundation
 import SwiftASN1
@@ -52,7 +51,11 @@ extension PKCS12 {
         for certificate in certificates where !identities.contains(where: { $0.certificate == certificate }) {
             certificateBags.append(try certificateBag(certificate, attributes: nil))
         }
-        let certificateContents = try encrypt(Data(sequence(certificateBags)), password: password, iterations: iterations)
+        let certificateContents = try encrypt(
+            Data(sequence(certificateBags)),
+            password: password,
+            iterations: iterations
+        )
         let encryptedData = try serialize { serializer in
             try serializer.appendConstructedNode(identifier: .sequence) { info in
                 try info.serialize(0)  // EncryptedData version
@@ -64,25 +67,34 @@ extension PKCS12 {
             try dataContentInfo(Data(sequence(keyBags))),
         ])
         let salt = randomBytes(8)
-        let macKey = PKCS12KDF.derive(password: password, salt: salt, id: 3, iterations: iterations, byteCount: 32, digest: .sha256)
+        let macKey = PKCS12KDF.derive(
+            password: password,
+            salt: salt,
+            id: 3,
+            iterations: iterations,
+            byteCount: 32,
+            digest: .sha256
+        )
         let mac = Data(HMAC<SHA256>.authenticationCode(for: authenticatedSafe, using: macKey))
-        return Data(try serialize { serializer in
-            try serializer.appendConstructedNode(identifier: .sequence) { pfx in
-                try pfx.serialize(3)
-                pfx.serializeRawBytes(try dataContentInfo(Data(authenticatedSafe)))
-                try pfx.appendConstructedNode(identifier: .sequence) { macData in
-                    try macData.appendConstructedNode(identifier: .sequence) { digestInfo in
-                        try digestInfo.appendConstructedNode(identifier: .sequence) { algorithm in
-                            try algorithm.serialize([2, 16, 840, 1, 101, 3, 4, 2, 1] as ASN1ObjectIdentifier)
-                            try algorithm.serialize(ASN1Null())
+        return Data(
+            try serialize { serializer in
+                try serializer.appendConstructedNode(identifier: .sequence) { pfx in
+                    try pfx.serialize(3)
+                    pfx.serializeRawBytes(try dataContentInfo(Data(authenticatedSafe)))
+                    try pfx.appendConstructedNode(identifier: .sequence) { macData in
+                        try macData.appendConstructedNode(identifier: .sequence) { digestInfo in
+                            try digestInfo.appendConstructedNode(identifier: .sequence) { algorithm in
+                                try algorithm.serialize([2, 16, 840, 1, 101, 3, 4, 2, 1] as ASN1ObjectIdentifier)
+                                try algorithm.serialize(ASN1Null())
+                            }
+                            try digestInfo.serialize(ASN1OctetString(contentBytes: ArraySlice(mac)))
                         }
-                        try digestInfo.serialize(ASN1OctetString(contentBytes: ArraySlice(mac)))
+                        try macData.serialize(ASN1OctetString(contentBytes: ArraySlice(salt)))
+                        try macData.serialize(iterations)
                     }
-                    try macData.serialize(ASN1OctetString(contentBytes: ArraySlice(salt)))
-                    try macData.serialize(iterations)
                 }
             }
-        })
+        )
     }
 
     // MARK: - Pieces
@@ -126,7 +138,11 @@ extension PKCS12 {
     }
 
     /// The PBES2 algorithm identifier and ciphertext of `plaintext`: (algorithm DER, ciphertext).
-    private static func encrypt(_ plaintext: Data, password: String, iterations: Int) throws(Failure) -> (algorithm: [UInt8], ciphertext: Data) {
+    private static func encrypt(
+        _ plaintext: Data,
+        password: String,
+        iterations: Int
+    ) throws(Failure) -> (algorithm: [UInt8], ciphertext: Data) {
         let salt = randomBytes(8)
         let iv = randomBytes(16)
         let ciphertext: Data
@@ -168,7 +184,11 @@ extension PKCS12 {
     }
 
     /// An `EncryptedPrivateKeyInfo` from `encrypt`'s output.
-    private static func bag(_ type: ASN1ObjectIdentifier, value encrypted: (algorithm: [UInt8], ciphertext: Data), attributes: [UInt8]?) throws(Failure) -> [UInt8] {
+    private static func bag(
+        _ type: ASN1ObjectIdentifier,
+        value encrypted: (algorithm: [UInt8], ciphertext: Data),
+        attributes: [UInt8]?
+    ) throws(Failure) -> [UInt8] {
         let info = try serialize { serializer in
             try serializer.appendConstructedNode(identifier: .sequence) { inner in
                 inner.serializeRawBytes(encrypted.algorithm)
@@ -182,7 +202,9 @@ extension PKCS12 {
         let value = try serialize { serializer in
             try serializer.appendConstructedNode(identifier: .sequence) { certBag in
                 try certBag.serialize(OIDs.x509Certificate)
-                try certBag.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) { explicit in
+                try certBag.appendConstructedNode(
+                    identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
+                ) { explicit in
                     try explicit.serialize(ASN1OctetString(contentBytes: ArraySlice(certificate)))
                 }
             }
@@ -190,11 +212,16 @@ extension PKCS12 {
         return try safeBag(OIDs.certBag, value: value, attributes: attributes)
     }
 
-    private static func safeBag(_ type: ASN1ObjectIdentifier, value: [UInt8], attributes: [UInt8]?) throws(Failure) -> [UInt8] {
+    private static func safeBag(
+        _ type: ASN1ObjectIdentifier,
+        value: [UInt8],
+        attributes: [UInt8]?
+    ) throws(Failure) -> [UInt8] {
         try serialize { serializer in
             try serializer.appendConstructedNode(identifier: .sequence) { bag in
                 try bag.serialize(type)
-                bag.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) { explicit in
+                bag.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) {
+                    explicit in
                     explicit.serializeRawBytes(value)
                 }
                 if let attributes { bag.serializeRawBytes(attributes) }
@@ -210,7 +237,9 @@ extension PKCS12 {
                     try? attribute.serialize(OIDs.friendlyName)
                     attribute.appendConstructedNode(identifier: .set) { values in
                         values.appendPrimitiveNode(identifier: .bmpString) { bytes in
-                            for unit in friendlyName.utf16 { bytes += [UInt8(unit >> 8), UInt8(truncatingIfNeeded: unit)] }
+                            for unit in friendlyName.utf16 {
+                                bytes += [UInt8(unit >> 8), UInt8(truncatingIfNeeded: unit)]
+                            }
                         }
                     }
                 }
@@ -225,11 +254,13 @@ extension PKCS12 {
         return serializer.serializedBytes
     }
 
-    private static func contentInfo(_ type: ASN1ObjectIdentifier, explicit content: [UInt8]) throws(Failure) -> [UInt8] {
+    private static func contentInfo(_ type: ASN1ObjectIdentifier, explicit content: [UInt8]) throws(Failure) -> [UInt8]
+    {
         try serialize { serializer in
             try serializer.appendConstructedNode(identifier: .sequence) { info in
                 try info.serialize(type)
-                info.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) { explicit in
+                info.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) {
+                    explicit in
                     explicit.serializeRawBytes(content)
                 }
             }
@@ -237,16 +268,21 @@ extension PKCS12 {
     }
 
     private static func dataContentInfo(_ data: Data) throws(Failure) -> [UInt8] {
-        let octets = try serialize { serializer in try serializer.serialize(ASN1OctetString(contentBytes: ArraySlice(data))) }
+        let octets = try serialize { serializer in
+            try serializer.serialize(ASN1OctetString(contentBytes: ArraySlice(data)))
+        }
         return try contentInfo(OIDs.data, explicit: octets)
     }
 
-    private static func encryptedContentInfo(_ encrypted: (algorithm: [UInt8], ciphertext: Data)) throws(Failure) -> [UInt8] {
+    private static func encryptedContentInfo(
+        _ encrypted: (algorithm: [UInt8], ciphertext: Data)
+    ) throws(Failure) -> [UInt8] {
         try serialize { serializer in
             try serializer.appendConstructedNode(identifier: .sequence) { info in
                 try info.serialize(OIDs.data)
                 info.serializeRawBytes(encrypted.algorithm)
-                info.appendPrimitiveNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) { bytes in
+                info.appendPrimitiveNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) {
+                    bytes in
                     bytes += encrypted.ciphertext
                 }
             }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 package import Foundation
 import SwiftASN1
@@ -82,10 +81,18 @@ package struct PKCS12: Sendable {
             let (friendlyName, localKeyID) = Self.attributes(parts.count > 2 ? parts[2] : nil)
             switch type {
             case OID.keyBag:
-                keys.append(Bag(value: PrivateKey(pkcs8: Data(DER.Serializer.bytes(of: value))), friendlyName: friendlyName, localKeyID: localKeyID))
+                keys.append(
+                    Bag(
+                        value: PrivateKey(pkcs8: Data(DER.Serializer.bytes(of: value))),
+                        friendlyName: friendlyName,
+                        localKeyID: localKeyID
+                    )
+                )
             case OID.shroudedKeyBag:
                 let shrouded = try Self.sequence(value)
-                guard shrouded.count == 2, case .primitive(let encrypted) = shrouded[1].content else { throw .malformed }
+                guard shrouded.count == 2, case .primitive(let encrypted) = shrouded[1].content else {
+                    throw .malformed
+                }
                 let pkcs8 = try Self.decrypt(Data(encrypted), algorithm: shrouded[0], password: password)
                 keys.append(Bag(value: PrivateKey(pkcs8: pkcs8), friendlyName: friendlyName, localKeyID: localKeyID))
             case OID.certBag:
@@ -112,8 +119,17 @@ package struct PKCS12: Sendable {
         let iterations = parts.count > 2 ? integer(parts[2]) ?? 0 : 1
         guard (1...10_000_000).contains(iterations) else { throw .malformed }
         guard let digest = DigestKind(oid: algorithm) else { throw .unsupportedEncryption }
-        let key = PKCS12KDF.derive(password: password, salt: Data(salt), id: 3, iterations: iterations, byteCount: digest.byteCount, digest: digest)
-        guard HMACDigest.authenticationCode(content, key: key, digest: digest) == Data(expected) else { throw .wrongPassword }
+        let key = PKCS12KDF.derive(
+            password: password,
+            salt: Data(salt),
+            id: 3,
+            iterations: iterations,
+            byteCount: digest.byteCount,
+            digest: digest
+        )
+        guard HMACDigest.authenticationCode(content, key: key, digest: digest) == Data(expected) else {
+            throw .wrongPassword
+        }
     }
 
     // MARK: - Decryption
@@ -145,7 +161,8 @@ package struct PKCS12: Sendable {
         else { throw .malformed }
         var prf = DigestKind.sha1
         for optional in pbkdf2.dropFirst(2) where optional.identifier == .sequence {
-            guard let identifier = try sequence(optional).first.flatMap(oid), let kind = DigestKind(hmacOID: identifier) else {
+            guard let identifier = try sequence(optional).first.flatMap(oid), let kind = DigestKind(hmacOID: identifier)
+            else {
                 throw .unsupportedEncryption
             }
             prf = kind
@@ -189,7 +206,8 @@ package struct PKCS12: Sendable {
     }
 
     private static func explicitZero(_ node: ASN1Node) throws(Failure) -> ASN1Node {
-        guard node.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific), case .constructed(let children) = node.content,
+        guard node.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific),
+            case .constructed(let children) = node.content,
             let first = children.first(where: { _ in true })
         else { throw .malformed }
         return first

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import _CryptoExtras
@@ -19,7 +18,14 @@ import _CryptoExtras
 /// The PKCS #12 key derivation (RFC 7292, appendix B.2), which the password-integrity MAC of a
 /// PKCS #12 file uses (ID 3); the password is its BMPString encoding with the terminating NUL.
 enum PKCS12KDF {
-    static func derive(password: String, salt: Data, id: UInt8, iterations: Int, byteCount: Int, digest: DigestKind) -> SymmetricKey {
+    static func derive(
+        password: String,
+        salt: Data,
+        id: UInt8,
+        iterations: Int,
+        byteCount: Int,
+        digest: DigestKind
+    ) -> SymmetricKey {
         var passwordBytes: [UInt8] = []
         for unit in password.utf16 { passwordBytes += [UInt8(unit >> 8), UInt8(truncatingIfNeeded: unit)] }
         passwordBytes += [0, 0]

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 package import Foundation
 import _CryptoExtras
@@ -52,16 +51,26 @@ package struct RSAPublicKey: Sendable, Hashable {
     }
 
     /// Whether `signature` signs `digest` (made with `kind`).
-    package func isValidSignature(_ signature: Data, digest: Data, kind: DigestKind, padding: RSASignaturePadding) -> Bool {
+    package func isValidSignature(
+        _ signature: Data,
+        digest: Data,
+        kind: DigestKind,
+        padding: RSASignaturePadding
+    ) -> Bool {
         guard let key = signingKey else { return false }
         let rsaSignature = _RSA.Signing.RSASignature(rawRepresentation: signature)
         let swiftPadding: _RSA.Signing.Padding = padding == .pss ? .PSS : .insecurePKCS1v1_5
-        return (try? RSADigest.with(digest, kind: kind) { key.isValidSignature(rsaSignature, for: $0, padding: swiftPadding) }) ?? false
+        return
+            (try? RSADigest.with(digest, kind: kind) {
+                key.isValidSignature(rsaSignature, for: $0, padding: swiftPadding)
+            }) ?? false
     }
 
     /// `plaintext` encrypted to this key.
     package func encrypt(_ plaintext: Data, padding: RSAEncryptionPadding) throws(KeyMaterialError) -> Data {
-        guard let key = try? _RSA.Encryption.PublicKey(unsafeDERRepresentation: pkcs1Representation) else { throw .invalidKeyData }
+        guard let key = try? _RSA.Encryption.PublicKey(unsafeDERRepresentation: pkcs1Representation) else {
+            throw .invalidKeyData
+        }
         do {
             return try key.encrypt(plaintext, padding: try RSADigest.encryptionPadding(padding))
         } catch let error as KeyMaterialError {
@@ -80,7 +89,9 @@ package struct RSAPrivateKey: Sendable {
 
     /// A new key of `bits` bits (1,024 or more).
     package init(generatingBits bits: Int) throws(KeyMaterialError) {
-        guard let key = try? _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bits)) else { throw .invalidKeyData }
+        guard let key = try? _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bits)) else {
+            throw .invalidKeyData
+        }
         self.init(key)
     }
 
@@ -106,10 +117,16 @@ package struct RSAPrivateKey: Sendable {
     }
 
     /// A signature of `digest` (made with `kind`), the modulus's length.
-    package func signature(digest: Data, kind: DigestKind, padding: RSASignaturePadding) throws(KeyMaterialError) -> Data {
+    package func signature(
+        digest: Data,
+        kind: DigestKind,
+        padding: RSASignaturePadding
+    ) throws(KeyMaterialError) -> Data {
         let swiftPadding: _RSA.Signing.Padding = padding == .pss ? .PSS : .insecurePKCS1v1_5
         do {
-            return try RSADigest.with(digest, kind: kind) { try key.signature(for: $0, padding: swiftPadding).rawRepresentation }
+            return try RSADigest.with(digest, kind: kind) {
+                try key.signature(for: $0, padding: swiftPadding).rawRepresentation
+            }
         } catch let error as KeyMaterialError {
             throw error
         } catch {

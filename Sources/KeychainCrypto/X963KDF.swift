@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import Foundation
 
 /// The ANSI X9.63 key derivation (SEC 1 §3.6.1): `Hash(Z ‖ counter ‖ SharedInfo)` for counter =
@@ -22,7 +21,12 @@ package enum X963KDF {
     package static let maximumByteCount = 1 << 20
 
     /// `byteCount` bytes derived from `secret` and `sharedInfo` with `digest`.
-    package static func derive(secret: Data, sharedInfo: Data, byteCount: Int, digest: DigestKind) throws(KeyMaterialError) -> Data {
+    package static func derive(
+        secret: Data,
+        sharedInfo: Data,
+        byteCount: Int,
+        digest: DigestKind
+    ) throws(KeyMaterialError) -> Data {
         guard (0...maximumByteCount).contains(byteCount) else {
             throw .invalidInput("the requested size is out of range")
         }

@@ -65,13 +65,22 @@ public final class Device: Sendable {
             // engine asked to be the daemon's reports it when it first reaches for the socket).
             if configuration.engine == .auto, let named, !FileManager.default.fileExists(atPath: named) {
                 let setting = configuration.daemonSocket == nil ? "KEYCHAIN_SOCKET" : "the configured daemon socket"
-                throw KeychainDeviceError(.notAvailable, "\(setting) names \(named), where no securityd listens; start it there, or unset it to use the keychain's own daemon")
+                throw KeychainDeviceError(
+                    .notAvailable,
+                    "\(setting) names \(named), where no securityd listens; start it there, or unset it to use the keychain's own daemon"
+                )
             }
-            let endpoint = named.map { DaemonEndpoint(socketPath: $0) } ?? DaemonEndpoint.forHome(home.url, environment: environment)
+            let endpoint =
+                named.map { DaemonEndpoint(socketPath: $0) }
+                ?? DaemonEndpoint.forHome(home.url, environment: environment)
             // A daemon is started on first use only for a home's own socket; a named socket is one
             // that whoever named it runs.
-            let launcher = named == nil && configuration.startsDaemon ? DaemonLauncher(home: home.url, environment: environment) : nil
-            if configuration.engine == .daemon || launcher != nil || FileManager.default.fileExists(atPath: endpoint.socketPath) {
+            let launcher =
+                named == nil && configuration.startsDaemon
+                ? DaemonLauncher(home: home.url, environment: environment) : nil
+            if configuration.engine == .daemon || launcher != nil
+                || FileManager.default.fileExists(atPath: endpoint.socketPath)
+            {
                 return WireEngine(
                     transport: DaemonTransport(endpoint: endpoint, launcher: launcher),
                     prompt: configuration.passcodePrompt,
@@ -83,7 +92,11 @@ public final class Device: Sendable {
             try LinkedEngine.provider().openEngine(directory: home.url, configuration: configuration)
         }
         guard configuration.engine == .loopback else { return linked }
-        return WireEngine(serving: linked, prompt: configuration.passcodePrompt, accessGroups: AccessGroups(configuration.accessGroups))
+        return WireEngine(
+            serving: linked,
+            prompt: configuration.passcodePrompt,
+            accessGroups: AccessGroups(configuration.accessGroups)
+        )
     }
 
     // MARK: Passcode and lock
@@ -104,7 +117,10 @@ public final class Device: Sendable {
     /// Every passcode-protected item is sealed again under new class keys, in one transaction, so
     /// that no copy of the keychain from before the passcode opens anything stored from now on;
     /// `progress` reports the items done and the total, every thousand items.
-    public func setPasscode(_ passcode: String, progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil) throws {
+    public func setPasscode(
+        _ passcode: String,
+        progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil
+    ) throws {
         try translating { try engine.setPasscode(passcode, current: nil, progress: progress) }
     }
 
@@ -181,7 +197,11 @@ extension Device {
             } catch let error as KeychainError {
                 throw error
             } catch {
-                throw KeychainError(.io, "cannot open the default keychain", cause: DescribedError(String(describing: error)))
+                throw KeychainError(
+                    .io,
+                    "cannot open the default keychain",
+                    cause: DescribedError(String(describing: error))
+                )
             }
         }
     }

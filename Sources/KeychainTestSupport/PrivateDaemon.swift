@@ -32,7 +32,12 @@ package final class PrivateDaemon {
     /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root); with
     /// `memoryLockLimit`, under that `RLIMIT_MEMLOCK` (`prlimit`; raising it needs root). It shows
     /// no pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
-    package init(user: UInt32? = nil, idleTimeout: Int? = nil, memoryLockLimit: String? = nil, environment: [String: String] = [:]) throws {
+    package init(
+        user: UInt32? = nil,
+        idleTimeout: Int? = nil,
+        memoryLockLimit: String? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         self.environment = environment
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
@@ -49,7 +54,13 @@ package final class PrivateDaemon {
             }
         }
         process = try Self.launch(
-            executable, home: home, endpoint: endpoint, user: user, idleTimeout: idleTimeout, memoryLockLimit: memoryLockLimit, environment: environment
+            executable,
+            home: home,
+            endpoint: endpoint,
+            user: user,
+            idleTimeout: idleTimeout,
+            memoryLockLimit: memoryLockLimit,
+            environment: environment
         )
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
@@ -100,7 +111,11 @@ package final class PrivateDaemon {
         starting: Bool = true,
         environment extra: [String: String] = [:]
     ) throws -> SecurityToolRunner.Output {
-        try SecurityToolRunner(home: home).run(arguments, input: input, environment: clientEnvironment(starting: starting, extra))
+        try SecurityToolRunner(home: home).run(
+            arguments,
+            input: input,
+            environment: clientEnvironment(starting: starting, extra)
+        )
     }
 
     /// The environment of a `security` client of this daemon.
@@ -126,7 +141,9 @@ package final class PrivateDaemon {
         environment extra: [String: String] = [:]
     ) throws -> Process {
         let process = Process()
-        let arguments = ["--keychain", home.path, "--socket", endpoint.socketPath] + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
+        let arguments =
+            ["--keychain", home.path, "--socket", endpoint.socketPath]
+            + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
         if let user {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
@@ -197,7 +214,9 @@ package enum RawClient {
         write(EngineFrame.header(forLength: message.count) + message, to: descriptor)
         while true {
             let header = try readExactly(EngineFrame.headerLength, from: descriptor)
-            guard let length = EngineFrame.length(ofHeader: header) else { throw PrivateDaemon.DaemonError.didNotAnswer }
+            guard let length = EngineFrame.length(ofHeader: header) else {
+                throw PrivateDaemon.DaemonError.didNotAnswer
+            }
             let response = try EngineWire.decode(EngineResponse.self, from: try readExactly(length, from: descriptor))
             if !response.isInterim { return response }
         }

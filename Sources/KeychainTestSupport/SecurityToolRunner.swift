@@ -41,7 +41,12 @@ package struct SecurityToolRunner {
     }
 
     /// Runs `program arguments…` with `environment`, `input` on standard input.
-    package static func runProgram(_ program: String, _ arguments: [String], environment: [String: String], input: String = "") throws -> Output {
+    package static func runProgram(
+        _ program: String,
+        _ arguments: [String],
+        environment: [String: String],
+        input: String = ""
+    ) throws -> Output {
         try ProgramRun.run(URL(filePath: program), arguments, environment: environment, input: input)
     }
 
@@ -59,6 +64,12 @@ package struct SecurityToolRunner {
         if perProcess && environment["KEYCHAIN_ENGINE"] != "loopback" {
             environment["KEYCHAIN_ENGINE"] = "embedded"
         }
-        return try ProgramRun.run(Self.executable, arguments, environment: environment, input: input, directory: directory)
+        return try ProgramRun.run(
+            Self.executable,
+            arguments,
+            environment: environment,
+            input: input,
+            directory: directory
+        )
     }
 }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 
 /// Runs a program on a terminal of its own (a pseudo-terminal, through Python's `pty`), types
@@ -24,7 +23,11 @@ package enum TerminalSession {
 
     /// Runs `command` with `environment`; each time the terminal shows a key of `answering`
     /// (once each), that answer and a carriage return are typed. Gives up after 30 seconds.
-    package static func run(_ command: [String], environment: [String: String], answering: [String: String]) throws -> Transcript {
+    package static func run(
+        _ command: [String],
+        environment: [String: String],
+        answering: [String: String]
+    ) throws -> Transcript {
         let driver = """
             import json, os, pty, select, sys, time
             command, answers = json.loads(sys.argv[1]), json.loads(sys.argv[2])

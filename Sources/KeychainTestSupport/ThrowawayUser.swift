@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 package import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +49,10 @@ package final class ThrowawayUser: @unchecked Sendable {
         // useradd fails while another holds /etc/passwd's lock (tests run in parallel): retry.
         var status: Int32 = -1
         for _ in 0..<20 where status != 0 {
-            status = run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name])
+            status = run(
+                "/usr/sbin/useradd",
+                ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name]
+            )
             if status != 0 { Thread.sleep(forTimeInterval: 0.25) }
         }
         guard status == 0, let entry = getpwnam(name) else {
@@ -71,7 +75,11 @@ package final class ThrowawayUser: @unchecked Sendable {
 
     /// Runs `path arguments…` as this user; its exit status and output (standard output, then error).
     package func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let result = try ProgramRun.run(URL(filePath: "/usr/bin/setpriv"), setprivArguments + [path] + arguments, input: nil)
+        let result = try ProgramRun.run(
+            URL(filePath: "/usr/bin/setpriv"),
+            setprivArguments + [path] + arguments,
+            input: nil
+        )
         return (result.status, result.stdout + result.stderr)
     }
 

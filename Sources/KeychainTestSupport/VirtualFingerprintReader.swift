@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import Foundation
 
 /// fprintd with libfprint's virtual reader on a throw-away system bus, as `../shared/recipes/fprint.sh`
@@ -43,30 +42,45 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
     /// Starts the bus and polkit's mock; with `fprintd`, fprintd too.
     package init(fprintd startsFprintd: Bool = true) throws {
         directory = URL(fileURLWithPath: "/tmp/kc-fprint-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o755]
+        )
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("state"),
+            withIntermediateDirectories: true
+        )
         let socket = directory.appendingPathComponent("bus").path
         address = "unix:path=\(socket)"
         let configuration = directory.appendingPathComponent("bus.conf")
         try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>system</type>
-              <listen>\(address)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow user="*"/>
-                <allow own="*"/>
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-              </policy>
-            </busconfig>
-            """.write(to: configuration, atomically: true, encoding: .utf8)
-        bus = try Self.start("/usr/bin/dbus-daemon", ["--config-file=\(configuration.path)", "--nofork", "--nopidfile"], environment: [:])
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>system</type>
+          <listen>\(address)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+          </policy>
+        </busconfig>
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        bus = try Self.start(
+            "/usr/bin/dbus-daemon",
+            ["--config-file=\(configuration.path)", "--nofork", "--nopidfile"],
+            environment: [:]
+        )
         try wait("the bus") { FileManager.default.fileExists(atPath: socket) }
         chmod(socket, 0o777)
-        polkit = try Self.start(Self.python, ["-m", "dbusmock", "--system", "--template", "polkitd"], environment: environment)
+        polkit = try Self.start(
+            Self.python,
+            ["-m", "dbusmock", "--system", "--template", "polkitd"],
+            environment: environment
+        )
         try wait("polkit's mock") { try self.owns("org.freedesktop.PolicyKit1") }
         try python(
             """
@@ -141,36 +155,36 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
     package func startFakeFprintd(asUser uid: UInt32) throws {
         let script = directory.appendingPathComponent("fake.py")
         try """
-            import dbus, dbus.service, dbus.mainloop.glib
-            from gi.repository import GLib
-            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-            bus = dbus.SystemBus()
-            name = dbus.service.BusName('net.reactivated.Fprint', bus)
-            DEVICE = '/net/reactivated/Fprint/Device/0'
-            class Manager(dbus.service.Object):
-                @dbus.service.method('net.reactivated.Fprint.Manager', out_signature='o')
-                def GetDefaultDevice(self): return dbus.ObjectPath(DEVICE)
-                @dbus.service.method('net.reactivated.Fprint.Manager', out_signature='ao')
-                def GetDevices(self): return [dbus.ObjectPath(DEVICE)]
-            class Device(dbus.service.Object):
-                @dbus.service.method('net.reactivated.Fprint.Device', in_signature='s')
-                def Claim(self, user): pass
-                @dbus.service.method('net.reactivated.Fprint.Device')
-                def Release(self): pass
-                @dbus.service.method('net.reactivated.Fprint.Device', in_signature='s', out_signature='as')
-                def ListEnrolledFingers(self, user): return ['right-index-finger']
-                @dbus.service.method('net.reactivated.Fprint.Device', in_signature='s')
-                def VerifyStart(self, finger): GLib.timeout_add(100, lambda: self.VerifyStatus('verify-match', True) and False)
-                @dbus.service.method('net.reactivated.Fprint.Device')
-                def VerifyStop(self): pass
-                @dbus.service.signal('net.reactivated.Fprint.Device', signature='sb')
-                def VerifyStatus(self, result, done): pass
-                @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='ss', out_signature='v')
-                def Get(self, interface, prop): return 'Fake reader' if prop == 'name' else 0
-            Manager(bus, '/net/reactivated/Fprint/Manager')
-            Device(bus, DEVICE)
-            GLib.MainLoop().run()
-            """.write(to: script, atomically: true, encoding: .utf8)
+        import dbus, dbus.service, dbus.mainloop.glib
+        from gi.repository import GLib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.SystemBus()
+        name = dbus.service.BusName('net.reactivated.Fprint', bus)
+        DEVICE = '/net/reactivated/Fprint/Device/0'
+        class Manager(dbus.service.Object):
+            @dbus.service.method('net.reactivated.Fprint.Manager', out_signature='o')
+            def GetDefaultDevice(self): return dbus.ObjectPath(DEVICE)
+            @dbus.service.method('net.reactivated.Fprint.Manager', out_signature='ao')
+            def GetDevices(self): return [dbus.ObjectPath(DEVICE)]
+        class Device(dbus.service.Object):
+            @dbus.service.method('net.reactivated.Fprint.Device', in_signature='s')
+            def Claim(self, user): pass
+            @dbus.service.method('net.reactivated.Fprint.Device')
+            def Release(self): pass
+            @dbus.service.method('net.reactivated.Fprint.Device', in_signature='s', out_signature='as')
+            def ListEnrolledFingers(self, user): return ['right-index-finger']
+            @dbus.service.method('net.reactivated.Fprint.Device', in_signature='s')
+            def VerifyStart(self, finger): GLib.timeout_add(100, lambda: self.VerifyStatus('verify-match', True) and False)
+            @dbus.service.method('net.reactivated.Fprint.Device')
+            def VerifyStop(self): pass
+            @dbus.service.signal('net.reactivated.Fprint.Device', signature='sb')
+            def VerifyStatus(self, result, done): pass
+            @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='ss', out_signature='v')
+            def Get(self, interface, prop): return 'Fake reader' if prop == 'name' else 0
+        Manager(bus, '/net/reactivated/Fprint/Manager')
+        Device(bus, DEVICE)
+        GLib.MainLoop().run()
+        """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o644)
         fake = try Self.start(
             "/usr/bin/setpriv",
@@ -232,7 +246,11 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
         return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Process {
+    private static func start(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

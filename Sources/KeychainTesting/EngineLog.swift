@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
-public import Logging
 import KeychainCore
+public import Logging
 
 /// What a test keychain's engine logged, kept for the test to read instead of printed.
 ///
@@ -43,11 +43,14 @@ public final class EngineLog: Sendable {
     public func makeLogger(environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger {
         let shown = environment["KEYCHAIN_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
         return Logger(label: "swift-keychain") { label in
-            RecordingHandler(log: self, shown: shown.map { level in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
-                return handler
-            })
+            RecordingHandler(
+                log: self,
+                shown: shown.map { level in
+                    var handler = StreamLogHandler.standardError(label: label)
+                    handler.logLevel = level
+                    return handler
+                }
+            )
         }
     }
 
@@ -74,11 +77,13 @@ private struct RecordingHandler: LogHandler {
     func log(event: LogEvent) {
         if event.level >= .notice {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            log.record(EngineLog.Entry(
-                level: event.level,
-                message: "\(event.message)",
-                metadata: merged.mapValues { "\($0)" }
-            ))
+            log.record(
+                EngineLog.Entry(
+                    level: event.level,
+                    message: "\(event.message)",
+                    metadata: merged.mapValues { "\($0)" }
+                )
+            )
         }
         shown?.log(event: event)
     }

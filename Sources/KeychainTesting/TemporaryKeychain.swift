@@ -77,7 +77,12 @@ public final class TemporaryKeychain: Sendable {
         passcodeReplies = replies
         device = try Device(
             home: KeychainHome(url: directory),
-            configuration: Self.configuration(accessGroups: accessGroups, replies: replies, clock: clock, logger: log.makeLogger())
+            configuration: Self.configuration(
+                accessGroups: accessGroups,
+                replies: replies,
+                clock: clock,
+                logger: log.makeLogger()
+            )
         )
         if let passcode { try device.setPasscode(passcode) }
         if let biometry { try device.simulatedSensor.install(biometry) }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The item commands' arguments, read as macOS's tool reads them (`Getopt`, with each command's
 /// letters) and handed to ArgumentParser in its long form (`--password=-Xy9`), which takes any
 /// value as it is.
@@ -121,7 +120,9 @@ package enum ItemCommandLine {
                 case .option(let letter, let value):
                     guard let name = grammar.names[letter] else { return .usage(nil) }
                     if let value {
-                        let given = grammar.numericLetters.contains(letter) ? String(UInt16(truncatingIfNeeded: Getopt.atoi(value))) : value
+                        let given =
+                            grammar.numericLetters.contains(letter)
+                            ? String(UInt16(truncatingIfNeeded: Getopt.atoi(value))) : value
                         rewritten.append("--\(name)=\(given)")
                     } else {
                         rewritten.append("--\(name)")

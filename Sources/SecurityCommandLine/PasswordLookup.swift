@@ -44,7 +44,9 @@ package struct PasswordLookup {
         default:
             return nil
         }
-        guard case .arguments(let rewritten)? = ItemCommandLine.read(Array(arguments.dropFirst()), for: command) else { return nil }
+        guard case .arguments(let rewritten)? = ItemCommandLine.read(Array(arguments.dropFirst()), for: command) else {
+            return nil
+        }
         var attributes: [String: Any] = [:]
         var passwordOnly = false
         for option in rewritten {
@@ -55,7 +57,9 @@ package struct PasswordLookup {
             guard option.hasPrefix("--"), let equals = option.firstIndex(of: "=") else { return nil }
             let name = String(option[option.index(option.startIndex, offsetBy: 2)..<equals])
             let value = String(option[option.index(after: equals)...])
-            guard let code = names[name], attributes[code] == nil, let converted = Self.value(value, of: code) else { return nil }
+            guard let code = names[name], attributes[code] == nil, let converted = Self.value(value, of: code) else {
+                return nil
+            }
             attributes[code] = converted
         }
         guard passwordOnly else { return nil }

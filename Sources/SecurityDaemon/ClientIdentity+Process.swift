@@ -11,10 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 
 /// Reading a client's identity from `/proc`.
 extension ClientIdentity {
@@ -63,7 +62,8 @@ extension ClientIdentity {
 
     private static func isAppIDByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
             true
         default:
@@ -107,7 +107,11 @@ extension ClientIdentity {
             }
             // A kernel too old to report them reports none: assume the worst of the client.
             guard let noNewPrivileges = fields["NoNewPrivs"], let mode = fields["Seccomp"] else { return nil }
-            self.init(noNewPrivileges: noNewPrivileges != 0, seccompMode: mode, seccompFilters: fields["Seccomp_filters"] ?? 0)
+            self.init(
+                noNewPrivileges: noNewPrivileges != 0,
+                seccompMode: mode,
+                seccompFilters: fields["Seccomp_filters"] ?? 0
+            )
         }
     }
 

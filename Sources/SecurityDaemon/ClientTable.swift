@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import KeychainCore
 import KeychainContract
+import KeychainCore
 
 /// The contexts each client process has made, so that they are released when its last
 /// connection closes (a client that crashed never releases them itself).

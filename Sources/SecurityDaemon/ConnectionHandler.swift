@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -59,7 +59,10 @@ final class ConnectionHandler: ChannelInboundHandler {
         switch PeerCredentials.of(context.channel) {
         case .success(let peer):
             guard let assigned = roster.server(peer.userID) else {
-                logger.warning("refused a connection from another user", metadata: ["keychain.peer.uid": "\(peer.userID)"])
+                logger.warning(
+                    "refused a connection from another user",
+                    metadata: ["keychain.peer.uid": "\(peer.userID)"]
+                )
                 context.close(promise: nil)
                 return
             }
@@ -67,7 +70,10 @@ final class ConnectionHandler: ChannelInboundHandler {
             case .success(let server): self.server = server
             case .failure(let error):
                 refusal = error
-                logger.error("cannot open a user's keychain", metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"])
+                logger.error(
+                    "cannot open a user's keychain",
+                    metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"]
+                )
             }
             processID = peer.processID
             // The process, pinned, so that a PID reused meanwhile cannot lend its identity.
@@ -215,7 +221,10 @@ final class ConnectionHandler: ChannelInboundHandler {
         // together only part of the pool, so that prompts nobody answers cannot stop other work.
         let isEvaluation = request?.isEvaluation == true
         if isEvaluation && !clients.startEvaluation(by: processID) {
-            let refusal = AuthenticationFailure(.systemCancel, "too many authentications are waiting; try again when one has ended")
+            let refusal = AuthenticationFailure(
+                .systemCancel,
+                "too many authentications are waiting; try again when one has ended"
+            )
             let reply = (try? EngineWire.encode(EngineResponse.authenticationFailure(refusal))) ?? []
             clients.requestEnded()
             isBusy = false

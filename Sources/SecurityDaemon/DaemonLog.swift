@@ -11,6 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+import KeychainCore
+import KeychainEngine
+
 // Depending on build order, `struct stat` is declared for Swift by Glibc's headers, by
 // Dispatch's C module or by CoreFoundation's, and member import visibility wants that module
 // imported to read its fields (as in PrivateLineFile).
@@ -20,9 +24,6 @@ import CDispatch
 #if canImport(CoreFoundation)
 import CoreFoundation
 #endif
-import Foundation
-import KeychainCore
-import KeychainEngine
 
 /// The log file of a daemon a client started (`--log-file`): its standard error, where a person
 /// finds it with `security daemon log` (the log holds no secret, name or attribute value).

@@ -66,15 +66,24 @@ struct DaemonServer: Service {
             channel = try await bootstrap.withBoundSocket(activatedSocket).get()
             logger.info("listening on the socket systemd passed")
         } else {
-            channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.socketPath, cleanupExistingSocketFile: true).get()
+            channel = try await bootstrap.bind(
+                unixDomainSocketPath: endpoint.socketPath,
+                cleanupExistingSocketFile: true
+            ).get()
             chmod(endpoint.socketPath, isShared ? 0o666 : 0o600)
             logger.info("listening", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
             let file = SocketFile(boundAt: endpoint.socketPath)
             bound = file
             // Nobody can reach a daemon whose socket file is gone: it stops and frees the lock.
-            check = channel.eventLoop.scheduleRepeatedTask(initialDelay: socketCheckInterval, delay: socketCheckInterval) { task in
+            check = channel.eventLoop.scheduleRepeatedTask(
+                initialDelay: socketCheckInterval,
+                delay: socketCheckInterval
+            ) { task in
                 guard !file.isStillOurs else { return }
-                logger.notice("the socket file was removed or replaced; stopping", metadata: ["keychain.socket": "\(file.path)"])
+                logger.notice(
+                    "the socket file was removed or replaced; stopping",
+                    metadata: ["keychain.socket": "\(file.path)"]
+                )
                 task.cancel()
                 channel.close(promise: nil)
             }

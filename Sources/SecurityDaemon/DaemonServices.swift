@@ -41,7 +41,9 @@ struct DaemonServices {
             services.append(.init(service: lifetime, successTerminationBehavior: .gracefullyShutdownGroup))
         }
         if let autoLock {
-            services.append(.init(service: AutoLock(engines: engines, clients: clients, logger: logger, after: autoLock)))
+            services.append(
+                .init(service: AutoLock(engines: engines, clients: clients, logger: logger, after: autoLock))
+            )
         }
         if let bus = Self.loginBus(logger: logger) {
             services.append(.init(service: LoginSessionWatch(bus: bus, engines: enginesOfUser, logger: logger)))

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 
 /// Which engine serves a client, by the user the kernel says it runs as: the daemon's one keychain
 /// for its own user (user mode), or each user's own keychain (system mode, ``SystemKeychains``).

@@ -22,7 +22,9 @@ struct FrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = [UInt8]
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let header = buffer.getBytes(at: buffer.readerIndex, length: EngineFrame.headerLength) else { return .needMoreData }
+        guard let header = buffer.getBytes(at: buffer.readerIndex, length: EngineFrame.headerLength) else {
+            return .needMoreData
+        }
         guard let length = EngineFrame.length(ofHeader: header) else { throw FrameError.malformed }
         guard buffer.readableBytes >= EngineFrame.headerLength + length else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: EngineFrame.headerLength)
@@ -31,7 +33,11 @@ struct FrameDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(
+        context: ChannelHandlerContext,
+        buffer: inout ByteBuffer,
+        seenEOF: Bool
+    ) throws -> DecodingState {
         // What is left after the peer closed is an unfinished frame: drop it.
         buffer.moveReaderIndex(to: buffer.writerIndex)
         return .needMoreData

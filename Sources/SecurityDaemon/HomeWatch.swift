@@ -40,7 +40,9 @@ struct HomeWatch: Sendable {
 
     /// The home's problem, if it has one now.
     func problem() -> KeychainError? {
-        guard let status = PrivateFile.status(home.path, followingLinks: false), let current = PrivateFile.identity(of: home.path) else {
+        guard let status = PrivateFile.status(home.path, followingLinks: false),
+            let current = PrivateFile.identity(of: home.path)
+        else {
             return KeychainError(.notAvailable, "the keychain home \(home.path) is gone; its daemon is stopping")
         }
         // Another folder made at the same path is not the keychain this daemon holds open: serving

@@ -13,8 +13,8 @@
 
 import CSDBus
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 import Logging
 import ServiceLifecycle
 
@@ -52,7 +52,9 @@ struct LoginSessionWatch: Service {
                             case .sleep:
                                 AutoLock.lock(engines(nil), because: "the machine is going to sleep", logger: logger)
                             case .closed:
-                                logger.warning("the system bus connection closed: the keychain no longer locks with the login session")
+                                logger.warning(
+                                    "the system bus connection closed: the keychain no longer locks with the login session"
+                                )
                                 stopping.withLock { $0 = true }
                             }
                         }
@@ -102,7 +104,9 @@ final class LoginBus: @unchecked Sendable {
     /// The next request, waiting at most `timeout`.
     func next(timeout: Duration) -> Event {
         var userID: UInt32 = .max
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        )
         switch Int(c_login_watch_next(watch, milliseconds, &userID)) {
         case C_LOGIN_LOCK_SESSION: return .lockSession(userID: userID)
         case C_LOGIN_SLEEP: return .sleep

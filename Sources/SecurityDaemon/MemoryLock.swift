@@ -33,7 +33,9 @@ enum MemoryLock {
     /// Locks the process's memory when the locked-memory limit is unlimited.
     static func lockIfAllowed() -> Outcome {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit) == 0 else { return .failed(errno: errno) }
+        guard getrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit) == 0 else {
+            return .failed(errno: errno)
+        }
         guard limit.rlim_cur == rlim_t.max else { return .limited(bytes: UInt64(limit.rlim_cur)) }
         // MCL_ONFAULT (Linux 4.4): lock pages as they are touched.
         let onFault: Int32 = 4

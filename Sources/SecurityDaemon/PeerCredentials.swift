@@ -14,6 +14,7 @@
 import CKeychainSystem
 import Foundation
 import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

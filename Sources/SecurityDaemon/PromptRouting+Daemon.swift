@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import KeychainContract
 
 extension PromptRouting {

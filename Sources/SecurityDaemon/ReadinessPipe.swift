@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 
 /// The pipe to the client that started this daemon (`--ready-fd`): told once that the daemon
 /// listens, or why it cannot serve, then closed.
@@ -28,13 +28,23 @@ final class ReadinessPipe: Sendable {
 
     /// Sends `readiness` if nothing was sent yet.
     func report(_ readiness: DaemonReadiness) {
-        guard let descriptor = descriptor.withLock({ value in defer { value = nil }; return value }) else { return }
+        guard
+            let descriptor = descriptor.withLock({ value in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         readiness.send(to: descriptor)
     }
 
     /// Closes the pipe unsent (another daemon serves the socket).
     func withdraw() {
-        guard let descriptor = descriptor.withLock({ value in defer { value = nil }; return value }) else { return }
+        guard
+            let descriptor = descriptor.withLock({ value in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         close(descriptor)
     }
 }

@@ -13,8 +13,8 @@
 
 import ArgumentParser
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 import KeychainEngine
 import Logging
 import NIOCore
@@ -32,7 +32,10 @@ struct SecurityDaemon: AsyncParsableCommand {
         abstract: "Serve a keychain to the processes of its user through a Unix socket."
     )
 
-    @Option(name: .customLong("keychain"), help: "The keychain home (default: KEYCHAIN_HOME, else ~/.local/share/swift-keychain).")
+    @Option(
+        name: .customLong("keychain"),
+        help: "The keychain home (default: KEYCHAIN_HOME, else ~/.local/share/swift-keychain)."
+    )
     var home: String?
 
     @Option(help: "The socket (default: KEYCHAIN_SOCKET, else in $XDG_RUNTIME_DIR/swift-keychain/).")
@@ -44,16 +47,24 @@ struct SecurityDaemon: AsyncParsableCommand {
     @Option(help: "Exit after this many seconds without clients (default: never).")
     var exitWhenIdle: Int?
 
-    @Option(help: "Lock the keychain after this many seconds without requests (default: KEYCHAIN_AUTO_LOCK, else never).")
+    @Option(
+        help: "Lock the keychain after this many seconds without requests (default: KEYCHAIN_AUTO_LOCK, else never)."
+    )
     var autoLock: Int?
 
     @Option(help: .hidden)
     var readyFd: Int32?
 
-    @Option(help: "Append the log to this file (in a folder of this user's own, which it creates) instead of standard error; a file over 1 MiB is started afresh.")
+    @Option(
+        help:
+            "Append the log to this file (in a folder of this user's own, which it creates) instead of standard error; a file over 1 MiB is started afresh."
+    )
     var logFile: String?
 
-    @Flag(help: "Serve every user's keychain, each kept in --state-directory where only this daemon can read it, on /run/swift-keychain/socket. Run it as a dedicated system user.")
+    @Flag(
+        help:
+            "Serve every user's keychain, each kept in --state-directory where only this daemon can read it, on /run/swift-keychain/socket. Run it as a dedicated system user."
+    )
     var system = false
 
     @Option(help: "With --system: the folder of the users' keychains.")
@@ -89,9 +100,11 @@ struct SecurityDaemon: AsyncParsableCommand {
             try await runSystem(logger: logger)
             return
         }
-        let home = self.home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL) }
+        let home =
+            self.home.map { KeychainHome(url: URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL) }
             ?? KeychainHome.resolve()
-        let endpoint = socket.map { DaemonEndpoint(socketPath: URL(fileURLWithPath: $0).standardizedFileURL.path) }
+        let endpoint =
+            socket.map { DaemonEndpoint(socketPath: URL(fileURLWithPath: $0).standardizedFileURL.path) }
             ?? DaemonEndpoint.forHome(home.url)
         let readiness = ReadinessPipe(descriptor: readyFd)
         let engine: EmbeddedEngine
@@ -99,7 +112,10 @@ struct SecurityDaemon: AsyncParsableCommand {
         do {
             guard let acquired = try await SingleInstance.acquire(endpoint) else {
                 readiness.withdraw()
-                logger.info("another securityd serves this socket", metadata: ["keychain.socket": "\(endpoint.socketPath)"])
+                logger.info(
+                    "another securityd serves this socket",
+                    metadata: ["keychain.socket": "\(endpoint.socketPath)"]
+                )
                 return
             }
             instance = acquired
@@ -149,11 +165,15 @@ struct SecurityDaemon: AsyncParsableCommand {
 
     /// System mode: every user's keychain, in the state folder, behind one socket all users reach.
     private func runSystem(logger: Logger) async throws {
-        let endpoint = DaemonEndpoint(socketPath: socket.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? DaemonEndpoint.systemSocketPath)
+        let endpoint = DaemonEndpoint(
+            socketPath: socket.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+                ?? DaemonEndpoint.systemSocketPath
+        )
         let state = URL(fileURLWithPath: stateDirectory, isDirectory: true).standardizedFileURL
         let keychains = try SystemKeychains(state: state, logger: logger)
         // One daemon per state folder; its lock lives there, the daemon's own.
-        guard let instance = try SingleInstance.acquire(lockPath: state.appendingPathComponent("securityd.lock").path) else {
+        guard let instance = try SingleInstance.acquire(lockPath: state.appendingPathComponent("securityd.lock").path)
+        else {
             logger.info("another securityd serves this state folder", metadata: ["keychain.state": "\(state.path)"])
             return
         }
@@ -170,7 +190,9 @@ struct SecurityDaemon: AsyncParsableCommand {
             lifetime: nil,
             clients: clients,
             engines: { keychains.engines },
-            enginesOfUser: { userID in userID.map { keychains.engine(ofUser: $0).map { [$0] } ?? [] } ?? keychains.engines },
+            enginesOfUser: { userID in
+                userID.map { keychains.engine(ofUser: $0).map { [$0] } ?? [] } ?? keychains.engines
+            },
             autoLock: autoLockAfter,
             logger: logger
         )
@@ -204,7 +226,9 @@ struct SecurityDaemon: AsyncParsableCommand {
         // Only a listening socket: anything else at descriptor 3 is not what systemd passes.
         var listening: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1 else { return nil }
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1 else {
+            return nil
+        }
         return descriptor
     }
 }

@@ -11,6 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+import KeychainContract
+import KeychainCore
+import KeychainEngine
+
 // `struct stat` for `prepareSharedFolder`: see DaemonLog's imports.
 #if canImport(CDispatch)
 import CDispatch
@@ -18,10 +23,6 @@ import CDispatch
 #if canImport(CoreFoundation)
 import CoreFoundation
 #endif
-import Foundation
-import KeychainCore
-import KeychainContract
-import KeychainEngine
 
 /// The one daemon of a socket: the holder of an exclusive lock on `<socket>.lock`, in a folder
 /// only the user may enter.
@@ -64,7 +65,8 @@ final class SingleInstance {
                 close(descriptor)
                 return nil
             }
-            guard let held = PrivateFile.identity(ofDescriptor: descriptor), PrivateFile.identity(of: lockPath) == held else {
+            guard let held = PrivateFile.identity(ofDescriptor: descriptor), PrivateFile.identity(of: lockPath) == held
+            else {
                 close(descriptor)
                 continue
             }
@@ -96,7 +98,9 @@ final class SingleInstance {
             throw KeychainError(.io, "cannot create \(path): \(String(cString: strerror(errno)))")
         }
         var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(), status.st_mode & 0o022 == 0 else {
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(),
+            status.st_mode & 0o022 == 0
+        else {
             throw KeychainError(.invalidKeychain, "\(path) must be a folder of this user that others cannot write")
         }
     }

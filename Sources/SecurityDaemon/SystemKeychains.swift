@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 import KeychainEngine
 import Logging
 

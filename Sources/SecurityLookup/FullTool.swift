@@ -17,7 +17,8 @@ import Foundation
 /// not answer: `security` in the same folder (`libexec/swift-keychain` when installed, the
 /// build's folder otherwise).
 enum FullTool {
-    static let missing = "security: cannot find the full security tool beside security-lookup; reinstall it with Scripts/install.sh\n"
+    static let missing =
+        "security: cannot find the full security tool beside security-lookup; reinstall it with Scripts/install.sh\n"
 
     /// Replaces this process with the full tool, given `arguments`; returns only to exit with a
     /// message when the tool cannot be run.

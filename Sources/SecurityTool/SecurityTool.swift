@@ -41,9 +41,11 @@ struct SecurityTool: ParsableCommand {
         Help.self, ListKeychains.self, DefaultKeychain.self, LoginKeychain.self, LockKeychain.self,
         UnlockKeychain.self, ShowKeychainInfo.self, DumpKeychain.self,
         AddGenericPassword.self, AddInternetPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
-        FindInternetPassword.self, DeleteInternetPassword.self, FindCertificate.self, FindKey.self, FindIdentity.self, AddCertificates.self,
+        FindInternetPassword.self, DeleteInternetPassword.self, FindCertificate.self, FindKey.self, FindIdentity.self,
+        AddCertificates.self,
         DeleteCertificate.self, DeleteIdentity.self, ImportItems.self, ExportItems.self,
-        Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self, EnclaveKeyCommands.self,
+        Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self,
+        EnclaveKeyCommands.self,
         DaemonCommands.self,
         Demo.self,
     ]

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if !(KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API)
 public import Crypto
 public import Foundation
@@ -54,7 +53,9 @@ extension SecureEnclave.P256.KeyAgreement {
         }
 
         /// The ECDH shared secret with `publicKeyShare`, to derive keys from with its HKDF or X9.63 methods.
-        public func sharedSecretFromKeyAgreement(with publicKeyShare: P256.KeyAgreement.PublicKey) throws -> SharedSecret {
+        public func sharedSecretFromKeyAgreement(
+            with publicKeyShare: P256.KeyAgreement.PublicKey
+        ) throws -> SharedSecret {
             let secret: Data
             do {
                 secret = try key.sharedSecret(with: publicKeyShare.x963Representation)
@@ -63,7 +64,6 @@ extension SecureEnclave.P256.KeyAgreement {
             }
             return try Self.sharedSecret(fromCoordinate: secret)
         }
-
 
         /// swift-crypto's `SharedSecret` for the X coordinate the engine computed.
         ///

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import CryptoKit
 #else
@@ -50,9 +49,17 @@ public enum SecureEnclave {
     }
 
     /// A new key in the engine, failures as CryptoKit reports them.
-    static func generate(compactRepresentable: Bool, accessControl: SecAccessControl, context: AnyObject?) throws -> SealedEnclaveKey {
+    static func generate(
+        compactRepresentable: Bool,
+        accessControl: SecAccessControl,
+        context: AnyObject?
+    ) throws -> SealedEnclaveKey {
         do {
-            return try SealedEnclaveKey.generate(accessControl: accessControl, compactRepresentable: compactRepresentable, context: context)
+            return try SealedEnclaveKey.generate(
+                accessControl: accessControl,
+                compactRepresentable: compactRepresentable,
+                context: context
+            )
         } catch {
             throw SecureEnclaveFailure.error(error)
         }

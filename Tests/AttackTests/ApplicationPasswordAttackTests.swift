@@ -48,23 +48,35 @@ import Testing
             try owner.add(query, credentials: credentials)
         }
         let rows = try Attacker.sql(home) { db in
-            try Row.fetchAll(db, sql: "SELECT \(RowSQL.of(.genericPassword).columns) FROM genp ORDER BY rowid").compactMap {
-                ItemRow(row: $0, schema: ItemSchema.of(.genericPassword))
-            }
+            try Row.fetchAll(db, sql: "SELECT \(RowSQL.of(.genericPassword).columns) FROM genp ORDER BY rowid")
+                .compactMap {
+                    ItemRow(row: $0, schema: ItemSchema.of(.genericPassword))
+                }
         }
         let classKey = try #require(owner.keybag.classKey(.alwaysThisDeviceOnly))
         let constraints = try rows.map { row in try Self.constraintEnvelope(of: row, classKey: classKey) }
         let parameters = try constraints.map { try #require($0.applicationPassword) }
         #expect(parameters[0].salt != parameters[1].salt)
-        #expect(parameters.allSatisfy { $0.kdf == .standard && $0.salt.count == ApplicationPasswordParameters.saltLength })
+        #expect(
+            parameters.allSatisfy { $0.kdf == .standard && $0.salt.count == ApplicationPasswordParameters.saltLength }
+        )
 
         // The thief lowers the first item's cost to N = 2 and seals the envelope again.
         var cheap = constraints[0]
         cheap.applicationPassword?.kdf = PasscodeKDF(rounds: 2, blockSize: 1, parallelism: 1)
-        let binding = ItemCodec.binding(table: "genp", identifier: rows[0].identifier, protection: .alwaysThisDeviceOnly)
-        let envelope = SecretKeyEnvelope.constrained(try AtRestCipher.seal(cheap.serialized, using: classKey, binding: binding("skey")))
+        let binding = ItemCodec.binding(
+            table: "genp",
+            identifier: rows[0].identifier,
+            protection: .alwaysThisDeviceOnly
+        )
+        let envelope = SecretKeyEnvelope.constrained(
+            try AtRestCipher.seal(cheap.serialized, using: classKey, binding: binding("skey"))
+        )
         try Attacker.sql(home) { db in
-            try db.execute(sql: "UPDATE genp SET skey = ? WHERE rowid = ?", arguments: [envelope.serialized, rows[0].rowID])
+            try db.execute(
+                sql: "UPDATE genp SET skey = ? WHERE rowid = ?",
+                arguments: [envelope.serialized, rows[0].rowID]
+            )
         }
         let reader = try Keychain(directory: home, accessGroups: AccessGroups(["*"]))
         // Refused before any derivation runs: the item counts as damaged (skipped, as Apple skips
@@ -76,7 +88,11 @@ import Testing
         }
         let row = try #require(tampered)
         let opened = Result { () throws(KeychainError) in
-            try reader.codec.openSecret(row, item: try reader.codec.openMetadata(row, itemClass: .genericPassword), credentials: credentials)
+            try reader.codec.openSecret(
+                row,
+                item: try reader.codec.openMetadata(row, itemClass: .genericPassword),
+                credentials: credentials
+            )
         }
         #expect(opened.failure?.code == .decode)
         #expect(opened.failure?.message.contains("below the accepted cost") == true)
@@ -93,7 +109,9 @@ import Testing
     /// Setting and changing the passcode (with another cost) never strands an application-password item.
     @Test func passcodeChangesNeverStrandAnItem() async throws {
         let keychain = try TemporaryKeychain()
-        let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, .applicationPassword, nil))
+        let access = try #require(
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, .applicationPassword, nil)
+        )
         let context = LAContext()
         #expect(context.setCredential(Data("app secret".utf8), type: .applicationPassword))
         keychain.run {
@@ -126,10 +144,16 @@ import Testing
         guard case .constrained(let sealed) = try SecretKeyEnvelope(serialized: row.secretKeyEnvelope) else {
             throw KeychainError(.decode, "not sealed to constraints")
         }
-        return try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
+        return try ConstraintEnvelope(
+            serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey"))
+        )
     }
 
-    static func read(_ account: String, in keychain: Keychain, credentials: AuthenticationCredentials) -> Result<Data?, KeychainError> {
+    static func read(
+        _ account: String,
+        in keychain: Keychain,
+        credentials: AuthenticationCredentials
+    ) -> Result<Data?, KeychainError> {
         Result { () throws(KeychainError) in
             let query = try QueryParser.parse(["class": "genp", "acct": account, "r_Data": true], for: .copyMatching)
             return try keychain.search(query, credentials: credentials).first?.data

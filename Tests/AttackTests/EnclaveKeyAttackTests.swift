@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainContract
 import KeychainServices
@@ -27,7 +26,9 @@ import Testing
 @Suite struct EnclaveKeyAttackTests {
     @Test func thePrivateKeyIsInNoFileAndInNoReply() throws {
         let keychain = try TemporaryKeychain()
-        let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage], nil))
+        let access = try #require(
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage], nil)
+        )
         let parameters: [String: Any] = [
             kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
             kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
@@ -45,7 +46,10 @@ import Testing
             ]
             #expect(SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess)
             let item = try #require(found as? [String: Any])
-            let archived = try NSKeyedArchiver.archivedData(withRootObject: item.filter { !($0.value is SecAccessControl) }, requiringSecureCoding: false)
+            let archived = try NSKeyedArchiver.archivedData(
+                withRootObject: item.filter { !($0.value is SecAccessControl) },
+                requiringSecureCoding: false
+            )
             return (key, [archived, Data(key.description.utf8), Data("\(SecKeyCopyAttributes(key) as Any)".utf8)])
         }
         // The engine's own copy, through its test accessor on a second opening of the files (the
@@ -60,10 +64,13 @@ import Testing
         let engine = try Keychain(directory: keychain.directory, accessGroups: AccessGroups(["*"]))
         let stored = try engine.storedSecretForTesting(of: try #require(PersistentReference(referenceData)))
         #expect(stored.count == 97)
-        #expect(stored.prefix(65) == SecKeyCopyExternalRepresentation(try #require(SecKeyCopyPublicKey(key)), nil) as Data?)
+        #expect(
+            stored.prefix(65) == SecKeyCopyExternalRepresentation(try #require(SecKeyCopyPublicKey(key)), nil) as Data?
+        )
         let scalar = stored.suffix(32)
 
-        for file in try FileManager.default.contentsOfDirectory(at: keychain.directory, includingPropertiesForKeys: nil) {
+        for file in try FileManager.default.contentsOfDirectory(at: keychain.directory, includingPropertiesForKeys: nil)
+        {
             #expect(try Data(contentsOf: file).range(of: scalar) == nil, "\(file.lastPathComponent)")
         }
         for reply in replies {

@@ -11,16 +11,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainContract
-@testable import KeychainCore
-@testable import KeychainDevice
 import KeychainServices
 import KeychainTesting
 import SoftwareEnclave
 import Testing
+
+@testable import KeychainCore
+@testable import KeychainDevice
 
 /// CryptoKit's Secure Enclave keys live in blobs the application keeps, which the engine opens with
 /// keys that outlive passcode changes. A thief with the blob and a copy of the keychain's files — today's,
@@ -36,13 +36,18 @@ import Testing
             return nil
         } catch {
             let error = error as NSError
-            if error.code == -3 { #expect((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(errSecParam)) }
+            if error.code == -3 {
+                #expect((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(errSecParam))
+            }
             return error.code
         }
     }
 
     static func thief(_ home: URL) throws -> Device {
-        try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
+        try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        )
     }
 
     @Test func aCopyFromBeforeThePasscodeOpensNoBlobMadeSince() throws {
@@ -56,7 +61,11 @@ import Testing
 
         let thief = try Self.thief(before)
         Device.withCurrent(thief) {
-            #expect(Self.refusal { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob).signature(for: Self.message) } == -3)
+            #expect(
+                Self.refusal {
+                    _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob).signature(for: Self.message)
+                } == -3
+            )
         }
         // The owner signs with it.
         try keychain.run {
@@ -82,7 +91,13 @@ import Testing
             let thief = try Self.thief(home)
             try thief.unlock(passcode: "1111")
             try Device.withCurrent(thief) {
-                #expect(Self.refusal { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob).signature(for: Self.message) } == -3)
+                #expect(
+                    Self.refusal {
+                        _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob).signature(
+                            for: Self.message
+                        )
+                    } == -3
+                )
                 // The limit the README states: a blob made before the change opens with the copy and the old passcode.
                 let old = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: older)
                 #expect(old.publicKey.isValidSignature(try old.signature(for: Self.message), for: Self.message))
@@ -110,7 +125,9 @@ import Testing
             try keychain.device.setPasscode("482916")
             let blob = try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             // The class named below has blob keys too, so a refusal comes from the binding, not a missing key.
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [], nil))
+            let access = try #require(
+                SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [], nil)
+            )
             _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
             // Naming the first generation of the blob key, or another class, opens nothing.
             let nameLength = Int(blob[1])
@@ -123,7 +140,9 @@ import Testing
             let replacement = Array(ProtectionClass.whenUnlockedThisDeviceOnly.rawValue.utf8)
             otherClass.replaceSubrange(1..<(2 + nameLength), with: [UInt8(replacement.count)] + replacement)
             for altered in [older, otherClass] {
-                #expect(Self.refusal { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: altered) } == -3)
+                #expect(
+                    Self.refusal { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: altered) } == -3
+                )
             }
         }
     }

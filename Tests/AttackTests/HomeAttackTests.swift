@@ -18,6 +18,7 @@ import KeychainTestSupport
 import Testing
 
 @testable import KeychainDevice
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,11 +30,17 @@ import Glibc
     @Test func aHomeOthersCanWriteIsRefused() throws {
         let home = Attacker.newHome("world-writable")
         defer { Attacker.remove(home) }
-        #expect(try Tool(home: home).run(["add-generic-password", "-a", "a", "-s", "planted", "-w", "old"]).status == 0)
+        #expect(
+            try Tool(home: home).run(["add-generic-password", "-a", "a", "-s", "planted", "-w", "old"]).status == 0
+        )
         chmod(home.path, 0o777)
         let output = try Tool(home: home).run(["add-generic-password", "-a", "a", "-s", "victim", "-w", "secret"])
         #expect(output.status != 0)
-        #expect(output.stderr.contains(home.path) && output.stderr.contains("other users") && output.stderr.contains("mode 777"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains(home.path) && output.stderr.contains("other users")
+                && output.stderr.contains("mode 777"),
+            "\(output.stderr)"
+        )
         chmod(home.path, 0o700)
         #expect(try Tool(home: home).run(["find-generic-password", "-s", "victim", "-w"]).status == 44)
     }
@@ -44,13 +51,22 @@ import Glibc
         guard let attacker = ThrowawayUser.make("attack"), let victim = ThrowawayUser.make("victim") else { return }
         let home = Attacker.newHome("other-user")
         defer { Attacker.remove(home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: home,
+            withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700]
+        )
         attacker.own(home)
-        #expect(try Tool(home: home, user: attacker).run(["add-generic-password", "-a", "a", "-s", "bait", "-w", "bait"]).status == 0)
+        #expect(
+            try Tool(home: home, user: attacker).run(["add-generic-password", "-a", "a", "-s", "bait", "-w", "bait"])
+                .status == 0
+        )
         chmod(home.path, 0o777)
         for mode: mode_t in [0o777, 0o700] {
             chmod(home.path, mode)
-            let output = try Tool(home: home, user: victim).run(["add-generic-password", "-a", "a", "-s", "victim", "-w", "victim secret"])
+            let output = try Tool(home: home, user: victim).run([
+                "add-generic-password", "-a", "a", "-s", "victim", "-w", "victim secret",
+            ])
             #expect(output.status != 0, "mode \(String(mode, radix: 8))")
             #expect(output.stderr.contains(home.path), "\(output.stderr)")
         }
@@ -65,9 +81,16 @@ import Glibc
         let home = Attacker.newHome("link")
         let target = Attacker.newHome("link-target")
         defer { Attacker.remove(home, target) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: home,
+            withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700]
+        )
         let missing = target.appendingPathComponent("missing.db")
-        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("keychain.db"), withDestinationURL: missing)
+        try FileManager.default.createSymbolicLink(
+            at: home.appendingPathComponent("keychain.db"),
+            withDestinationURL: missing
+        )
         var output = try Tool(home: home).run(["add-generic-password", "-a", "a", "-s", "s", "-w", "w"])
         #expect(output.status != 0 && output.stderr.contains("symbolic link"), "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing.path))
@@ -77,7 +100,10 @@ import Glibc
         try Data("not yours".utf8).write(to: existing)
         chmod(existing.path, 0o644)
         try FileManager.default.removeItem(at: home.appendingPathComponent("keychain.db"))
-        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("keychain.db"), withDestinationURL: existing)
+        try FileManager.default.createSymbolicLink(
+            at: home.appendingPathComponent("keychain.db"),
+            withDestinationURL: existing
+        )
         output = try Tool(home: home).run(["add-generic-password", "-a", "a", "-s", "s", "-w", "w"])
         #expect(output.status != 0)
         let mode = try FileManager.default.attributesOfItem(atPath: existing.path)[.posixPermissions] as? Int
@@ -92,7 +118,9 @@ import Glibc
         defer { Attacker.remove(base) }
         let home = base.appendingPathComponent("nested/keychain")
         let process = Tool(home: home).process(["add-generic-password", "-a", "a", "-s", "s", "-w", "w"])
-        let command = ([process.executableURL?.path ?? ""] + (process.arguments ?? [])).map { "'\($0)'" }.joined(separator: " ")
+        let command = ([process.executableURL?.path ?? ""] + (process.arguments ?? [])).map { "'\($0)'" }.joined(
+            separator: " "
+        )
         process.arguments = ["-c", "umask 000; exec \(command)"]
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         try process.run()
@@ -103,7 +131,10 @@ import Glibc
             #expect(mode == 0o700, "\(directory.path)")
         }
         for name in try FileManager.default.contentsOfDirectory(atPath: home.path) {
-            let mode = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent(name).path)[
+                    .posixPermissions
+                ] as? Int
             #expect(mode == 0o600, "\(name)")
         }
     }

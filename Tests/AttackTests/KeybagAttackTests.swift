@@ -30,16 +30,23 @@ import Testing
 @Suite struct KeybagAttackTests {
     static let passcode = "1357"
 
-    static func passcodeItem(_ account: String, protection: CFString = kSecAttrAccessibleAlwaysThisDeviceOnly) -> [String: Any] {
+    static func passcodeItem(
+        _ account: String,
+        protection: CFString = kSecAttrAccessibleAlwaysThisDeviceOnly
+    ) -> [String: Any] {
         [
             kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-            kSecAttrAccessControl as String: SecAccessControlCreateWithFlags(nil, protection, .devicePasscode, nil) as Any,
+            kSecAttrAccessControl as String: SecAccessControlCreateWithFlags(nil, protection, .devicePasscode, nil)
+                as Any,
             kSecValueData as String: Data("secret of \(account)".utf8),
         ]
     }
 
     static func open(_ home: URL) throws -> Device {
-        try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
+        try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        )
     }
 
     // MARK: Finding 6: swapped lock public keys
@@ -68,7 +75,8 @@ import Testing
             #expect(SecItemAdd(Self.passcodeItem("owner") as CFDictionary, nil) == errSecDecode)
         }
         // Nothing was stored sealed to the thief's key.
-        let count = try Attacker.sql(keychain.directory) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM genp") }
+        let count = try Attacker.sql(keychain.directory) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM genp")
+        }
         #expect(count == 0)
     }
 
@@ -108,7 +116,8 @@ import Testing
         }
         keychain.queuePasscodeReplies([.entered(Self.passcode)])
         let read: [String: Any] = [
-            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "kept", kSecReturnData as String: true,
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "kept",
+            kSecReturnData as String: true,
         ]
         keychain.run {
             var result: CFTypeRef?
@@ -148,13 +157,16 @@ import Testing
             #expect(SecItemAdd(another as CFDictionary, nil) == errSecDecode)
         }
         #expect(try Self.rows(keychain.directory) == rowsBefore, "rows were rewritten")
-        try KeybagForgery.forge(keychain.directory) { record in record.sealedProtectedLookupKey = original.sealedProtectedLookupKey }
+        try KeybagForgery.forge(keychain.directory) { record in
+            record.sealedProtectedLookupKey = original.sealedProtectedLookupKey
+        }
         let restored = try keychain.reopened()
         try restored.unlock(passcode: Self.passcode)
         Device.withCurrent(restored) {
             var result: CFTypeRef?
             let query: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "protected", kSecReturnData as String: true,
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "protected",
+                kSecReturnData as String: true,
             ]
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             #expect(result as? Data == Data("protected secret".utf8))
@@ -163,7 +175,10 @@ import Testing
 
     static func rows(_ home: URL) throws -> [[Data]] {
         try Attacker.sql(home) { db in
-            try Row.fetchAll(db, sql: "SELECT pdmn, pkey, svce, acct, data, mkey, skey, v_Data FROM genp ORDER BY rowid").map { row in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT pdmn, pkey, svce, acct, data, mkey, skey, v_Data FROM genp ORDER BY rowid"
+            ).map { row in
                 (0..<8).compactMap { row[$0] as Data? }
             }
         }
@@ -180,7 +195,9 @@ import Testing
             ("either", [.biometryCurrentSet, .or, .devicePasscode]), ("both", [.biometryAny, .devicePasscode]),
         ]
         keychain.run {
-            for (account, secret) in [("a", "x"), ("a much longer account name, forty bytes", String(repeating: "y", count: 50))] {
+            for (account, secret) in [
+                ("a", "x"), ("a much longer account name, forty bytes", String(repeating: "y", count: 50)),
+            ] {
                 let item: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
                     kSecValueData as String: Data(secret.utf8),
@@ -190,21 +207,30 @@ import Testing
             for (account, flags) in shapes {
                 let item: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-                    kSecAttrAccessControl as String: SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, flags, nil) as Any,
+                    kSecAttrAccessControl as String: SecAccessControlCreateWithFlags(
+                        nil,
+                        kSecAttrAccessibleWhenUnlocked,
+                        flags,
+                        nil
+                    ) as Any,
                     kSecValueData as String: Data("s".utf8),
                 ]
                 #expect(SecItemAdd(item as CFDictionary, nil) == errSecSuccess, "\(account)")
             }
         }
         let sizes = try Attacker.sql(keychain.directory) { db in
-            try Row.fetchAll(db, sql: "SELECT length(data), length(skey), length(v_Data) FROM genp ORDER BY rowid").map { row in
+            try Row.fetchAll(db, sql: "SELECT length(data), length(skey), length(v_Data) FROM genp ORDER BY rowid").map
+            { row in
                 (metadata: row[0] as Int, envelope: row[1] as Int, secret: row[2] as Int)
             }
         }
         #expect(sizes.count == 2 + shapes.count)
         #expect(Set(sizes.map(\.secret)).count == 1, "secret lengths show: \(sizes.map(\.secret))")
         #expect(Set(sizes.map(\.metadata)).count == 1, "attribute lengths show: \(sizes.map(\.metadata))")
-        #expect(Set(sizes.dropFirst(2).map(\.envelope)).count == 1, "access-control shapes show: \(sizes.map(\.envelope))")
+        #expect(
+            Set(sizes.dropFirst(2).map(\.envelope)).count == 1,
+            "access-control shapes show: \(sizes.map(\.envelope))"
+        )
     }
 
     // MARK: Finding 8: creation
@@ -215,18 +241,35 @@ import Testing
     @Test func aCrashWhileCreatingNeverBricksTheHome() throws {
         let before = Attacker.newHome("creation-before")
         defer { Attacker.remove(before) }
-        try FileManager.default.createDirectory(at: before, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data(repeating: 7, count: 32).write(to: before.appendingPathComponent("device.key.0123456789abcdef0123456789abcdef"))
+        try FileManager.default.createDirectory(
+            at: before,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        try Data(repeating: 7, count: 32).write(
+            to: before.appendingPathComponent("device.key.0123456789abcdef0123456789abcdef")
+        )
         _ = try Self.open(before)
         #expect(FileManager.default.fileExists(atPath: before.appendingPathComponent("device.key").path))
-        #expect(!FileManager.default.fileExists(atPath: before.appendingPathComponent("device.key.0123456789abcdef0123456789abcdef").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: before.appendingPathComponent("device.key.0123456789abcdef0123456789abcdef").path
+            )
+        )
 
         let after = Attacker.newHome("creation-after")
         defer { Attacker.remove(after) }
         let keychain = try Self.open(after)
         Device.withCurrent(keychain) {
-            #expect(SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "x",
-                                kSecValueData as String: Data("survives".utf8)] as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemAdd(
+                    [
+                        kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "x",
+                        kSecValueData as String: Data("survives".utf8),
+                    ] as CFDictionary,
+                    nil
+                ) == errSecSuccess
+            )
         }
         try FileManager.default.moveItem(
             at: after.appendingPathComponent("device.key"),
@@ -236,7 +279,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: after.appendingPathComponent("device.key").path))
         Device.withCurrent(reopened) {
             var result: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "x", kSecReturnData as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "x",
+                kSecReturnData as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             #expect(result as? Data == Data("survives".utf8))
         }
@@ -251,13 +297,19 @@ import Testing
         _ = try Self.open(home)
         let secret = try Data(contentsOf: home.appendingPathComponent("keybag.key"))
         for name in ["device.key", "keychain.db"] {
-            try FileManager.default.moveItem(at: home.appendingPathComponent(name), to: home.appendingPathComponent(name + ".bak"))
+            try FileManager.default.moveItem(
+                at: home.appendingPathComponent(name),
+                to: home.appendingPathComponent(name + ".bak")
+            )
         }
         #expect(throws: (any Error).self) { _ = try Self.open(home) }
         #expect(try Data(contentsOf: home.appendingPathComponent("keybag.key")) == secret)
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("device.key.bak").path))
         // Moving keybag.key aside too starts anew, and the moved files stay.
-        try FileManager.default.moveItem(at: home.appendingPathComponent("keybag.key"), to: home.appendingPathComponent("keybag.key.bak"))
+        try FileManager.default.moveItem(
+            at: home.appendingPathComponent("keybag.key"),
+            to: home.appendingPathComponent("keybag.key.bak")
+        )
         _ = try Self.open(home)
         #expect(try Data(contentsOf: home.appendingPathComponent("keybag.key.bak")) == secret)
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("device.key.bak").path))

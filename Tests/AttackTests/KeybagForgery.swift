@@ -24,10 +24,16 @@ enum KeybagForgery {
     /// Rewrites the stored keybag of `home` with `change`, sealed as the next generation under a
     /// new keybag secret (which it installs, as the engine would).
     static func forge(_ home: URL, _ change: (inout KeybagRecord) throws -> Void) throws {
-        let vault = KeybagVault(deviceSecret: try FileDeviceSecretStore(directory: home).load(), secrets: FileKeybagSecretStore(directory: home))
+        let vault = KeybagVault(
+            deviceSecret: try FileDeviceSecretStore(directory: home).load(),
+            secrets: FileKeybagSecretStore(directory: home)
+        )
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
+        let queue = try DatabaseQueue(
+            path: home.appendingPathComponent("keychain.db").path,
+            configuration: configuration
+        )
         let secret = try queue.write { db -> KeybagSecret in
             guard let stored = try vault.stored(db, isWriting: true) else { throw KeychainError(.decode, "no keybag") }
             var record = stored.record
@@ -39,10 +45,16 @@ enum KeybagForgery {
 
     /// The stored keybag of `home`, opened with its files.
     static func read(_ home: URL) throws -> KeybagRecord {
-        let vault = KeybagVault(deviceSecret: try FileDeviceSecretStore(directory: home).load(), secrets: FileKeybagSecretStore(directory: home))
+        let vault = KeybagVault(
+            deviceSecret: try FileDeviceSecretStore(directory: home).load(),
+            secrets: FileKeybagSecretStore(directory: home)
+        )
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
+        let queue = try DatabaseQueue(
+            path: home.appendingPathComponent("keychain.db").path,
+            configuration: configuration
+        )
         guard let stored = try queue.read({ db in try vault.stored(db, isWriting: true) }) else {
             throw KeychainError(.decode, "no keybag")
         }

@@ -40,7 +40,10 @@ import Testing
         let before = try Attacker.copy(home, label: "before-passcode")
         defer { Attacker.remove(before) }
         #expect(try tool.run(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
-        let added = try tool.run(["add-generic-password", "-a", "me", "-s", "second", "-w", "second-secret"], input: "\(Self.passcode)\n")
+        let added = try tool.run(
+            ["add-generic-password", "-a", "me", "-s", "second", "-w", "second-secret"],
+            input: "\(Self.passcode)\n"
+        )
         #expect(added.status == 0, "\(added.stderr)")
         // The owner reads it with the passcode (so the attempts below can fail).
         let owner = try tool.run(["find-generic-password", "-s", "second", "-w"], input: "\(Self.passcode)\n")
@@ -48,16 +51,22 @@ import Testing
 
         let mixes: [(String, (URL) throws -> Void)] = [
             ("old keybag row", { try Attacker.graftKeybag(from: before, into: $0) }),
-            ("old keybag row and old keybag.key", {
-                try Attacker.graftKeybag(from: before, into: $0)
-                try Attacker.graftFiles(["keybag.key"], from: before, into: $0)
-            }),
+            (
+                "old keybag row and old keybag.key",
+                {
+                    try Attacker.graftKeybag(from: before, into: $0)
+                    try Attacker.graftFiles(["keybag.key"], from: before, into: $0)
+                }
+            ),
             ("old keybag.key", { try Attacker.graftFiles(["keybag.key"], from: before, into: $0) }),
             ("every old side file", { try Attacker.graftFiles(["keybag.key", "device.key"], from: before, into: $0) }),
-            ("old keybag row, every old side file", {
-                try Attacker.graftKeybag(from: before, into: $0)
-                try Attacker.graftFiles(["keybag.key", "device.key"], from: before, into: $0)
-            }),
+            (
+                "old keybag row, every old side file",
+                {
+                    try Attacker.graftKeybag(from: before, into: $0)
+                    try Attacker.graftFiles(["keybag.key", "device.key"], from: before, into: $0)
+                }
+            ),
         ]
         for (name, graft) in mixes {
             let mix = try Attacker.copy(home, label: "mix")
@@ -66,7 +75,10 @@ import Testing
             let thief = Tool(home: mix)
             for arguments in [["find-generic-password", "-s", "second", "-w"], ["dump-keychain", "-d"]] {
                 let output = try thief.run(arguments)
-                #expect(!output.stdout.contains("second-secret") && !output.stderr.contains("second-secret"), "\(name): \(arguments[0]) printed the secret")
+                #expect(
+                    !output.stdout.contains("second-secret") && !output.stderr.contains("second-secret"),
+                    "\(name): \(arguments[0]) printed the secret"
+                )
             }
             #expect(try thief.run(["find-generic-password", "-s", "second", "-w"]).status != 0, "\(name)")
         }
@@ -86,7 +98,9 @@ import Testing
             for protection in ProtectionClass.allCases {
                 let binding = ItemCodec.binding(table: "genp", identifier: row.identifier, protection: protection)
                 for key in oldKeys {
-                    #expect((try? AtRestCipher.unwrap(row.wrappedMetadataKey, using: key, binding: binding("mkey"))) == nil)
+                    #expect(
+                        (try? AtRestCipher.unwrap(row.wrappedMetadataKey, using: key, binding: binding("mkey"))) == nil
+                    )
                 }
             }
         }
@@ -106,7 +120,10 @@ import Testing
         defer { Attacker.remove(mix) }
         try Attacker.graftKeybag(from: before, into: mix)
         try Attacker.graftFiles(["keybag.key"], from: before, into: mix)
-        let thief = try Device(home: KeychainHome(url: mix), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
+        let thief = try Device(
+            home: KeychainHome(url: mix),
+            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        )
         try thief.unlock(passcode: "1111")  // the old keybag accepts the old passcode…
         Device.withCurrent(thief) {
             #expect(Self.read("after change").data == nil)  // …and opens nothing stored since
@@ -139,9 +156,17 @@ import Testing
         let states = try Attacker.historicalStates(of: copy)
         #expect(states.count >= 3, "the log was not held: nothing to attack")
         defer { for state in states { Attacker.remove(state) } }
-        #expect(try Attacker.files(in: copy, containing: oldSecret.dropFirst()).isEmpty, "the old keybag secret survived")
+        #expect(
+            try Attacker.files(in: copy, containing: oldSecret.dropFirst()).isEmpty,
+            "the old keybag secret survived"
+        )
         for (index, state) in states.enumerated() {
-            guard let thief = try? Device(home: KeychainHome(url: state), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)) else {
+            guard
+                let thief = try? Device(
+                    home: KeychainHome(url: state),
+                    configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+                )
+            else {
                 continue  // a state sealed under an erased secret does not even open
             }
             Device.withCurrent(thief) {
@@ -171,7 +196,10 @@ import Testing
             Thread.sleep(forTimeInterval: LogScrubber.delay + 0.5)
         }
         for column in columns {
-            #expect(try Attacker.files(in: directory, containing: column).isEmpty, "\(scenario): an old ciphertext is still on disk")
+            #expect(
+                try Attacker.files(in: directory, containing: column).isEmpty,
+                "\(scenario): an old ciphertext is still on disk"
+            )
         }
         withExtendedLifetime(device) {}
     }
@@ -184,7 +212,11 @@ import Testing
         let directory = Attacker.newHome("akpu-residue")
         defer { Attacker.remove(directory) }
         // The thief's reads skip the grafted rows with a warning each: recorded, not printed.
-        let configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none, logger: EngineLog().makeLogger())
+        let configuration = DeviceConfiguration(
+            passcodeCost: .testing,
+            passcodePrompt: .none,
+            logger: EngineLog().makeLogger()
+        )
         var device: Device? = try Device(home: KeychainHome(url: directory), configuration: configuration)
         try #require(device).setPasscode(Self.passcode)
         Device.withCurrent(try #require(device)) {
@@ -208,11 +240,18 @@ import Testing
         try #require(device).removePasscode(current: Self.passcode)
         device = nil
         for column in columns {
-            #expect(try Attacker.files(in: directory, containing: column).isEmpty, "a ciphertext of the lost item is still on disk")
+            #expect(
+                try Attacker.files(in: directory, containing: column).isEmpty,
+                "a ciphertext of the lost item is still on disk"
+            )
         }
         // The row is still there, keys and ciphertexts erased, until an operation meets it.
         let left = try Attacker.sql(directory) { db in
-            try Row.fetchOne(db, sql: "SELECT length(mkey) + length(data) + length(skey) + length(v_Data) FROM genp ORDER BY rowid LIMIT 1")?[0] as Int?
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT length(mkey) + length(data) + length(skey) + length(v_Data) FROM genp ORDER BY rowid LIMIT 1"
+            )?[0] as Int?
         }
         #expect(left == 0)
 
@@ -241,7 +280,9 @@ import Testing
 
     static func eraseVictim(in device: Device, deleting: Bool) {
         Device.withCurrent(device) {
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "victim"]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "victim",
+            ]
             if deleting {
                 #expect(SecItemDelete(query as CFDictionary) == errSecSuccess)
             } else {

@@ -38,11 +38,18 @@ import Glibc
         let prompt = try WaitingPrompt(tool: Tool(home: home), firstLine: Self.passcode)
         defer { prompt.finish(secondLine: Self.passcode) }
         let limits = try ProcessMemory.procFile("/proc/\(prompt.pid)/limits")
-        #expect(limits.split(separator: "\n").contains { $0.hasPrefix("Max core file size") && $0.split(separator: " ").contains("0") })
+        #expect(
+            limits.split(separator: "\n").contains {
+                $0.hasPrefix("Max core file size") && $0.split(separator: " ").contains("0")
+            }
+        )
 
         let copies = try ProcessMemory(pid: prompt.pid).regions(containing: Data(Self.passcode.utf8))
         // Exactly one: the locked buffer holding the first line (which also shows the scan works).
-        let state = (try? String(contentsOfFile: "/proc/\(prompt.pid)/status", encoding: .utf8))?.split(separator: "\n").prefix(3).joined(separator: "; ") ?? "gone"
+        let state =
+            (try? String(contentsOfFile: "/proc/\(prompt.pid)/status", encoding: .utf8))?.split(separator: "\n").prefix(
+                3
+            ).joined(separator: "; ") ?? "gone"
         #expect(copies.count == 1, "copies of the passcode: \(copies); process: \(state)")
         for region in copies {
             #expect(region.flags.contains("dd"), "a copy in memory that a core dump would include: \(region)")
@@ -55,7 +62,11 @@ import Glibc
         guard let user = ThrowawayUser.make("memory") else { return }
         let home = Attacker.newHome("memory-user")
         defer { Attacker.remove(home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: home,
+            withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700]
+        )
         user.own(home)
         let prompt = try WaitingPrompt(tool: Tool(home: home, user: user), firstLine: Self.passcode)
         defer { prompt.finish(secondLine: Self.passcode) }
@@ -144,7 +155,11 @@ import Glibc
         let enrolled = try tool.run(["biometry", "enroll", name], input: "1234\n")
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
         for output in [enrolled.stdout, try tool.run(["biometry", "status"]).stdout, try tool.run(["status"]).stdout] {
-            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0 == "\r" || $0.value == 0x202E })
+            #expect(
+                !output.unicodeScalars.contains {
+                    $0.value == 0x1B || $0.value == 0x07 || $0 == "\r" || $0.value == 0x202E
+                }
+            )
             #expect(output.contains("thumb\\x1b]0;owned"), "\(output)")
         }
     }
@@ -240,14 +255,22 @@ struct ProcessMemory {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 2, fields[1].hasPrefix("r") else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
-            guard bounds.count == 2, bounds[1] > bounds[0], bounds[1] - bounds[0] < 1 << 30, bounds[0] < UInt64(Int64.max) else { continue }
+            guard bounds.count == 2, bounds[1] > bounds[0], bounds[1] - bounds[0] < 1 << 30,
+                bounds[0] < UInt64(Int64.max)
+            else { continue }
             var bytes = [UInt8](repeating: 0, count: Int(bounds[1] - bounds[0]))
             let count = bytes.withUnsafeMutableBytes { pread(memory, $0.baseAddress, $0.count, off_t(bounds[0])) }
             guard count > 0 else { continue }
             let data = Data(bytes[0..<count])
             var start = data.startIndex
             while let range = data.range(of: needle, in: start..<data.endIndex) {
-                found.append(Region(range: String(fields[0]), name: fields.count > 5 ? String(fields[5]) : "", flags: flags[String(fields[0])] ?? ""))
+                found.append(
+                    Region(
+                        range: String(fields[0]),
+                        name: fields.count > 5 ? String(fields[5]) : "",
+                        flags: flags[String(fields[0])] ?? ""
+                    )
+                )
                 start = range.upperBound
             }
         }
@@ -265,7 +288,10 @@ final class PseudoTerminal {
         var name = [CChar](repeating: 0, count: 128)
         leader = c_attack_open_pty(&name, name.count)
         guard leader >= 0 else { throw POSIXError(.ENOTTY) }
-        followerDescriptor = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
+        followerDescriptor = open(
+            String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            O_RDWR | O_NOCTTY
+        )
         guard followerDescriptor >= 0 else { throw POSIXError(.ENOTTY) }
         follower = FileHandle(fileDescriptor: followerDescriptor, closeOnDealloc: true)
     }

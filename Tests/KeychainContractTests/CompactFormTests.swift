@@ -15,8 +15,8 @@ import Foundation
 import KeychainTesting
 import Testing
 
-@testable import KeychainCore
 @testable import KeychainContract
+@testable import KeychainCore
 
 /// The hand-written form of the item requests and replies: every field arrives as the general
 /// format would carry it, and bytes from an attacker end in an error, never in a crash.
@@ -28,7 +28,9 @@ import Testing
         for round in 0..<300 {
             let query = Self.query(&generator, full: round == 0)
             let update = Self.update(&generator)
-            for request in [EngineRequest.add(query), .search(query), .update(query, update), .delete(query), .lockState] {
+            for request in [
+                EngineRequest.add(query), .search(query), .update(query, update), .delete(query), .lockState,
+            ] {
                 let bytes = try EngineWire.encode(request)
                 #expect(bytes[1] == CompactForm.Kind.request.rawValue)
                 let decoded = try EngineWire.decode(EngineRequest.self, from: bytes)
@@ -43,9 +45,12 @@ import Testing
             let results = (0..<Int.random(in: 0...3, using: &generator)).map { _ in Self.result(&generator) }
             let error = Self.error(&generator)
             let lockState = LockState(
-                hasPasscode: Bool.random(using: &generator), isUnlocked: Bool.random(using: &generator),
-                hasBeenUnlocked: Bool.random(using: &generator), failedAttempts: Int.random(in: 0...20, using: &generator),
-                nextAttempt: Bool.random(using: &generator) ? Date(timeIntervalSinceReferenceDate: Double.random(in: 0...1e9, using: &generator)) : nil
+                hasPasscode: Bool.random(using: &generator),
+                isUnlocked: Bool.random(using: &generator),
+                hasBeenUnlocked: Bool.random(using: &generator),
+                failedAttempts: Int.random(in: 0...20, using: &generator),
+                nextAttempt: Bool.random(using: &generator)
+                    ? Date(timeIntervalSinceReferenceDate: Double.random(in: 0...1e9, using: &generator)) : nil
             )
             var replies: [EngineResponse] = [.done, .items(results), .keychainError(error), .lockState(lockState)]
             if let first = results.first { replies.append(.item(first)) }
@@ -65,18 +70,35 @@ import Testing
         #expect(Mirror(reflecting: ItemUpdate()).children.count == 4)
         #expect(Mirror(reflecting: Self.result(&Self.fixed)).children.count == 5)
         #expect(Mirror(reflecting: KeychainError(.io, "")).children.count == 5)
-        #expect(Mirror(reflecting: AuthenticationRequest(accessControl: AccessControl(protection: .whenUnlocked), operation: .useItem)).children.count == 3)
+        #expect(
+            Mirror(
+                reflecting: AuthenticationRequest(
+                    accessControl: AccessControl(protection: .whenUnlocked),
+                    operation: .useItem
+                )
+            ).children.count == 3
+        )
         #expect(Mirror(reflecting: KeychainError.SourceLocation(file: "", line: 0)).children.count == 2)
         #expect(Mirror(reflecting: AccessControl(protection: .whenUnlocked)).children.count == 2)
         #expect(Mirror(reflecting: AccessGroups(["a"])).children.count == 2)
-        #expect(Mirror(reflecting: PersistentReference(itemClass: .genericPassword, identifier: Data())).children.count == 2)
-        let lockState = LockState(hasPasscode: true, isUnlocked: true, hasBeenUnlocked: true, failedAttempts: 0, nextAttempt: nil)
+        #expect(
+            Mirror(reflecting: PersistentReference(itemClass: .genericPassword, identifier: Data())).children.count == 2
+        )
+        let lockState = LockState(
+            hasPasscode: true,
+            isUnlocked: true,
+            hasBeenUnlocked: true,
+            failedAttempts: 0,
+            nextAttempt: nil
+        )
         #expect(Mirror(reflecting: lockState).children.count == 5)
     }
 
     @Test func otherMessagesKeepTheGeneralFormat() throws {
         #expect(try EngineWire.encode(EngineRequest.biometryState)[1] == CompactForm.Kind.general.rawValue)
-        #expect(try EngineWire.encode(EngineResponse.context(ContextReference()))[1] == CompactForm.Kind.general.rawValue)
+        #expect(
+            try EngineWire.encode(EngineResponse.context(ContextReference()))[1] == CompactForm.Kind.general.rawValue
+        )
     }
 
     // MARK: Hostile bytes
@@ -87,20 +109,28 @@ import Testing
         let request = try EngineWire.encode(EngineRequest.search(ItemQuery(itemClass: .internetPassword)))
         #expect(throws: KeychainError.self) { try EngineWire.decode(EngineResponse.self, from: request) }
         for kind: UInt8 in [3, 255] {
-            #expect(throws: KeychainError.self) { try EngineWire.decode(EngineRequest.self, from: [EngineWire.version, kind, 1]) }
+            #expect(throws: KeychainError.self) {
+                try EngineWire.decode(EngineRequest.self, from: [EngineWire.version, kind, 1])
+            }
         }
     }
 
     @Test func everyTruncationAndExtraByteIsRefused() throws {
         var generator = SplitMix64(seed: 7)
-        let request = try EngineWire.encode(EngineRequest.update(Self.query(&generator, full: true), Self.update(&generator)))
+        let request = try EngineWire.encode(
+            EngineRequest.update(Self.query(&generator, full: true), Self.update(&generator))
+        )
         for length in 0..<request.count {
-            #expect(throws: KeychainError.self) { try EngineWire.decode(EngineRequest.self, from: Array(request.prefix(length))) }
+            #expect(throws: KeychainError.self) {
+                try EngineWire.decode(EngineRequest.self, from: Array(request.prefix(length)))
+            }
         }
         #expect(throws: KeychainError.self) { try EngineWire.decode(EngineRequest.self, from: request + [0]) }
         let reply = try EngineWire.encode(EngineResponse.items([Self.result(&generator), Self.result(&generator)]))
         for length in 0..<reply.count {
-            #expect(throws: KeychainError.self) { try EngineWire.decode(EngineResponse.self, from: Array(reply.prefix(length))) }
+            #expect(throws: KeychainError.self) {
+                try EngineWire.decode(EngineResponse.self, from: Array(reply.prefix(length)))
+            }
         }
     }
 
@@ -147,7 +177,12 @@ import Testing
             return EngineRequest.search(query).isBrief
         }
         #expect(search { _ in })
-        #expect(search { $0.attributes = [:]; $0.persistentReference = PersistentReference(itemClass: .genericPassword, identifier: Data(count: 16)) })
+        #expect(
+            search {
+                $0.attributes = [:]
+                $0.persistentReference = PersistentReference(itemClass: .genericPassword, identifier: Data(count: 16))
+            }
+        )
         #expect(!search { $0.attributes = [:] })
         #expect(!search { $0.attributes["labl"] = .string("a label") })
         #expect(!search { $0.matchLimit = .all })
@@ -221,10 +256,14 @@ import Testing
     }
 
     static func accessControl(_ generator: inout SplitMix64) -> AccessControl {
-        AccessControl(protection: ProtectionClass.allCases.randomElement(using: &generator)!, flags: UInt.random(in: 0...UInt(UInt32.max), using: &generator))
+        AccessControl(
+            protection: ProtectionClass.allCases.randomElement(using: &generator)!,
+            flags: UInt.random(in: 0...UInt(UInt32.max), using: &generator)
+        )
     }
 
-    static func maybe<Value>(_ generator: inout SplitMix64, _ full: Bool, _ make: (inout SplitMix64) -> Value) -> Value? {
+    static func maybe<Value>(_ generator: inout SplitMix64, _ full: Bool, _ make: (inout SplitMix64) -> Value) -> Value?
+    {
         full || Bool.random(using: &generator) ? make(&generator) : nil
     }
 
@@ -235,8 +274,11 @@ import Testing
         query.protection = maybe(&generator, full) { ProtectionClass.allCases.randomElement(using: &$0)! }
         query.accessControl = maybe(&generator, full, accessControl)
         query.valueData = maybe(&generator, full, bytes)
-        query.persistentReference = maybe(&generator, full) { PersistentReference(itemClass: .key, identifier: bytes(&$0)) }
-        query.matchLimit = [MatchLimit.one, .all, .count(Int.random(in: .min ... .max, using: &generator))].randomElement(using: &generator)!
+        query.persistentReference = maybe(&generator, full) {
+            PersistentReference(itemClass: .key, identifier: bytes(&$0))
+        }
+        query.matchLimit = [MatchLimit.one, .all, .count(Int.random(in: .min ... .max, using: &generator))]
+            .randomElement(using: &generator)!
         query.returnTypes = ReturnTypes(rawValue: UInt8.random(in: 0...255, using: &generator))
         query.authenticationUI = [AuthenticationUI.allow, .fail, .skip].randomElement(using: &generator)!
         query.operationPrompt = maybe(&generator, full, string)

@@ -11,12 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import Testing
 
-@testable import KeychainCore
 @testable import KeychainContract
+@testable import KeychainCore
 
 /// The engine's binary format: every message shape survives the round trip, and bytes from an
 /// attacker end in an error, never in a crash or a runaway allocation.
@@ -49,11 +48,27 @@ import Testing
         let optionals: [Data?] = [nil, Data([1])]
         #expect(try Self.roundTrip(optionals) == optionals)
         #expect(try Self.roundTrip(Set(["x", "y"])) == Set(["x", "y"]))
-        let state = BiometryState(kind: nil, enrolled: ["thumb"], enrolmentIdentity: nil, failedMatches: 2, isLockedOut: false, queuedOutcomes: [.match, .nonMatch])
+        let state = BiometryState(
+            kind: nil,
+            enrolled: ["thumb"],
+            enrolmentIdentity: nil,
+            failedMatches: 2,
+            isLockedOut: false,
+            queuedOutcomes: [.match, .nonMatch]
+        )
         #expect(try Self.roundTrip(state) == state)
-        let identified = BiometryState(kind: .faceID, enrolled: [], enrolmentIdentity: Data([9]), failedMatches: 0, isLockedOut: true, queuedOutcomes: [])
+        let identified = BiometryState(
+            kind: .faceID,
+            enrolled: [],
+            enrolmentIdentity: Data([9]),
+            failedMatches: 0,
+            isLockedOut: true,
+            queuedOutcomes: []
+        )
         #expect(try Self.roundTrip(identified) == identified)
-        for change in [SimulatedSensorChange.install(nil), .install(.touchID), .enroll("x"), .queue([.cancel]), .clearQueue] {
+        for change in [
+            SimulatedSensorChange.install(nil), .install(.touchID), .enroll("x"), .queue([.cancel]), .clearQueue,
+        ] {
             #expect(try Self.roundTrip(change) == change)
         }
     }
@@ -61,7 +76,9 @@ import Testing
     @Test func aNumberOutOfItsTypesRangeIsAnError() throws {
         let bytes = try WireEncoder().encode(Int64(300))
         #expect(throws: DecodingError.self) { try WireDecoder().decode(UInt8.self, from: bytes) }
-        #expect(throws: DecodingError.self) { try WireDecoder().decode(UInt64.self, from: WireEncoder().encode(Int64(-1))) }
+        #expect(throws: DecodingError.self) {
+            try WireDecoder().decode(UInt64.self, from: WireEncoder().encode(Int64(-1)))
+        }
         #expect(throws: DecodingError.self) { try WireDecoder().decode(String.self, from: bytes) }
     }
 
@@ -78,8 +95,15 @@ import Testing
             Array(repeating: 8, count: 10_000) + [0],  // arrays nested ten thousand deep
         ]
         for bytes in cases {
-            #expect(throws: (any Error).self, "\(bytes.prefix(12))") { try WireDecoder().decode([String: Int].self, from: bytes) }
-            #expect(throws: KeychainError.self) { try EngineWire.decode(EngineRequest.self, from: [EngineWire.version, CompactForm.Kind.general.rawValue] + bytes) }
+            #expect(throws: (any Error).self, "\(bytes.prefix(12))") {
+                try WireDecoder().decode([String: Int].self, from: bytes)
+            }
+            #expect(throws: KeychainError.self) {
+                try EngineWire.decode(
+                    EngineRequest.self,
+                    from: [EngineWire.version, CompactForm.Kind.general.rawValue] + bytes
+                )
+            }
         }
     }
 
@@ -89,13 +113,21 @@ import Testing
         for round in 0..<20_000 {
             var bytes = seed
             if round % 2 == 0 {
-                bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             } else {
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255,
+                        using: &generator
+                    )
                 }
             }
-            _ = try? EngineWire.decode(EngineRequest.self, from: [EngineWire.version, CompactForm.Kind.general.rawValue] + bytes)
+            _ = try? EngineWire.decode(
+                EngineRequest.self,
+                from: [EngineWire.version, CompactForm.Kind.general.rawValue] + bytes
+            )
         }
     }
 }

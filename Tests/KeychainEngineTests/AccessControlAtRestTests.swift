@@ -43,7 +43,9 @@ import Testing
     static func rows(_ keychain: Keychain) throws -> [(ItemRow, StoredItem)] {
         let schema = ItemSchema.of(.genericPassword)
         return try keychain.store.read { db throws(KeychainError) in
-            let raws = (try? Row.fetchAll(db, sql: "SELECT \(RowSQL.of(.genericPassword).columns) FROM genp ORDER BY rowid")) ?? []
+            let raws =
+                (try? Row.fetchAll(db, sql: "SELECT \(RowSQL.of(.genericPassword).columns) FROM genp ORDER BY rowid"))
+                ?? []
             var pairs: [(ItemRow, StoredItem)] = []
             for raw in raws {
                 guard let row = ItemRow(row: raw, schema: schema) else { continue }
@@ -53,7 +55,11 @@ import Testing
         }
     }
 
-    static func open(_ keychain: Keychain, _ pair: (ItemRow, StoredItem), _ credentials: AuthenticationCredentials) -> Result<Data, KeychainError> {
+    static func open(
+        _ keychain: Keychain,
+        _ pair: (ItemRow, StoredItem),
+        _ credentials: AuthenticationCredentials
+    ) -> Result<Data, KeychainError> {
         Result { () throws(KeychainError) in
             try keychain.codec.openSecret(
                 pair.0,
@@ -71,7 +77,10 @@ import Testing
         var credentials = AuthenticationCredentials()
         credentials.applicationPassword = ApplicationPassword(Data("correct password".utf8))
         let sealedAt = try owner.keybagService.constraintKeyRecords()
-        for (account, flags) in [("app", AccessControl.applicationPassword), ("passcode", AccessControl.devicePasscode), ("bio", AccessControl.biometryAny)] {
+        for (account, flags) in [
+            ("app", AccessControl.applicationPassword), ("passcode", AccessControl.devicePasscode),
+            ("bio", AccessControl.biometryAny),
+        ] {
             _ = try owner.add(
                 try QueryParser.parse(
                     [
@@ -86,7 +95,11 @@ import Testing
         #expect(sealedAt.count == 3)  // passcode, biometryAny, biometryCurrentSet
 
         // The thief: a fresh engine on the same files, no passcode entered.
-        let thief = try Keychain(directory: temporary.directory, accessGroups: AccessGroups(["*"]), passcodeKDF: .testing)
+        let thief = try Keychain(
+            directory: temporary.directory,
+            accessGroups: AccessGroups(["*"]),
+            passcodeKDF: .testing
+        )
         let stolen = try Self.rows(thief)
         #expect(stolen.map { $0.1.attributes["acct"] } == [.string("app"), .string("passcode"), .string("bio")])
         for pair in stolen {
@@ -128,10 +141,16 @@ import Testing
     @Test func invalidatedItemsAreRemovedFromTheDatabase() throws {
         let temporary = try TemporaryKeychain(passcode: "1234", biometry: .faceID, enrolled: ["face"])
         try temporary.run {
-            #expect(Self.add("current", flags: .biometryCurrentSet, protection: kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
+            #expect(
+                Self.add("current", flags: .biometryCurrentSet, protection: kSecAttrAccessibleWhenUnlocked)
+                    == errSecSuccess
+            )
             #expect(Self.add("any", flags: .biometryAny, protection: kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
             try temporary.sensor.enroll("alternate appearance")
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "current", kSecReturnData as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "current",
+                kSecReturnData as String: true,
+            ]
             var result: CFTypeRef?
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecItemNotFound)
         }

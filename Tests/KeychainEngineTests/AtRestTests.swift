@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import GRDB
 import KeychainContract
 import KeychainServices
 import KeychainTestSupport
@@ -94,7 +95,10 @@ import Testing
                 let blob = try Data.fetchOne(db, sql: "SELECT \(column) FROM genp ORDER BY rowid LIMIT 1") ?? Data()
                 var altered = blob
                 altered[altered.startIndex + altered.count / 2] ^= 0x01
-                try db.execute(sql: "UPDATE genp SET \(column) = ? WHERE rowid = (SELECT min(rowid) FROM genp)", arguments: [altered])
+                try db.execute(
+                    sql: "UPDATE genp SET \(column) = ? WHERE rowid = (SELECT min(rowid) FROM genp)",
+                    arguments: [altered]
+                )
             } catch {
                 throw KeychainError(.io, "test tampering failed")
             }
@@ -188,14 +192,26 @@ import Testing
         let wrapped = try #require(record.wrappedClassKeys[.whenUnlocked])
         // The device key alone (what a thief with device.key has) does not open a passcode-protected class key.
         #expect(throws: KeychainError.self) {
-            _ = try AtRestCipher.unwrap(wrapped, using: engine.keybag.deviceKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
+            _ = try AtRestCipher.unwrap(
+                wrapped,
+                using: engine.keybag.deviceKey,
+                binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
+            )
         }
         let wrongKey = try engine.keybag.passcodeKey(for: "0000", record: record, minimum: .testing)
         #expect(throws: KeychainError.self) {
-            _ = try AtRestCipher.unwrap(wrapped, using: wrongKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
+            _ = try AtRestCipher.unwrap(
+                wrapped,
+                using: wrongKey,
+                binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
+            )
         }
         let rightKey = try engine.keybag.passcodeKey(for: "1234", record: record, minimum: .testing)
-        _ = try AtRestCipher.unwrap(wrapped, using: rightKey, binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes)
+        _ = try AtRestCipher.unwrap(
+            wrapped,
+            using: rightKey,
+            binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
+        )
     }
 
     /// The blob keys (CryptoKit's Secure Enclave keys) keep every generation through the keybag's
@@ -226,5 +242,3 @@ import Testing
         #expect(try service.currentBlobKey(for: .afterFirstUnlockThisDeviceOnly).key == second.key)
     }
 }
-
-import GRDB

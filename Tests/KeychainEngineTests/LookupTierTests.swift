@@ -32,7 +32,12 @@ import Testing
     /// key, every row in one tier, the keybag in the clear in its old tables.
     static func legacyKeychain(passcode: String?) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-legacy-\(UUID().uuidString)")
-        let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, logger: EngineLog().makeLogger())
+        let keychain = try Keychain(
+            directory: directory,
+            accessGroups: .standard,
+            passcodeKDF: .testing,
+            logger: EngineLog().makeLogger()
+        )
         if let passcode { try keychain.keybagService.setPasscode(passcode, current: nil) }
         var legacy = try keychain.keybagService.currentRecord()
         legacy.sealedProtectedLookupKey = nil
@@ -40,7 +45,10 @@ import Testing
         let stored = StoredKeybag(generation: 1, secretIdentifier: Data(), record: legacy)
         let keybag = try Keybag(deviceSecret: deviceSecret, stored: stored)
         if let passcode {
-            try keybag.load(stored, passcodeKey: try keybag.passcodeKey(for: passcode, record: legacy, minimum: .testing))
+            try keybag.load(
+                stored,
+                passcodeKey: try keybag.passcodeKey(for: passcode, record: legacy, minimum: .testing)
+            )
         }
         #expect(!keybag.lookupTiers.areSeparate)
         let codec = ItemCodec(keybag: keybag, passcodeKDF: .testing)
@@ -52,7 +60,9 @@ import Testing
                     itemClass: .genericPassword,
                     identifier: Keychain.makeIdentifier(),
                     accessControl: AccessControl(protection: protection),
-                    attributes: ["svce": .string("legacy"), "acct": .string(account), "agrp": .string(AccessGroups.defaultGroup)],
+                    attributes: [
+                        "svce": .string("legacy"), "acct": .string(account), "agrp": .string(AccessGroups.defaultGroup),
+                    ],
                     secret: Data(account.utf8)
                 )
                 try row.insert(into: db, schema: ItemSchema.of(.genericPassword))
@@ -62,7 +72,12 @@ import Testing
     }
 
     static func open(_ directory: URL) throws -> Keychain {
-        try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, logger: EngineLog().makeLogger())
+        try Keychain(
+            directory: directory,
+            accessGroups: .standard,
+            passcodeKDF: .testing,
+            logger: EngineLog().makeLogger()
+        )
     }
 
     static func read(_ account: String, in keychain: Keychain) -> Result<Data?, KeychainError> {
@@ -190,7 +205,10 @@ import Testing
         let generation = keychain.keybag.generation
         // An older generation is ignored; the same one without the key does not undo the tiers either.
         try keychain.keybag.adopt(StoredKeybag(generation: generation - 1, secretIdentifier: Data(), record: stale))
-        try keychain.keybag.load(StoredKeybag(generation: generation, secretIdentifier: Data(), record: stale), passcodeKey: nil)
+        try keychain.keybag.load(
+            StoredKeybag(generation: generation, secretIdentifier: Data(), record: stale),
+            passcodeKey: nil
+        )
         #expect(keychain.keybag.lookupTiers.areSeparate && keychain.keybag.lookupTiers.protected != nil)
     }
 
@@ -236,7 +254,9 @@ import Testing
             try keychain.add(query)
         }
         try keychain.store.write { db throws(KeychainError) in
-            do { try db.execute(sql: "UPDATE genp SET mkey = x'', data = x'', skey = x'', v_Data = x'' WHERE rowid = 1") } catch {
+            do {
+                try db.execute(sql: "UPDATE genp SET mkey = x'', data = x'', skey = x'', v_Data = x'' WHERE rowid = 1")
+            } catch {
                 throw KeychainError(.io, "tampering failed")
             }
         }

@@ -32,7 +32,10 @@ import Testing
     static func stolenCopy() throws -> (original: TemporaryKeychain, copy: URL) {
         let keychain = try TemporaryKeychain(passcode: "482916")
         keychain.run {
-            for (secret, protection) in zip(secrets, [kSecAttrAccessibleWhenUnlocked, kSecAttrAccessibleAfterFirstUnlock]) {
+            for (secret, protection) in zip(
+                secrets,
+                [kSecAttrAccessibleWhenUnlocked, kSecAttrAccessibleAfterFirstUnlock]
+            ) {
                 let item: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bank.example.invalid",
                     kSecAttrAccount as String: "alice-\(secret.prefix(5))", kSecAttrAccessible as String: protection,
@@ -44,7 +47,10 @@ import Testing
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kc-stolen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: keychain.directory.path) {
-            try FileManager.default.copyItem(at: keychain.directory.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: keychain.directory.appendingPathComponent(name),
+                to: copy.appendingPathComponent(name)
+            )
         }
         return (keychain, copy)
     }
@@ -62,7 +68,9 @@ import Testing
             )
             let outcome = Result { () throws(KeychainError) in try thief.search(query) }
             if case .success(let items) = outcome { #expect(items.isEmpty) }
-            if case .failure(let error) = outcome { #expect([.interactionNotAllowed, .itemNotFound].contains(error.code)) }
+            if case .failure(let error) = outcome {
+                #expect([.interactionNotAllowed, .itemNotFound].contains(error.code))
+            }
         }
         // Row by row with every class key the copy yields: no metadata and no secret opens.
         let rows = try thief.store.read { db throws(KeychainError) in
@@ -93,7 +101,8 @@ import Testing
         original.run {
             let item: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "boot.example.invalid",
-                kSecAttrAccount as String: "daemon", kSecAttrAccessible as String: kSecAttrAccessibleAlwaysThisDeviceOnly,
+                kSecAttrAccount as String: "daemon",
+                kSecAttrAccessible as String: kSecAttrAccessibleAlwaysThisDeviceOnly,
                 kSecValueData as String: Data("always readable".utf8),
             ]
             #expect(SecItemAdd(item as CFDictionary, nil) == errSecSuccess)
@@ -122,16 +131,27 @@ import Testing
                 #expect(protectedRows.allSatisfy { $0.tag != tag })
             }
             for secret in Self.secrets {
-                let account = tier.columnHash(.string("alice-\(secret.prefix(5))"), descriptor: schema.attribute("acct")!, table: "genp")
+                let account = tier.columnHash(
+                    .string("alice-\(secret.prefix(5))"),
+                    descriptor: schema.attribute("acct")!,
+                    table: "genp"
+                )
                 #expect(protectedRows.allSatisfy { $0.account != account })
             }
-            let service = tier.columnHash(.string("bank.example.invalid"), descriptor: schema.attribute("svce")!, table: "genp")
+            let service = tier.columnHash(
+                .string("bank.example.invalid"),
+                descriptor: schema.attribute("svce")!,
+                table: "genp"
+            )
             #expect(protectedRows.allSatisfy { $0.service != service })
         }
         #expect(Set(protectedRows.map(\.tag)).count == protectedRows.count)
         // The engine answers a right guess and a wrong one alike.
         for account in ["alice-passc", "mallory"] {
-            let query = try QueryParser.parse(["class": "genp", "acct": account, "svce": "bank.example.invalid"], for: .copyMatching)
+            let query = try QueryParser.parse(
+                ["class": "genp", "acct": account, "svce": "bank.example.invalid"],
+                for: .copyMatching
+            )
             let error = #expect(throws: KeychainError.self) { _ = try thief.search(query) }
             #expect(error?.code == .interactionNotAllowed)
         }
@@ -145,7 +165,10 @@ import Testing
     @Test func eachGuessCostsTheStoredKDF() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-kdf-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let device = try Device(home: KeychainHome(url: directory), configuration: DeviceConfiguration(passcodeCost: .standard, passcodePrompt: .none))
+        let device = try Device(
+            home: KeychainHome(url: directory),
+            configuration: DeviceConfiguration(passcodeCost: .standard, passcodePrompt: .none)
+        )
         try device.setPasscode("482916")
         let record = try device.keychain.keybagService.currentRecord()
         #expect(record.kdf == .standard)
@@ -154,7 +177,9 @@ import Testing
         var cheaper = record
         cheaper.kdf = .testing
         let cheapKey = try device.keychain.keybag.passcodeKey(for: "482916", record: cheaper, minimum: .testing)
-        #expect(throws: KeychainError.self) { _ = try device.keychain.keybag.classKeys(in: cheaper, passcodeKey: cheapKey) }
+        #expect(throws: KeychainError.self) {
+            _ = try device.keychain.keybag.classKeys(in: cheaper, passcodeKey: cheapKey)
+        }
     }
 
     /// Wrong passcodes count in the database: another process sees them and waits out the back-off.

@@ -55,19 +55,26 @@ import Testing
         keychain.run {
             let largest = Self.pattern(QueryParser.maximumSecretSize)
             let longestLabel = String(repeating: "l", count: QueryParser.maximumAttributeSize)
-            #expect(SecItemAdd(Self.item("at-limit", secret: largest, label: longestLabel) as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemAdd(Self.item("at-limit", secret: largest, label: longestLabel) as CFDictionary, nil)
+                    == errSecSuccess
+            )
             #expect(Self.read("at-limit") == (errSecSuccess, largest))
 
             let tooLarge = Self.pattern(QueryParser.maximumSecretSize + 1)
             #expect(SecItemAdd(Self.item("past-limit", secret: tooLarge) as CFDictionary, nil) == errSecDataTooLarge)
             #expect(Self.read("past-limit").0 == errSecItemNotFound)
             let tooLong = String(repeating: "l", count: QueryParser.maximumAttributeSize + 1)
-            #expect(SecItemAdd(Self.item("past-limit", secret: Data("s".utf8), label: tooLong) as CFDictionary, nil) == errSecDataTooLarge)
+            #expect(
+                SecItemAdd(Self.item("past-limit", secret: Data("s".utf8), label: tooLong) as CFDictionary, nil)
+                    == errSecDataTooLarge
+            )
             #expect(Self.read("past-limit").0 == errSecItemNotFound)
 
             // An update past the limit changes nothing.
             let query: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "limits", kSecAttrAccount as String: "at-limit",
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "limits",
+                kSecAttrAccount as String: "at-limit",
             ]
             let update = [kSecValueData as String: tooLarge, kSecAttrLabel as String: "new label"] as [String: Any]
             #expect(SecItemUpdate(query as CFDictionary, update as CFDictionary) == errSecDataTooLarge)
@@ -77,7 +84,9 @@ import Testing
 
     /// A keychain on a 4 MiB tmpfs (needs root to mount; skipped with a note otherwise).
     @Test func aFullDiskFailsTheWriteAndLosesNothing() throws {
-        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("kc-full-disk-\(UUID().uuidString)")
+        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kc-full-disk-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         defer {
             _ = Self.shell("/bin/umount", [mountPoint.path])
@@ -94,7 +103,10 @@ import Testing
         var stored: [String: Data] = [:]
         var failure: OSStatus?
         do {
-            let device = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
+            let device = try Device(
+                home: KeychainHome(url: home),
+                configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+            )
             Device.withCurrent(device) {
                 for index in 0..<200 {
                     let secret = Self.pattern(60_000 + index)
@@ -107,12 +119,18 @@ import Testing
                         break
                     }
                 }
-                #expect(failure == errSecIO, "a full disk must fail the write with errSecIO, got \(String(describing: failure))")
+                #expect(
+                    failure == errSecIO,
+                    "a full disk must fail the write with errSecIO, got \(String(describing: failure))"
+                )
                 #expect(stored.count > 10)
-                for (account, secret) in stored { #expect(Self.read(account) == (errSecSuccess, secret), "\(account) lost") }
+                for (account, secret) in stored {
+                    #expect(Self.read(account) == (errSecSuccess, secret), "\(account) lost")
+                }
                 // Updating to a larger secret fails too, and keeps the old one.
                 let query: [String: Any] = [
-                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "limits", kSecAttrAccount as String: "item-0",
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "limits",
+                    kSecAttrAccount as String: "item-0",
                 ]
                 let grow = [kSecValueData as String: Self.pattern(3 << 20)] as [String: Any]
                 #expect(SecItemUpdate(query as CFDictionary, grow as CFDictionary) == errSecIO)
@@ -121,7 +139,11 @@ import Testing
                 let first = Self.item("item-0", secret: Data()).filter { $0.key != kSecValueData as String }
                 let status = SecItemDelete(first as CFDictionary)
                 #expect(status == errSecSuccess || status == errSecIO)
-                if status == errSecIO { #expect(Self.read("item-0") == (errSecSuccess, stored["item-0"])) } else { stored["item-0"] = nil }
+                if status == errSecIO {
+                    #expect(Self.read("item-0") == (errSecSuccess, stored["item-0"]))
+                } else {
+                    stored["item-0"] = nil
+                }
                 // Once space is freed, deletes and adds work again.
                 try? FileManager.default.removeItem(at: ballast)
                 for index in 0..<5 {
@@ -130,15 +152,23 @@ import Testing
                     #expect(deleted == errSecSuccess || (index == 0 && deleted == errSecItemNotFound))
                     stored["item-\(index)"] = nil
                 }
-                #expect(SecItemAdd(Self.item("after-delete", secret: Data("fits".utf8)) as CFDictionary, nil) == errSecSuccess)
+                #expect(
+                    SecItemAdd(Self.item("after-delete", secret: Data("fits".utf8)) as CFDictionary, nil)
+                        == errSecSuccess
+                )
                 stored["after-delete"] = Data("fits".utf8)
             }
         }
         // What the next process sees.
-        let reopened = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
+        let reopened = try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        )
         #expect(try reopened.keychain.store.integrityProblems().isEmpty)
         Device.withCurrent(reopened) {
-            for (account, secret) in stored { #expect(Self.read(account) == (errSecSuccess, secret), "\(account) lost after reopening") }
+            for (account, secret) in stored {
+                #expect(Self.read(account) == (errSecSuccess, secret), "\(account) lost after reopening")
+            }
         }
     }
 

@@ -36,9 +36,13 @@ import Testing
         let keychain = try TemporaryKeychain()
         let plan = try keychain.device.keychain.store.read { db throws(KeychainError) in
             do {
-                return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(Array(repeating: Data(), count: sql.filter { $0 == "?" }.count)))
-                    .compactMap { $0["detail"] as String? }
-                    .joined(separator: "; ")
+                return try Row.fetchAll(
+                    db,
+                    sql: "EXPLAIN QUERY PLAN " + sql,
+                    arguments: StatementArguments(Array(repeating: Data(), count: sql.filter { $0 == "?" }.count))
+                )
+                .compactMap { $0["detail"] as String? }
+                .joined(separator: "; ")
             } catch {
                 throw KeychainError(.io, "plan failed")
             }

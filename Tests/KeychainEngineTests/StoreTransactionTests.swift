@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import GRDB
 import KeychainContract
@@ -25,7 +24,9 @@ import Testing
 /// leaves its connection inside a transaction.
 @Suite struct StoreTransactionTests {
     static func store() throws -> (SQLiteItemStore, URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-transaction-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kc-transaction-\(UUID().uuidString)"
+        )
         try PrivateDirectory.prepare(directory)
         let store = try SQLiteItemStore(url: directory.appendingPathComponent(SQLiteItemStore.fileName))
         try store.write { db throws(KeychainError) in
@@ -35,7 +36,9 @@ import Testing
     }
 
     static func count(_ db: Database) throws(KeychainError) -> Int {
-        do { return try Int.fetchOne(db, sql: "SELECT count(*) FROM probe") ?? -1 } catch { throw KeychainError(.io, "count") }
+        do { return try Int.fetchOne(db, sql: "SELECT count(*) FROM probe") ?? -1 } catch {
+            throw KeychainError(.io, "count")
+        }
     }
 
     static func insert(_ db: Database) throws(KeychainError) {
@@ -98,7 +101,9 @@ import Testing
         let path = directory.appendingPathComponent(SQLiteItemStore.fileName).path
         try FileManager.default.moveItem(atPath: path, toPath: path + "-aside")
         let other = try DatabaseQueue(path: path)
-        try other.write { db in try db.execute(sql: "CREATE TABLE probe (value INTEGER); INSERT INTO probe (value) VALUES (7)") }
+        try other.write { db in
+            try db.execute(sql: "CREATE TABLE probe (value INTEGER); INSERT INTO probe (value) VALUES (7)")
+        }
         try other.close()
         let error = #expect(throws: KeychainError.self) {
             try store.read { db throws(KeychainError) in try Self.count(db) }

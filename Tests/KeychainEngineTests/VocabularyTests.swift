@@ -80,7 +80,8 @@ import Testing
         #expect(Set(protections.map(\.0)) == Set(ProtectionClass.allCases))
 
         let interface: [(AuthenticationUI, CFString)] = [
-            (.allow, kSecUseAuthenticationUIAllow), (.fail, kSecUseAuthenticationUIFail), (.skip, kSecUseAuthenticationUISkip),
+            (.allow, kSecUseAuthenticationUIAllow), (.fail, kSecUseAuthenticationUIFail),
+            (.skip, kSecUseAuthenticationUISkip),
         ]
         #expect(interface.allSatisfy { $0.0.rawValue == $0.1 as String })
     }

@@ -33,7 +33,12 @@ import Testing
     @Test(arguments: valid)
     func validFlagsCreateAnAccessControl(flags: SecAccessControlCreateFlags) {
         var error: Unmanaged<CFError>?
-        let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &error)
+        let access = SecAccessControlCreateWithFlags(
+            nil,
+            kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+            flags,
+            &error
+        )
         #expect(access != nil)
         #expect(error == nil)
     }
@@ -100,17 +105,47 @@ import Testing
     static let addCases: [AddCase] = [
         AddCase(flags: [], bare: errSecSuccess, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
         // Private-key usage on a password: Apple's sec_acl_stress expects errSecAuthFailed, with or without a constraint.
-        AddCase(flags: .privateKeyUsage, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecAuthFailed),
-        AddCase(flags: [.devicePasscode, .privateKeyUsage], bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecAuthFailed),
+        AddCase(
+            flags: .privateKeyUsage,
+            bare: errSecAuthFailed,
+            passcodeOnly: errSecAuthFailed,
+            enrolled: errSecAuthFailed
+        ),
+        AddCase(
+            flags: [.devicePasscode, .privateKeyUsage],
+            bare: errSecAuthFailed,
+            passcodeOnly: errSecAuthFailed,
+            enrolled: errSecAuthFailed
+        ),
         AddCase(flags: .userPresence, bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
         AddCase(flags: .devicePasscode, bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
         AddCase(flags: .biometryAny, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecSuccess),
-        AddCase(flags: .biometryCurrentSet, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecSuccess),
-        AddCase(flags: [.biometryCurrentSet, .or, .devicePasscode], bare: errSecAuthFailed, passcodeOnly: errSecSuccess, enrolled: errSecSuccess),
-        AddCase(flags: [.biometryAny, .and, .devicePasscode], bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecSuccess),
+        AddCase(
+            flags: .biometryCurrentSet,
+            bare: errSecAuthFailed,
+            passcodeOnly: errSecAuthFailed,
+            enrolled: errSecSuccess
+        ),
+        AddCase(
+            flags: [.biometryCurrentSet, .or, .devicePasscode],
+            bare: errSecAuthFailed,
+            passcodeOnly: errSecSuccess,
+            enrolled: errSecSuccess
+        ),
+        AddCase(
+            flags: [.biometryAny, .and, .devicePasscode],
+            bare: errSecAuthFailed,
+            passcodeOnly: errSecAuthFailed,
+            enrolled: errSecSuccess
+        ),
         AddCase(flags: .companion, bare: errSecAuthFailed, passcodeOnly: errSecAuthFailed, enrolled: errSecAuthFailed),
         // No application password on the context and nobody to ask.
-        AddCase(flags: .applicationPassword, bare: errSecInteractionNotAllowed, passcodeOnly: errSecInteractionNotAllowed, enrolled: errSecInteractionNotAllowed),
+        AddCase(
+            flags: .applicationPassword,
+            bare: errSecInteractionNotAllowed,
+            passcodeOnly: errSecInteractionNotAllowed,
+            enrolled: errSecInteractionNotAllowed
+        ),
     ]
 
     @Test(arguments: addCases)
@@ -122,7 +157,9 @@ import Testing
         ]
         for (keychain, expected) in devices {
             try keychain.run {
-                let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, testCase.flags, nil))
+                let access = try #require(
+                    SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, testCase.flags, nil)
+                )
                 let add: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword,
                     kSecAttrAccount as String: "acl",

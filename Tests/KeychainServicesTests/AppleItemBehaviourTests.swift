@@ -29,9 +29,18 @@ import Testing
         let keychain = try TemporaryKeychain()
         keychain.run {
             for account in ["a", "b", "c"] {
-                #expect(SecItemAdd(Self.genp([kSecAttrAccount as String: account, kSecValueData as String: Data(account.utf8)]) as CFDictionary, nil) == errSecSuccess)
+                #expect(
+                    SecItemAdd(
+                        Self.genp([kSecAttrAccount as String: account, kSecValueData as String: Data(account.utf8)])
+                            as CFDictionary,
+                        nil
+                    ) == errSecSuccess
+                )
             }
-            let delete = Self.genp([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true, kSecReturnData as String: true])
+            let delete = Self.genp([
+                kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+                kSecReturnData as String: true,
+            ])
             #expect(SecItemDelete(delete as CFDictionary) == errSecSuccess)
             #expect(SecItemCopyMatching(Self.genp() as CFDictionary, nil) == errSecItemNotFound)
             #expect(SecItemDelete(delete as CFDictionary) == errSecItemNotFound)
@@ -44,7 +53,12 @@ import Testing
         let keychain = try TemporaryKeychain()
         try keychain.run {
             #expect(SecItemAdd(Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary, nil) == errSecSuccess)
-            #expect(SecItemAdd(Self.genp([kSecAttrAccount as String: "empty", kSecValueData as String: Data()]) as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemAdd(
+                    Self.genp([kSecAttrAccount as String: "empty", kSecValueData as String: Data()]) as CFDictionary,
+                    nil
+                ) == errSecSuccess
+            )
             func row(_ account: String) throws -> [String: Any] {
                 var result: CFTypeRef?
                 let query = Self.genp([
@@ -65,14 +79,29 @@ import Testing
             #expect(SecItemCopyMatching(Self.genp(["@absentData": true]) as CFDictionary, nil) == errSecParam)
             #expect(try row("empty")[kSecValueData as String] as? Data == Data())
             var result: CFTypeRef?
-            #expect(SecItemCopyMatching(Self.genp([kSecAttrAccount as String: "none", kSecReturnData as String: true]) as CFDictionary, &result) == errSecSuccess)
+            #expect(
+                SecItemCopyMatching(
+                    Self.genp([kSecAttrAccount as String: "none", kSecReturnData as String: true]) as CFDictionary,
+                    &result
+                ) == errSecSuccess
+            )
             #expect(result as? Data == Data())
 
             // Changing attributes keeps it without data; giving data gives it data.
-            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary, [kSecAttrLabel as String: "still none"] as CFDictionary) == errSecSuccess)
+            #expect(
+                SecItemUpdate(
+                    Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary,
+                    [kSecAttrLabel as String: "still none"] as CFDictionary
+                ) == errSecSuccess
+            )
             none = try row("none")
             #expect(none[kSecValueData as String] == nil && none[kSecAttrLabel as String] as? String == "still none")
-            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary, [kSecValueData as String: Data("now".utf8)] as CFDictionary) == errSecSuccess)
+            #expect(
+                SecItemUpdate(
+                    Self.genp([kSecAttrAccount as String: "none"]) as CFDictionary,
+                    [kSecValueData as String: Data("now".utf8)] as CFDictionary
+                ) == errSecSuccess
+            )
             #expect(try row("none")[kSecValueData as String] as? Data == Data("now".utf8))
         }
     }
@@ -84,9 +113,17 @@ import Testing
         let keychain = try TemporaryKeychain(accessGroups: [kSecAttrAccessGroupToken as String, "app"])
         keychain.run {
             let token: [String: Any] = [kSecAttrAccessGroup as String: kSecAttrAccessGroupToken]
-            #expect(SecItemAdd(Self.genp(token.merging([kSecValueData as String: Data("x".utf8)]) { $1 }) as CFDictionary, nil) == errSecMissingEntitlement)
+            #expect(
+                SecItemAdd(
+                    Self.genp(token.merging([kSecValueData as String: Data("x".utf8)]) { $1 }) as CFDictionary,
+                    nil
+                ) == errSecMissingEntitlement
+            )
             var result: CFTypeRef?
-            let add = Self.genp([kSecAttrAccount as String: "mine", kSecValueData as String: Data("x".utf8), kSecReturnAttributes as String: true])
+            let add = Self.genp([
+                kSecAttrAccount as String: "mine", kSecValueData as String: Data("x".utf8),
+                kSecReturnAttributes as String: true,
+            ])
             #expect(SecItemAdd(add as CFDictionary, &result) == errSecSuccess)
             #expect((result as? [String: Any])?[kSecAttrAccessGroup as String] as? String == "app")
             // Reading the token group is allowed (it is empty: nothing on Linux provides token items).
@@ -99,7 +136,9 @@ import Testing
         // Not even "*" writes it.
         let everything = try TemporaryKeychain(accessGroups: ["*"])
         everything.run {
-            let add = Self.genp([kSecAttrAccessGroup as String: kSecAttrAccessGroupToken, kSecValueData as String: Data("x".utf8)])
+            let add = Self.genp([
+                kSecAttrAccessGroup as String: kSecAttrAccessGroupToken, kSecValueData as String: Data("x".utf8),
+            ])
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecMissingEntitlement)
         }
     }
@@ -119,7 +158,10 @@ import Testing
             let query = Self.genp([kSecAttrSynchronizable as String: true, kSecReturnAttributes as String: true])
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             let attributes = try #require(result as? [String: Any])
-            #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            #expect(
+                attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+                    as String
+            )
             #expect(attributes[kSecAttrSynchronizable as String] as? Bool == true)
             // Not found as a non-synchronizable item, as any synchronizable one.
             #expect(SecItemCopyMatching(Self.genp() as CFDictionary, nil) == errSecItemNotFound)
@@ -131,13 +173,29 @@ import Testing
     @Test func anItemWithConstraintsCannotBecomeSynchronizable() throws {
         let keychain = try TemporaryKeychain(passcode: "1234")
         try keychain.run {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .devicePasscode, nil))
-            #expect(SecItemAdd(Self.genp([kSecAttrAccessControl as String: access, kSecValueData as String: Data("x".utf8)]) as CFDictionary, nil) == errSecSuccess)
+            let access = try #require(
+                SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .devicePasscode, nil)
+            )
+            #expect(
+                SecItemAdd(
+                    Self.genp([kSecAttrAccessControl as String: access, kSecValueData as String: Data("x".utf8)])
+                        as CFDictionary,
+                    nil
+                ) == errSecSuccess
+            )
             let change = [kSecAttrSynchronizable as String: true] as CFDictionary
             #expect(SecItemUpdate(Self.genp() as CFDictionary, change) == errSecParam)
             // A plain item may.
-            #expect(SecItemAdd(Self.genp([kSecAttrAccount as String: "plain", kSecValueData as String: Data("y".utf8)]) as CFDictionary, nil) == errSecSuccess)
-            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "plain"]) as CFDictionary, change) == errSecSuccess)
+            #expect(
+                SecItemAdd(
+                    Self.genp([kSecAttrAccount as String: "plain", kSecValueData as String: Data("y".utf8)])
+                        as CFDictionary,
+                    nil
+                ) == errSecSuccess
+            )
+            #expect(
+                SecItemUpdate(Self.genp([kSecAttrAccount as String: "plain"]) as CFDictionary, change) == errSecSuccess
+            )
         }
     }
 
@@ -145,11 +203,18 @@ import Testing
     @Test func theDataProtectionFlagAmongTheChangesIsIgnored() throws {
         let keychain = try TemporaryKeychain()
         keychain.run {
-            #expect(SecItemAdd(Self.genp([kSecValueData as String: Data("old".utf8)]) as CFDictionary, nil) == errSecSuccess)
-            let change = [kSecValueData as String: Data("new".utf8), kSecUseDataProtectionKeychain as String: true] as CFDictionary
+            #expect(
+                SecItemAdd(Self.genp([kSecValueData as String: Data("old".utf8)]) as CFDictionary, nil) == errSecSuccess
+            )
+            let change =
+                [kSecValueData as String: Data("new".utf8), kSecUseDataProtectionKeychain as String: true]
+                as CFDictionary
             #expect(SecItemUpdate(Self.genp() as CFDictionary, change) == errSecSuccess)
             var result: CFTypeRef?
-            #expect(SecItemCopyMatching(Self.genp([kSecReturnData as String: true]) as CFDictionary, &result) == errSecSuccess)
+            #expect(
+                SecItemCopyMatching(Self.genp([kSecReturnData as String: true]) as CFDictionary, &result)
+                    == errSecSuccess
+            )
             #expect(result as? Data == Data("new".utf8))
         }
     }
@@ -173,7 +238,9 @@ import Testing
             ]
             var result: CFTypeRef?
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
-            let servers = Set(try #require(result as? [[String: Any]]).compactMap { $0[kSecAttrServer as String] as? String })
+            let servers = Set(
+                try #require(result as? [[String: Any]]).compactMap { $0[kSecAttrServer as String] as? String }
+            )
             #expect(servers == ["example.com", "www.example.com"])
             var none = query
             none[kSecMatchHostOrSubdomainOfHost as String] = "example.net"
@@ -192,10 +259,16 @@ import Testing
         let keychain = try TemporaryKeychain()
         try keychain.run {
             var result: CFTypeRef?
-            let add = Self.genp([kSecAttrAccount as String: "me", kSecValueData as String: Data("pw".utf8), kSecReturnRef as String: true])
+            let add = Self.genp([
+                kSecAttrAccount as String: "me", kSecValueData as String: Data("pw".utf8),
+                kSecReturnRef as String: true,
+            ])
             #expect(SecItemAdd(add as CFDictionary, &result) == errSecSuccess)
             #expect(result == nil)
-            #expect(SecItemCopyMatching(Self.genp([kSecReturnRef as String: true]) as CFDictionary, &result) == errSecSuccess)
+            #expect(
+                SecItemCopyMatching(Self.genp([kSecReturnRef as String: true]) as CFDictionary, &result)
+                    == errSecSuccess
+            )
             #expect(result == nil)
             let all = Self.genp([kSecReturnRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
             #expect(SecItemCopyMatching(all as CFDictionary, &result) == errSecSuccess)
@@ -222,7 +295,10 @@ import Testing
             SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .userPresence, &error)
         )
         func item(_ account: String) -> [String: Any] {
-            Self.genp([kSecAttrAccount as String: account, kSecValueData as String: Data("pw".utf8), kSecAttrAccessControl as String: access])
+            Self.genp([
+                kSecAttrAccount as String: account, kSecValueData as String: Data("pw".utf8),
+                kSecAttrAccessControl as String: access,
+            ])
         }
         keychain.run {
             for account in ["deleted", "found", "replaced", "updated", "labelled"] {
@@ -236,19 +312,33 @@ import Testing
             #expect(SecItemDelete(item("deleted") as CFDictionary) == errSecSuccess)
             #expect(SecItemDelete(item("deleted") as CFDictionary) == errSecItemNotFound)
             // Met by a search: gone, and not found (secd-81-item-acl.m, "do not find item with akpu").
-            #expect(SecItemCopyMatching(Self.genp([kSecAttrAccount as String: "found"]) as CFDictionary, nil) == errSecItemNotFound)
-            #expect(SecItemDelete(Self.genp([kSecAttrAccount as String: "found"]) as CFDictionary) == errSecItemNotFound)
+            #expect(
+                SecItemCopyMatching(Self.genp([kSecAttrAccount as String: "found"]) as CFDictionary, nil)
+                    == errSecItemNotFound
+            )
+            #expect(
+                SecItemDelete(Self.genp([kSecAttrAccount as String: "found"]) as CFDictionary) == errSecItemNotFound
+            )
             // An update finds nothing to change; an add of the same primary key takes its place.
             let changes = [kSecAttrLabel as String: "new"] as CFDictionary
-            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "updated"]) as CFDictionary, changes) == errSecItemNotFound)
+            #expect(
+                SecItemUpdate(Self.genp([kSecAttrAccount as String: "updated"]) as CFDictionary, changes)
+                    == errSecItemNotFound
+            )
             // Another item may take a lost item's primary key.
             let rename = [kSecAttrAccount as String: "updated"] as CFDictionary
-            #expect(SecItemUpdate(Self.genp([kSecAttrAccount as String: "other"]) as CFDictionary, rename) == errSecSuccess)
+            #expect(
+                SecItemUpdate(Self.genp([kSecAttrAccount as String: "other"]) as CFDictionary, rename) == errSecSuccess
+            )
             // What is left of a lost item has no label to match: a delete that names one finds nothing.
             let labelled = Self.genp([kSecAttrAccount as String: "labelled", kSecAttrLabel as String: "a label"])
             #expect(SecItemDelete(labelled as CFDictionary) == errSecItemNotFound)
-            #expect(SecItemDelete(Self.genp([kSecAttrAccount as String: "labelled"]) as CFDictionary) == errSecItemNotFound)
-            let replacement = Self.genp([kSecAttrAccount as String: "replaced", kSecValueData as String: Data("new".utf8)])
+            #expect(
+                SecItemDelete(Self.genp([kSecAttrAccount as String: "labelled"]) as CFDictionary) == errSecItemNotFound
+            )
+            let replacement = Self.genp([
+                kSecAttrAccount as String: "replaced", kSecValueData as String: Data("new".utf8),
+            ])
             #expect(SecItemAdd(replacement as CFDictionary, nil) == errSecSuccess)
             var result: CFTypeRef?
             let read = Self.genp([kSecAttrAccount as String: "replaced", kSecReturnData as String: true])

@@ -59,7 +59,11 @@ import Testing
             #expect(Self.search("d", limitAll: true).0 == errSecInteractionNotAllowed)
             #expect(Self.search("nobody", limitAll: false).0 == errSecInteractionNotAllowed)
             // Naming a class that stays readable rules the protected ones out.
-            #expect(Self.search("d", limitAll: true, accessible: kSecAttrAccessibleAlwaysThisDeviceOnly) == (errSecSuccess, 1))
+            #expect(
+                Self.search("d", limitAll: true, accessible: kSecAttrAccessibleAlwaysThisDeviceOnly) == (
+                    errSecSuccess, 1
+                )
+            )
             #expect(Self.search("nobody", limitAll: true, accessible: kSecAttrAccessibleAlways).0 == errSecItemNotFound)
             // A delete that cannot see every match deletes nothing.
             #expect(Self.delete("d") == errSecInteractionNotAllowed)
@@ -93,7 +97,9 @@ import Testing
             #expect(LockStateTests.add("y", kSecAttrAccessibleWhenUnlocked) == errSecDuplicateItem)
             // Moving an item to another class keeps its own key free for it.
             #expect(Self.update("x", to: [kSecAttrAccessible as String: kSecAttrAccessibleAlways]) == errSecSuccess)
-            #expect(Self.update("x", to: [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]) == errSecSuccess)
+            #expect(
+                Self.update("x", to: [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]) == errSecSuccess
+            )
             #expect(Self.search("x", limitAll: true) == (errSecSuccess, 1))
             #expect(Self.search("y", limitAll: true) == (errSecSuccess, 1))
         }

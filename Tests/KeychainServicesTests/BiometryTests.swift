@@ -41,7 +41,10 @@ import Testing
         let keychain = try Self.enrolledKeychain()
         try await keychain.run {
             do {
-                _ = try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "test")
+                _ = try await LAContext().evaluatePolicy(
+                    .deviceOwnerAuthenticationWithBiometrics,
+                    localizedReason: "test"
+                )
                 Issue.record("an empty queue matched")
             } catch let error as LAError {
                 #expect(error.code == .notInteractive)
@@ -70,11 +73,24 @@ import Testing
             #expect(Items.add("protected", flags: .biometryAny) == errSecSuccess)
             #expect(Items.add("plain", flags: []) == errSecSuccess)
             try keychain.queueBiometricOutcomes([.match])
-            #expect(Items.read("protected", extra: [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail]).0 == errSecInteractionNotAllowed)
-            #expect(Items.read("protected", extra: [kSecUseNoAuthenticationUI as String: true]).0 == errSecInteractionNotAllowed)
+            #expect(
+                Items.read("protected", extra: [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail]).0
+                    == errSecInteractionNotAllowed
+            )
+            #expect(
+                Items.read("protected", extra: [kSecUseNoAuthenticationUI as String: true]).0
+                    == errSecInteractionNotAllowed
+            )
             // Attribute-only searches over protected items need authentication too; Skip leaves them out.
-            #expect(Items.accounts(extra: [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail]).0 == errSecInteractionNotAllowed)
-            #expect(Items.accounts(extra: [kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip]) == (errSecSuccess, ["plain"]))
+            #expect(
+                Items.accounts(extra: [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail]).0
+                    == errSecInteractionNotAllowed
+            )
+            #expect(
+                Items.accounts(extra: [kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip]) == (
+                    errSecSuccess, ["plain"]
+                )
+            )
             // None of that prompted: the queued match is still there.
             #expect(try keychain.sensor.queuedOutcomes() == [.match])
             #expect(Items.accounts() == (errSecSuccess, ["plain", "protected"]))
@@ -100,12 +116,18 @@ import Testing
         try await keychain.run {
             #expect(Items.add("a", flags: .biometryCurrentSet) == errSecSuccess)
             #expect(Items.add("b", flags: .biometryCurrentSet) == errSecSuccess)
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil))
+            let access = try #require(
+                SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil)
+            )
             let context = LAContext()
             try keychain.queueBiometricOutcomes([.match])
             #expect(try await context.evaluateAccessControl(access, operation: .useItem, localizedReason: "read"))
-            #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret"))
-            #expect(Items.read("b", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret"))
+            #expect(
+                Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret")
+            )
+            #expect(
+                Items.read("b", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret")
+            )
             // An invalidated context is refused.
             context.invalidate()
             #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: context]).0 == errSecAuthFailed)
@@ -118,11 +140,20 @@ import Testing
             #expect(Items.add("a", flags: .biometryAny) == errSecSuccess)
             let context = LAContext()
             try keychain.queueBiometricOutcomes([.match])
-            #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret"))
-            #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret"))
+            #expect(
+                Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret")
+            )
+            #expect(
+                Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret")
+            )
             context.interactionNotAllowed = true
-            #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret"))
-            #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: LAContext()]).0 == errSecInteractionNotAllowed)
+            #expect(
+                Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret")
+            )
+            #expect(
+                Items.read("a", extra: [kSecUseAuthenticationContext as String: LAContext()]).0
+                    == errSecInteractionNotAllowed
+            )
         }
     }
 
@@ -203,7 +234,10 @@ import Testing
     @Test func userPresenceFallsBackToThePasscodeWithoutBiometry() throws {
         let keychain = try TemporaryKeychain(passcode: "1234")
         try keychain.run {
-            #expect(Items.add("a", flags: .userPresence, protection: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecSuccess)
+            #expect(
+                Items.add("a", flags: .userPresence, protection: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly)
+                    == errSecSuccess
+            )
             keychain.queuePasscodeReplies([.entered("1234")])
             #expect(Items.read("a") == (errSecSuccess, "secret"))
             // Enrolling later: biometry now opens the same item (userPresence survives enrolment changes).
@@ -221,14 +255,18 @@ import Testing
             #expect(context.setCredential(Data("app-password".utf8), type: .applicationPassword))
             #expect(context.isCredentialSet(.applicationPassword))
             let flags: SecAccessControlCreateFlags = [.biometryAny, .applicationPassword, .and]
-            #expect(Items.add("a", flags: flags, extra: [kSecUseAuthenticationContext as String: context]) == errSecSuccess)
+            #expect(
+                Items.add("a", flags: flags, extra: [kSecUseAuthenticationContext as String: context]) == errSecSuccess
+            )
             // A context with the wrong password cannot read it, even after a match.
             let wrong = LAContext()
             wrong.setCredential(Data("guess".utf8), type: .applicationPassword)
             try keychain.queueBiometricOutcomes([.match])
             #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: wrong]).0 == errSecAuthFailed)
             try keychain.queueBiometricOutcomes([.match])
-            #expect(Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret"))
+            #expect(
+                Items.read("a", extra: [kSecUseAuthenticationContext as String: context]) == (errSecSuccess, "secret")
+            )
             // Without a credential, the password is asked for through the prompt.
             keychain.queuePasscodeReplies([.entered("app-password")])
             try keychain.queueBiometricOutcomes([.match])

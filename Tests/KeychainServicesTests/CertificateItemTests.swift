@@ -74,7 +74,9 @@ import X509
             #expect(attributes[kSecAttrSubjectKeyID as String] as? Data == Data([1, 2, 3, 4, 5, 6, 7, 8]))
             #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleAlways as String)
             let publicKeyBits = Data(certificate.publicKey.subjectPublicKeyInfoBytes.suffix(65))
-            #expect(attributes[kSecAttrPublicKeyHash as String] as? Data == Data(Insecure.SHA1.hash(data: publicKeyBits)))
+            #expect(
+                attributes[kSecAttrPublicKeyHash as String] as? Data == Data(Insecure.SHA1.hash(data: publicKeyBits))
+            )
             // The issuer is the content of the Name; only PrintableString values are normalized,
             // and swift-certificates writes these as UTF8String, so they come back unchanged.
             var nameSerializer = DER.Serializer()
@@ -91,7 +93,12 @@ import X509
         try keychain.run {
             for serial: UInt8 in 1...3 {
                 let (der, _) = try Self.makeCertificate(commonName: "Same Name", serial: [serial])
-                #expect(SecItemAdd([kSecClass as String: kSecClassCertificate, kSecValueData as String: der] as CFDictionary, nil) == errSecSuccess)
+                #expect(
+                    SecItemAdd(
+                        [kSecClass as String: kSecClassCertificate, kSecValueData as String: der] as CFDictionary,
+                        nil
+                    ) == errSecSuccess
+                )
             }
             var result: CFTypeRef?
             let query: [String: Any] = [
@@ -112,7 +119,9 @@ import X509
             let (der, _) = try Self.makeCertificate(commonName: "Ref", serial: [7])
             let certificate = try #require(SecCertificateCreateWithData(nil, der as CFData))
             var result: CFTypeRef?
-            let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: der, kSecReturnRef as String: true]
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecValueData as String: der, kSecReturnRef as String: true,
+            ]
             #expect(SecItemAdd(add as CFDictionary, &result) == errSecSuccess)
             #expect(result as? SecCertificate == certificate)
             #expect(SecItemAdd([kSecValueRef as String: certificate] as CFDictionary, nil) == errSecDuplicateItem)
@@ -132,7 +141,12 @@ import X509
             #expect(SecItemCopyMatching([kSecValueRef as String: other] as CFDictionary, nil) == errSecItemNotFound)
             #expect(SecItemCopyMatching([kSecValueRef as String: certificate] as CFDictionary, nil) == errSecSuccess)
             // A reference of another class than the one named is refused.
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey, kSecValueRef as String: certificate] as CFDictionary, nil) == errSecParam)
+            #expect(
+                SecItemCopyMatching(
+                    [kSecClass as String: kSecClassKey, kSecValueRef as String: certificate] as CFDictionary,
+                    nil
+                ) == errSecParam
+            )
         }
     }
 
@@ -143,11 +157,18 @@ import X509
         try keychain.run {
             let (der, _) = try Self.makeCertificate(commonName: "Ref", serial: [7])
             var result: CFTypeRef?
-            let add: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecValueData as String: der, kSecReturnRef as String: true]
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassIdentity, kSecValueData as String: der, kSecReturnRef as String: true,
+            ]
             #expect(SecItemAdd(add as CFDictionary, &result) == errSecParam)
             #expect(result == nil)
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecItemNotFound)
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound)
+            #expect(
+                SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil)
+                    == errSecItemNotFound
+            )
+            #expect(
+                SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound
+            )
         }
     }
 

@@ -63,22 +63,102 @@ import Testing
     }
 
     static let keyCases: [KeyCase] = [
-        KeyCase(name: "genp same key", first: { genp }, second: { changed(genp, [kSecAttrLabel as String: "other"]) }, expected: errSecDuplicateItem),
-        KeyCase(name: "genp other account", first: { genp }, second: { changed(genp, [kSecAttrAccount as String: "b"]) }, expected: errSecSuccess),
-        KeyCase(name: "genp other service", first: { genp }, second: { changed(genp, [kSecAttrService as String: "t"]) }, expected: errSecSuccess),
-        KeyCase(name: "genp other access group", first: { genp }, second: { changed(genp, [kSecAttrAccessGroup as String: "second"]) }, expected: errSecSuccess),
-        KeyCase(name: "genp synchronizable is part of the key", first: { genp }, second: { changed(genp, [kSecAttrSynchronizable as String: true]) }, expected: errSecSuccess),
-        KeyCase(name: "genp accessibility is not part of the key", first: { genp }, second: { changed(genp, [kSecAttrAccessible as String: kSecAttrAccessibleAlways]) }, expected: errSecDuplicateItem),
-        KeyCase(name: "genp missing account equals empty account", first: { [kSecClass as String: kSecClassGenericPassword] }, second: { [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: ""] }, expected: errSecDuplicateItem),
-        KeyCase(name: "genp account as data equals account as string", first: { genp }, second: { changed(genp, [kSecAttrAccount as String: Data("a".utf8)]) }, expected: errSecDuplicateItem),
-        KeyCase(name: "inet same key", first: { inet }, second: { changed(inet, [kSecAttrComment as String: "c"]) }, expected: errSecDuplicateItem),
-        KeyCase(name: "inet other port", first: { inet }, second: { changed(inet, [kSecAttrPort as String: 8443]) }, expected: errSecSuccess),
-        KeyCase(name: "inet other protocol", first: { inet }, second: { changed(inet, [kSecAttrProtocol as String: kSecAttrProtocolHTTP]) }, expected: errSecSuccess),
-        KeyCase(name: "inet other path", first: { inet }, second: { changed(inet, [kSecAttrPath as String: "/x"]) }, expected: errSecSuccess),
-        KeyCase(name: "keys same key", first: { key }, second: { changed(key, [kSecAttrLabel as String: "l"]) }, expected: errSecDuplicateItem),
-        KeyCase(name: "keys other tag", first: { key }, second: { changed(key, [kSecAttrApplicationTag as String: Data("t2".utf8)]) }, expected: errSecSuccess),
-        KeyCase(name: "keys other key class", first: { key }, second: { changed(key, [kSecAttrKeyClass as String: kSecAttrKeyClassPublic]) }, expected: errSecSuccess),
-        KeyCase(name: "classes are separate", first: { genp }, second: { changed(inet, [kSecAttrServer as String: "s"]) }, expected: errSecSuccess),
+        KeyCase(
+            name: "genp same key",
+            first: { genp },
+            second: { changed(genp, [kSecAttrLabel as String: "other"]) },
+            expected: errSecDuplicateItem
+        ),
+        KeyCase(
+            name: "genp other account",
+            first: { genp },
+            second: { changed(genp, [kSecAttrAccount as String: "b"]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "genp other service",
+            first: { genp },
+            second: { changed(genp, [kSecAttrService as String: "t"]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "genp other access group",
+            first: { genp },
+            second: { changed(genp, [kSecAttrAccessGroup as String: "second"]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "genp synchronizable is part of the key",
+            first: { genp },
+            second: { changed(genp, [kSecAttrSynchronizable as String: true]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "genp accessibility is not part of the key",
+            first: { genp },
+            second: { changed(genp, [kSecAttrAccessible as String: kSecAttrAccessibleAlways]) },
+            expected: errSecDuplicateItem
+        ),
+        KeyCase(
+            name: "genp missing account equals empty account",
+            first: { [kSecClass as String: kSecClassGenericPassword] },
+            second: { [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: ""] },
+            expected: errSecDuplicateItem
+        ),
+        KeyCase(
+            name: "genp account as data equals account as string",
+            first: { genp },
+            second: { changed(genp, [kSecAttrAccount as String: Data("a".utf8)]) },
+            expected: errSecDuplicateItem
+        ),
+        KeyCase(
+            name: "inet same key",
+            first: { inet },
+            second: { changed(inet, [kSecAttrComment as String: "c"]) },
+            expected: errSecDuplicateItem
+        ),
+        KeyCase(
+            name: "inet other port",
+            first: { inet },
+            second: { changed(inet, [kSecAttrPort as String: 8443]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "inet other protocol",
+            first: { inet },
+            second: { changed(inet, [kSecAttrProtocol as String: kSecAttrProtocolHTTP]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "inet other path",
+            first: { inet },
+            second: { changed(inet, [kSecAttrPath as String: "/x"]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "keys same key",
+            first: { key },
+            second: { changed(key, [kSecAttrLabel as String: "l"]) },
+            expected: errSecDuplicateItem
+        ),
+        KeyCase(
+            name: "keys other tag",
+            first: { key },
+            second: { changed(key, [kSecAttrApplicationTag as String: Data("t2".utf8)]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "keys other key class",
+            first: { key },
+            second: { changed(key, [kSecAttrKeyClass as String: kSecAttrKeyClassPublic]) },
+            expected: errSecSuccess
+        ),
+        KeyCase(
+            name: "classes are separate",
+            first: { genp },
+            second: { changed(inet, [kSecAttrServer as String: "s"]) },
+            expected: errSecSuccess
+        ),
     ]
 
     @Test("Primary keys decide errSecDuplicateItem", arguments: keyCases)
@@ -94,7 +174,10 @@ import Testing
         let keychain = try TemporaryKeychain()
         keychain.run {
             #expect(Self.add(Self.changed(Self.genp, [kSecValueData as String: Data("1".utf8)])) == errSecSuccess)
-            let second = Self.changed(Self.genp, [kSecAttrAccount as String: "b", kSecValueData as String: Data("2".utf8)])
+            let second = Self.changed(
+                Self.genp,
+                [kSecAttrAccount as String: "b", kSecValueData as String: Data("2".utf8)]
+            )
             #expect(Self.add(second) == errSecSuccess)
             let query = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "b"]
             let status = SecItemUpdate(query as CFDictionary, [kSecAttrAccount as String: "a"] as CFDictionary)
@@ -112,18 +195,27 @@ import Testing
                 #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccount as String: account])) == errSecSuccess)
             }
             let all = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s"]
-            let (_, before) = Self.copy(Self.changed(all, [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
-            #expect(SecItemUpdate(all as CFDictionary, [kSecAttrLabel as String: "relabelled"] as CFDictionary) == errSecSuccess)
-            let (_, after) = Self.copy(Self.changed(all, [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
+            let (_, before) = Self.copy(
+                Self.changed(all, [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+            )
+            #expect(
+                SecItemUpdate(all as CFDictionary, [kSecAttrLabel as String: "relabelled"] as CFDictionary)
+                    == errSecSuccess
+            )
+            let (_, after) = Self.copy(
+                Self.changed(all, [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+            )
             let items = try #require(after as? [[String: Any]])
             #expect(items.count == 3)
             #expect(items.allSatisfy { $0[kSecAttrLabel as String] as? String == "relabelled" })
             let created = (before as? [[String: Any]])?.compactMap { $0[kSecAttrCreationDate as String] as? Date }
             #expect(created == items.compactMap { $0[kSecAttrCreationDate as String] as? Date })
-            #expect(items.allSatisfy {
-                ($0[kSecAttrModificationDate as String] as? Date ?? .distantPast)
-                    >= ($0[kSecAttrCreationDate as String] as? Date ?? .distantFuture)
-            })
+            #expect(
+                items.allSatisfy {
+                    ($0[kSecAttrModificationDate as String] as? Date ?? .distantPast)
+                        >= ($0[kSecAttrCreationDate as String] as? Date ?? .distantFuture)
+                }
+            )
         }
     }
 
@@ -134,12 +226,32 @@ import Testing
         keychain.run {
             #expect(Self.add(Self.genp) == errSecSuccess)
             #expect(Self.add(Self.changed(Self.genp, [kSecAttrSynchronizable as String: true])) == errSecSuccess)
-            let base = [kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true] as [String: Any]
+            let base =
+                [
+                    kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll,
+                    kSecReturnAttributes as String: true,
+                ] as [String: Any]
             #expect((Self.copy(base).1 as? [[String: Any]])?.count == 1)
-            #expect((Self.copy(Self.changed(base, [kSecAttrSynchronizable as String: true])).1 as? [[String: Any]])?.count == 1)
-            #expect((Self.copy(Self.changed(base, [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny])).1 as? [[String: Any]])?.count == 2)
-            #expect(SecItemDelete([kSecClass as String: kSecClassGenericPassword, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny] as CFDictionary) == errSecSuccess)
-            #expect(Self.copy(Self.changed(base, [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny])).0 == errSecItemNotFound)
+            #expect(
+                (Self.copy(Self.changed(base, [kSecAttrSynchronizable as String: true])).1 as? [[String: Any]])?.count
+                    == 1
+            )
+            #expect(
+                (Self.copy(Self.changed(base, [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny])).1
+                    as? [[String: Any]])?.count == 2
+            )
+            #expect(
+                SecItemDelete(
+                    [
+                        kSecClass as String: kSecClassGenericPassword,
+                        kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+                    ] as CFDictionary
+                ) == errSecSuccess
+            )
+            #expect(
+                Self.copy(Self.changed(base, [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny])).0
+                    == errSecItemNotFound
+            )
         }
     }
 
@@ -150,8 +262,15 @@ import Testing
         keychain.run {
             #expect(Self.add(Self.genp) == errSecSuccess)
             #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "second"])) == errSecSuccess)
-            #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "third"])) == errSecMissingEntitlement)
-            let (status, result) = Self.copy(Self.changed(Self.genp, [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
+            #expect(
+                Self.add(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "third"])) == errSecMissingEntitlement
+            )
+            let (status, result) = Self.copy(
+                Self.changed(
+                    Self.genp,
+                    [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]
+                )
+            )
             #expect(status == errSecSuccess)
             let groups = (result as? [[String: Any]])?.compactMap { $0[kSecAttrAccessGroup as String] as? String }
             #expect(groups == ["first", "second"])
@@ -159,9 +278,19 @@ import Testing
         // Another application with only "second" sees only that item.
         let other = try keychain.reopened(accessGroups: ["second"])
         Device.withCurrent(other) {
-            let (_, result) = Self.copy(Self.changed(Self.genp, [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
-            #expect((result as? [[String: Any]])?.compactMap { $0[kSecAttrAccessGroup as String] as? String } == ["second"])
-            #expect(SecItemDelete(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "first"]) as CFDictionary) == errSecMissingEntitlement)
+            let (_, result) = Self.copy(
+                Self.changed(
+                    Self.genp,
+                    [kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]
+                )
+            )
+            #expect(
+                (result as? [[String: Any]])?.compactMap { $0[kSecAttrAccessGroup as String] as? String } == ["second"]
+            )
+            #expect(
+                SecItemDelete(Self.changed(Self.genp, [kSecAttrAccessGroup as String: "first"]) as CFDictionary)
+                    == errSecMissingEntitlement
+            )
         }
     }
 
@@ -171,17 +300,30 @@ import Testing
         let keychain = try TemporaryKeychain()
         try keychain.run {
             var result: CFTypeRef?
-            let add = Self.changed(Self.genp, [kSecValueData as String: Data("v".utf8), kSecReturnPersistentRef as String: true])
+            let add = Self.changed(
+                Self.genp,
+                [kSecValueData as String: Data("v".utf8), kSecReturnPersistentRef as String: true]
+            )
             #expect(SecItemAdd(add as CFDictionary, &result) == errSecSuccess)
             let reference = try #require(result as? Data)
             #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccount as String: "other"])) == errSecSuccess)
 
-            let (status, data) = Self.copy([kSecValuePersistentRef as String: reference, kSecReturnData as String: true])
+            let (status, data) = Self.copy([
+                kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
+            ])
             #expect(status == errSecSuccess)
             #expect(data as? Data == Data("v".utf8))
-            #expect(SecItemDelete([kSecClass as String: kSecClassGenericPassword, kSecValuePersistentRef as String: reference] as CFDictionary) == errSecSuccess)
+            #expect(
+                SecItemDelete(
+                    [kSecClass as String: kSecClassGenericPassword, kSecValuePersistentRef as String: reference]
+                        as CFDictionary
+                ) == errSecSuccess
+            )
             #expect(Self.copy([kSecValuePersistentRef as String: reference]).0 == errSecItemNotFound)
-            #expect(Self.copy([kSecClass as String: kSecClassInternetPassword, kSecValuePersistentRef as String: reference]).0 == errSecNoSuchClass)
+            #expect(
+                Self.copy([kSecClass as String: kSecClassInternetPassword, kSecValuePersistentRef as String: reference])
+                    .0 == errSecNoSuchClass
+            )
         }
     }
 
@@ -189,10 +331,15 @@ import Testing
         let keychain = try TemporaryKeychain()
         try keychain.run {
             #expect(Self.add(Self.changed(Self.genp, [kSecValueData as String: Data("v".utf8)])) == errSecSuccess)
-            let (status, result) = Self.copy(Self.changed(Self.genp, [
-                kSecReturnData as String: true, kSecReturnAttributes as String: true,
-                kSecReturnPersistentRef as String: true,
-            ]))
+            let (status, result) = Self.copy(
+                Self.changed(
+                    Self.genp,
+                    [
+                        kSecReturnData as String: true, kSecReturnAttributes as String: true,
+                        kSecReturnPersistentRef as String: true,
+                    ]
+                )
+            )
             #expect(status == errSecSuccess)
             let dictionary = try #require(result as? [String: AnyHashable])
             #expect(dictionary[kSecValueData as String] as? Data == Data("v".utf8))
@@ -208,18 +355,32 @@ import Testing
             for account in ["a", "b", "c", "d"] {
                 #expect(Self.add(Self.changed(Self.genp, [kSecAttrAccount as String: account])) == errSecSuccess)
             }
-            let base = [kSecClass as String: kSecClassGenericPassword, kSecReturnAttributes as String: true] as [String: Any]
+            let base =
+                [kSecClass as String: kSecClassGenericPassword, kSecReturnAttributes as String: true] as [String: Any]
             #expect((Self.copy(Self.changed(base, [kSecMatchLimit as String: 2])).1 as? [[String: Any]])?.count == 2)
             #expect(Self.copy(Self.changed(base, [kSecMatchLimit as String: 1])).1 is [String: Any])
             #expect(Self.copy(base).1 is [String: Any])
-            #expect((Self.copy(Self.changed(base, [kSecMatchLimit as String: kSecMatchLimitAll])).1 as? [[String: Any]])?.count == 4)
+            #expect(
+                (Self.copy(Self.changed(base, [kSecMatchLimit as String: kSecMatchLimitAll])).1 as? [[String: Any]])?
+                    .count == 4
+            )
         }
     }
 
     @Test func internetPasswordAttributesRoundTrip() throws {
         let keychain = try TemporaryKeychain()
         try keychain.run {
-            #expect(Self.add(Self.changed(Self.inet, [kSecAttrPath as String: "/login", kSecAttrAuthenticationType as String: kSecAttrAuthenticationTypeHTMLForm])) == errSecSuccess)
+            #expect(
+                Self.add(
+                    Self.changed(
+                        Self.inet,
+                        [
+                            kSecAttrPath as String: "/login",
+                            kSecAttrAuthenticationType as String: kSecAttrAuthenticationTypeHTMLForm,
+                        ]
+                    )
+                ) == errSecSuccess
+            )
             let (status, result) = Self.copy([
                 kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
                 kSecAttrProtocol as String: kSecAttrProtocolHTTPS, kSecReturnAttributes as String: true,
@@ -229,14 +390,20 @@ import Testing
             #expect(attributes[kSecAttrProtocol as String] as? String == kSecAttrProtocolHTTPS as String)
             #expect(attributes[kSecAttrPort as String] as? Int == 443)
             #expect(attributes[kSecAttrPath as String] as? String == "/login")
-            #expect(attributes[kSecAttrAuthenticationType as String] as? String == kSecAttrAuthenticationTypeHTMLForm as String)
+            #expect(
+                attributes[kSecAttrAuthenticationType as String] as? String == kSecAttrAuthenticationTypeHTMLForm
+                    as String
+            )
         }
     }
 
     @Test func certificateDefaultsToAlwaysAndKeysToWhenUnlocked() throws {
         let keychain = try TemporaryKeychain()
         try keychain.run {
-            #expect(Self.add(Self.changed(Self.key, [kSecValueData as String: Data(repeating: 7, count: 32)])) == errSecSuccess)
+            #expect(
+                Self.add(Self.changed(Self.key, [kSecValueData as String: Data(repeating: 7, count: 32)]))
+                    == errSecSuccess
+            )
             let (_, result) = Self.copy(Self.changed(Self.key, [kSecReturnAttributes as String: true]))
             let attributes = try #require(result as? [String: Any])
             #expect(attributes[kSecAttrAccessible as String] as? String == "ak")
@@ -246,7 +413,13 @@ import Testing
     }
 
     @Test func errorMessagesAreApples() {
-        #expect(SecCopyErrorMessageString(errSecItemNotFound, nil) as String? == "The specified item could not be found in the keychain.")
-        #expect(SecCopyErrorMessageString(errSecDuplicateItem, nil) as String? == "The specified item already exists in the keychain.")
+        #expect(
+            SecCopyErrorMessageString(errSecItemNotFound, nil) as String?
+                == "The specified item could not be found in the keychain."
+        )
+        #expect(
+            SecCopyErrorMessageString(errSecDuplicateItem, nil) as String?
+                == "The specified item already exists in the keychain."
+        )
     }
 }

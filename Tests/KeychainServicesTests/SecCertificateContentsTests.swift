@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -36,7 +35,9 @@ import X509
     }
 
     static func appleCertificates() throws -> [Vectors.Entry] {
-        let url = try #require(Bundle.module.url(forResource: "seccertificate-apple", withExtension: "json", subdirectory: "Vectors"))
+        let url = try #require(
+            Bundle.module.url(forResource: "seccertificate-apple", withExtension: "json", subdirectory: "Vectors")
+        )
         return try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url)).certificates
     }
 
@@ -83,10 +84,12 @@ import X509
     @Test func normalizedNamesAreApplesSequences() throws {
         // si-68-secmatchissuer's name: only the PrintableString common name changes (upper case).
         let name = SecKeyTestSupport.data(
-            hex: "304f310b300906035504061302435a31273025060355040a0c1e4d696e69737465727374766f20737072617665646c6e6f73746920c48c52311730150603550403130e4d537020526f6f74204341203031"
+            hex:
+                "304f310b300906035504061302435a31273025060355040a0c1e4d696e69737465727374766f20737072617665646c6e6f73746920c48c52311730150603550403130e4d537020526f6f74204341203031"
         )
         let normalized = SecKeyTestSupport.data(
-            hex: "304f310b300906035504061302435a31273025060355040a0c1e4d696e69737465727374766f20737072617665646c6e6f73746920c48c52311730150603550403130e4d535020524f4f54204341203031"
+            hex:
+                "304f310b300906035504061302435a31273025060355040a0c1e4d696e69737465727374766f20737072617665646c6e6f73746920c48c52311730150603550403130e4d535020524f4f54204341203031"
         )
         let der = try Self.certificate(issuerAndSubject: try DER.parse(Array(name)))
         let certificate = try #require(SecCertificateCreateWithData(nil, der as CFData))
@@ -101,14 +104,23 @@ import X509
         let publicKey = try #require(SecCertificateCopyKey(certificate))
         #expect(SecKeyCopyExternalRepresentation(publicKey, nil) as Data? == key.publicKey.x963Representation)
         let signature = try key.signature(for: Data("signed".utf8))
-        #expect(SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, Data("signed".utf8) as CFData, signature.derRepresentation as CFData, nil))
+        #expect(
+            SecKeyVerifySignature(
+                publicKey,
+                .ecdsaSignatureMessageX962SHA256,
+                Data("signed".utf8) as CFData,
+                signature.derRepresentation as CFData,
+                nil
+            )
+        )
     }
 
     /// A self-signed certificate whose issuer and subject are `name`, as raw DER.
     static func certificate(issuerAndSubject name: ASN1Node) throws -> Data {
         let (template, _) = try CertificateItemTests.makeCertificate(commonName: "template", serial: [1])
         let parsed = try DER.parse(Array(template))
-        guard case .constructed(let parts) = parsed.content, case .constructed(let fields) = Array(parts)[0].content else {
+        guard case .constructed(let parts) = parsed.content, case .constructed(let fields) = Array(parts)[0].content
+        else {
             throw ASN1Error.invalidASN1Object(reason: "not a certificate")
         }
         var serializer = DER.Serializer()

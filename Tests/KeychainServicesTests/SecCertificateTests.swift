@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -47,7 +46,9 @@ import X509
     /// `der` with its version field's INTEGER content replaced (lengths re-encoded).
     static func replacingVersion(of der: Data, with content: [UInt8]) throws -> Data {
         let certificate = try DER.parse(Array(der))
-        guard case .constructed(let parts) = certificate.content, case .constructed(let fields) = Array(parts)[0].content else {
+        guard case .constructed(let parts) = certificate.content,
+            case .constructed(let fields) = Array(parts)[0].content
+        else {
             throw ASN1Error.invalidASN1Object(reason: "not a certificate")
         }
         var serializer = DER.Serializer()
@@ -58,7 +59,8 @@ import X509
                         tbs.serialize(field)
                         continue
                     }
-                    tbs.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)) { version in
+                    tbs.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific))
+                    { version in
                         version.appendPrimitiveNode(identifier: .integer) { $0.append(contentsOf: content) }
                     }
                 }
@@ -76,7 +78,9 @@ import X509
         #expect(try Self.replacingVersion(of: der, with: [0x02]) == der)
         let keychain = try TemporaryKeychain()
         try keychain.run {
-            for content: [UInt8] in [[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0x03], [0xFF], [0x00, 0x02], []] {
+            for content: [UInt8] in [
+                [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0x03], [0xFF], [0x00, 0x02], [],
+            ] {
                 let hostile = try Self.replacingVersion(of: der, with: content)
                 #expect(SecCertificateCreateWithData(nil, hostile as CFData) == nil)
                 let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: hostile]
@@ -89,7 +93,10 @@ import X509
         let key = P256.Signing.PrivateKey()
         func name(organization: String) throws -> DistinguishedName {
             try DistinguishedName([
-                RelativeDistinguishedName.Attribute(type: .RDNAttributeType.organizationName, printableString: organization),
+                RelativeDistinguishedName.Attribute(
+                    type: .RDNAttributeType.organizationName,
+                    printableString: organization
+                ),
                 RelativeDistinguishedName.Attribute(type: .RDNAttributeType.commonName, utf8String: "mixed Case  kept"),
             ])
         }
@@ -120,7 +127,9 @@ import X509
             let add: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecValueData as String: der]
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
             var result: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecReturnAttributes as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecReturnAttributes as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             let attributes = try #require(result as? [String: Any])
             #expect(attributes[kSecAttrIssuer as String] as? Data == expected)

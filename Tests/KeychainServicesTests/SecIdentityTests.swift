@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -25,12 +24,17 @@ import Testing
     /// A private key and a self-signed certificate of its public key.
     static func makeIdentity(_ name: String) throws -> SecIdentity {
         let signingKey = P256.Signing.PrivateKey()
-        let (der, _) = try CertificateItemTests.makeCertificate(commonName: name, serial: Array(name.utf8.prefix(8)), key: signingKey)
+        let (der, _) = try CertificateItemTests.makeCertificate(
+            commonName: name,
+            serial: Array(name.utf8.prefix(8)),
+            key: signingKey
+        )
         let certificate = try #require(SecCertificateCreateWithData(nil, der as CFData))
         let privateKey = try #require(
             SecKeyCreateWithData(
                 signingKey.x963Representation as CFData,
-                [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate] as CFDictionary,
+                [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
+                    as CFDictionary,
                 nil
             )
         )
@@ -43,11 +47,16 @@ import Testing
             let identity = try Self.makeIdentity("Identity One")
             #expect(SecItemAdd([kSecValueRef as String: identity] as CFDictionary, nil) == errSecSuccess)
             #expect(SecItemAdd([kSecValueRef as String: identity] as CFDictionary, nil) == errSecDuplicateItem)
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) == errSecSuccess
+            )
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, nil) == errSecSuccess)
 
             var result: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecAttrLabel as String: "Identity One", kSecReturnRef as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassIdentity, kSecAttrLabel as String: "Identity One",
+                kSecReturnRef as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             let found = try #require(result as? SecIdentity)
             #expect(found == identity)
@@ -59,7 +68,10 @@ import Testing
             let certificate = try #require(copiedCertificate)
             let key = try #require(copiedKey)
             var summary: CFString?
-            #expect(SecCertificateCopyCommonName(certificate, &summary) == errSecSuccess && summary as String? == "Identity One")
+            #expect(
+                SecCertificateCopyCommonName(certificate, &summary) == errSecSuccess
+                    && summary as String? == "Identity One"
+            )
             // The private key signs what the certificate's key verifies.
             let message = Data("signed by the identity".utf8) as CFData
             let signature = try #require(SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message, nil))
@@ -67,7 +79,9 @@ import Testing
             #expect(SecKeyVerifySignature(certificateKey, .ecdsaSignatureMessageX962SHA256, message, signature, nil))
 
             // Attributes: the key's and the certificate's (which win), and the certificate's DER.
-            let attributes: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecReturnAttributes as String: true]
+            let attributes: [String: Any] = [
+                kSecClass as String: kSecClassIdentity, kSecReturnAttributes as String: true,
+            ]
             #expect(SecItemCopyMatching(attributes as CFDictionary, &result) == errSecSuccess)
             let dictionary = try #require(result as? [String: Any])
             #expect(dictionary[kSecAttrLabel as String] as? String == "Identity One")
@@ -75,7 +89,12 @@ import Testing
             #expect(dictionary[kSecAttrKeyClass as String] as? Int == 1)
 
             // An identity whose certificate label does not match is not found; nor one without its key.
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassIdentity, kSecAttrLabel as String: "Other"] as CFDictionary, nil) == errSecItemNotFound)
+            #expect(
+                SecItemCopyMatching(
+                    [kSecClass as String: kSecClassIdentity, kSecAttrLabel as String: "Other"] as CFDictionary,
+                    nil
+                ) == errSecItemNotFound
+            )
             var made: SecIdentity?
             #expect(SecIdentityCreateWithCertificate(nil, certificate, &made) == errSecSuccess)
             #expect(made == identity)
@@ -93,28 +112,49 @@ import Testing
             #expect(SecItemAdd([kSecValueRef as String: lonelyCertificate] as CFDictionary, nil) == errSecSuccess)
             var found: SecIdentity?
             #expect(SecIdentityCreateWithCertificate(nil, lonelyCertificate, &found) == errSecItemNotFound)
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound)
+            #expect(
+                SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound
+            )
 
             #expect(SecItemAdd([kSecValueRef as String: identity] as CFDictionary, nil) == errSecSuccess)
             var all: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnRef as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassIdentity, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnRef as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &all) == errSecSuccess)
             #expect((all as? [SecIdentity]) == [identity])
 
             // A persistent reference names the identity, and finds it again.
             var persistent: CFTypeRef?
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassIdentity, kSecReturnPersistentRef as String: true] as CFDictionary, &persistent) == errSecSuccess)
+            #expect(
+                SecItemCopyMatching(
+                    [kSecClass as String: kSecClassIdentity, kSecReturnPersistentRef as String: true] as CFDictionary,
+                    &persistent
+                ) == errSecSuccess
+            )
             let reference = try #require(persistent as? Data)
             #expect(reference.prefix(4) == Data("idnt".utf8))
             var again: CFTypeRef?
-            #expect(SecItemCopyMatching([kSecValuePersistentRef as String: reference, kSecReturnRef as String: true, kSecClass as String: kSecClassIdentity] as CFDictionary, &again) == errSecSuccess)
+            #expect(
+                SecItemCopyMatching(
+                    [
+                        kSecValuePersistentRef as String: reference, kSecReturnRef as String: true,
+                        kSecClass as String: kSecClassIdentity,
+                    ] as CFDictionary,
+                    &again
+                ) == errSecSuccess
+            )
             #expect(again as? SecIdentity == identity)
 
             // Deleting the identity removes its certificate and its key, and leaves the other certificate.
             #expect(SecItemDelete([kSecClass as String: kSecClassIdentity] as CFDictionary) == errSecSuccess)
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, nil) == errSecItemNotFound)
             var certificates: CFTypeRef?
-            let remaining: [String: Any] = [kSecClass as String: kSecClassCertificate, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnRef as String: true]
+            let remaining: [String: Any] = [
+                kSecClass as String: kSecClassCertificate, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnRef as String: true,
+            ]
             #expect(SecItemCopyMatching(remaining as CFDictionary, &certificates) == errSecSuccess)
             #expect((certificates as? [SecCertificate]) == [lonelyCertificate])
             #expect(SecItemDelete([kSecClass as String: kSecClassIdentity] as CFDictionary) == errSecItemNotFound)

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainServices
 import KeychainTesting
@@ -28,15 +27,23 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         try SecKeyRSATests.openssl(
-            ["req", "-x509"] + key + ["-keyout", path("key.pem"), "-out", path("cert.pem"), "-days", "2", "-nodes", "-subj", "/CN=P12 Test"]
+            ["req", "-x509"] + key + [
+                "-keyout", path("key.pem"), "-out", path("cert.pem"), "-days", "2", "-nodes", "-subj", "/CN=P12 Test",
+            ]
         )
         try SecKeyRSATests.openssl(
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", path("ca-key.pem"), "-out", path("ca.pem"),
-             "-days", "2", "-nodes", "-subj", "/CN=P12 Other"]
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", path("ca-key.pem"),
+                "-out", path("ca.pem"),
+                "-days", "2", "-nodes", "-subj", "/CN=P12 Other",
+            ]
         )
         try SecKeyRSATests.openssl(
-            ["pkcs12", "-export", "-inkey", path("key.pem"), "-in", path("cert.pem"), "-certfile", path("ca.pem"), "-name", "P12 Test",
-             "-passout", "pass:secret", "-out", path("id.p12")] + extra
+            [
+                "pkcs12", "-export", "-inkey", path("key.pem"), "-in", path("cert.pem"), "-certfile", path("ca.pem"),
+                "-name", "P12 Test",
+                "-passout", "pass:secret", "-out", path("id.p12"),
+            ] + extra
         )
         return (folder, try Data(contentsOf: URL(fileURLWithPath: path("id.p12"))))
     }
@@ -79,7 +86,8 @@ import Testing
 
         // The key is the certificate's: what it signs, the certificate's key verifies.
         let key = try #require(privateKey)
-        let algorithm: SecKeyAlgorithm = key.description.contains("RSA") ? .rsaSignatureMessagePKCS1v15SHA256 : .ecdsaSignatureMessageX962SHA256
+        let algorithm: SecKeyAlgorithm =
+            key.description.contains("RSA") ? .rsaSignatureMessagePKCS1v15SHA256 : .ecdsaSignatureMessageX962SHA256
         let message = Data("imported".utf8) as CFData
         let signature = try #require(SecKeyCreateSignature(key, algorithm, message, nil))
         #expect(SecKeyVerifySignature(try #require(SecCertificateCopyKey(leaf)), algorithm, message, signature, nil))
@@ -87,10 +95,15 @@ import Testing
         // Nothing was added to the keychain; adding the identity stores it.
         let keychain = try TemporaryKeychain()
         keychain.run {
-            #expect(SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound)
+            #expect(
+                SecItemCopyMatching([kSecClass as String: kSecClassIdentity] as CFDictionary, nil) == errSecItemNotFound
+            )
             #expect(SecItemAdd([kSecValueRef as String: identity] as CFDictionary, nil) == errSecSuccess)
             var found: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecAttrLabel as String: "P12 Test", kSecReturnRef as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassIdentity, kSecAttrLabel as String: "P12 Test",
+                kSecReturnRef as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess)
             #expect(found as? SecIdentity == identity)
         }
@@ -129,7 +142,10 @@ import Testing
             switch round % 3 {
             case 0:
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(
+                        in: 0...255,
+                        using: &generator
+                    )
                 }
             case 1:
                 mutated = Array(mutated.prefix(Int.random(in: 0..<mutated.count, using: &generator)))
@@ -154,7 +170,9 @@ import Testing
     }
 
     @Test func applesTestFilesImportAsOnIOS() throws {
-        let url = try #require(Bundle.module.url(forResource: "pkcs12-apple", withExtension: "json", subdirectory: "Vectors"))
+        let url = try #require(
+            Bundle.module.url(forResource: "pkcs12-apple", withExtension: "json", subdirectory: "Vectors")
+        )
         let file = try JSONDecoder().decode(AppleVectors.self, from: Data(contentsOf: url))
         for vector in file.vectors {
             let data = try #require(Data(base64Encoded: vector.data))

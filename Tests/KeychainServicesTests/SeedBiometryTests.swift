@@ -38,11 +38,21 @@ import Testing
     /// "Using the Keychain": add with biometryAny (UI allowed), update, fetch with an operation
     /// prompt, delete; each read is one Touch ID match.
     @Test func seed000BiometryAnyAddUpdateFetchDelete() throws {
-        let keychain = try TemporaryKeychain(accessGroups: [Self.group], passcode: "1234", biometry: .touchID, enrolled: ["thumb"])
+        let keychain = try TemporaryKeychain(
+            accessGroups: [Self.group],
+            passcode: "1234",
+            biometry: .touchID,
+            enrolled: ["thumb"]
+        )
         try keychain.run {
             var error: Unmanaged<CFError>?
             let acl = try #require(
-                SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryAny, &error)
+                SecAccessControlCreateWithFlags(
+                    kCFAllocatorDefault,
+                    kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                    .biometryAny,
+                    &error
+                )
             )
             #expect(error == nil)
             let add = Self.seed000Query([
@@ -81,7 +91,12 @@ import Testing
     /// evaluateAccessControl(createItem) then add, evaluateAccessControl(useItem) then update,
     /// fetch and delete, all with one context holding the application password.
     @Test func seed000ApplicationPasswordWithBiometryAny() async throws {
-        let keychain = try TemporaryKeychain(accessGroups: [Self.group], passcode: "1234", biometry: .touchID, enrolled: ["thumb"])
+        let keychain = try TemporaryKeychain(
+            accessGroups: [Self.group],
+            passcode: "1234",
+            biometry: .touchID,
+            enrolled: ["thumb"]
+        )
         try await keychain.run {
             let preflight = LAContext()
             var preflightError: NSError?
@@ -90,11 +105,24 @@ import Testing
 
             let appPasswordData = Data("1234567890".utf8)
             let flags: SecAccessControlCreateFlags = [.biometryAny, .applicationPassword, .and]
-            let acl = try #require(SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil))
+            let acl = try #require(
+                SecAccessControlCreateWithFlags(
+                    kCFAllocatorDefault,
+                    kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                    flags,
+                    nil
+                )
+            )
 
             let context = LAContext()
             context.setCredential(appPasswordData, type: .applicationPassword)
-            #expect(try await context.evaluateAccessControl(acl, operation: .createItem, localizedReason: "Please authenticate to save the password"))
+            #expect(
+                try await context.evaluateAccessControl(
+                    acl,
+                    operation: .createItem,
+                    localizedReason: "Please authenticate to save the password"
+                )
+            )
             let add = Self.seed000Query([
                 kSecValueData as String: Data("secret password".utf8),
                 kSecUseAuthenticationUI as String: kSecUseAuthenticationUIAllow,
@@ -107,8 +135,16 @@ import Testing
             let user = LAContext()
             user.setCredential(appPasswordData, type: .applicationPassword)
             try keychain.queueBiometricOutcomes([.match])
-            #expect(try await user.evaluateAccessControl(acl, operation: .useItem, localizedReason: "Please authenticate to update the password"))
-            let update = Self.seed000Query([kSecAttrAccessControl as String: acl, kSecUseAuthenticationContext as String: user])
+            #expect(
+                try await user.evaluateAccessControl(
+                    acl,
+                    operation: .useItem,
+                    localizedReason: "Please authenticate to update the password"
+                )
+            )
+            let update = Self.seed000Query([
+                kSecAttrAccessControl as String: acl, kSecUseAuthenticationContext as String: user,
+            ])
             let change = [kSecValueData as String: Data("new secret password".utf8)]
             #expect(SecItemUpdate(update as CFDictionary, change as CFDictionary) == errSecSuccess)
 
@@ -121,7 +157,10 @@ import Testing
             var resultItem: CFTypeRef?
             #expect(SecItemCopyMatching(fetch as CFDictionary, &resultItem) == errSecSuccess)
             #expect((resultItem as? Data).map { String(decoding: $0, as: UTF8.self) } == "new secret password")
-            #expect(SecItemDelete(Self.seed000Query([kSecUseAuthenticationContext as String: user]) as CFDictionary) == errSecSuccess)
+            #expect(
+                SecItemDelete(Self.seed000Query([kSecUseAuthenticationContext as String: user]) as CFDictionary)
+                    == errSecSuccess
+            )
         }
     }
 
@@ -151,7 +190,14 @@ import Testing
             try keychain.sensor.enroll("face")
             #expect(Self.biometryState() == .available)
 
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil))
+            let access = try #require(
+                SecAccessControlCreateWithFlags(
+                    nil,
+                    kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                    .biometryCurrentSet,
+                    nil
+                )
+            )
             let entry: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrAccount as String: "bioProtectedEntry",
@@ -182,7 +228,13 @@ import Testing
             // Second approach: evaluateAccessControl, then the same context.
             let authContext = LAContext()
             try keychain.queueBiometricOutcomes([.match])
-            #expect(try await authContext.evaluateAccessControl(access, operation: .useItem, localizedReason: "Access your data"))
+            #expect(
+                try await authContext.evaluateAccessControl(
+                    access,
+                    operation: .useItem,
+                    localizedReason: "Access your data"
+                )
+            )
             #expect(load(authContext) == (noErr, "bio secret"))
 
             // Locked after five failures in a row (the match above reset the count).
@@ -213,22 +265,39 @@ import Testing
             #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
             try keychain.queueBiometricOutcomes([.match])
             let replied: (Bool, LAError.Code?) = await withCheckedContinuation { continuation in
-                context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Please authenticate using TouchID.") {
-                    success, error in continuation.resume(returning: (success, (error as? LAError)?.code))
+                context.evaluatePolicy(
+                    .deviceOwnerAuthenticationWithBiometrics,
+                    localizedReason: "Please authenticate using TouchID."
+                ) {
+                    success,
+                    error in continuation.resume(returning: (success, (error as? LAError)?.code))
                 }
             }
             #expect(replied == (true, nil))
 
             var sacError: Unmanaged<CFError>?
-            let sacRef = try #require(SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .userPresence, &sacError))
+            let sacRef = try #require(
+                SecAccessControlCreateWithFlags(
+                    kCFAllocatorDefault,
+                    kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                    .userPresence,
+                    &sacError
+                )
+            )
             let attributes = NSMutableDictionary(
-                objects: [kSecClassGenericPassword, "HEX_EXAMPLE_SERVICE", Data("sup3r_s3cur3_k3y".utf8), kCFBooleanTrue as Any, sacRef],
+                objects: [
+                    kSecClassGenericPassword, "HEX_EXAMPLE_SERVICE", Data("sup3r_s3cur3_k3y".utf8),
+                    kCFBooleanTrue as Any, sacRef,
+                ],
                 forKeys: [kSecClass, kSecAttrService, kSecValueData, kSecUseNoAuthenticationUI, kSecAttrAccessControl]
             )
             #expect(SecItemAdd(attributes, nil) == errSecSuccess)
 
             let query = NSMutableDictionary(
-                objects: [kSecClassGenericPassword, "HEX_EXAMPLE_SERVICE", kCFBooleanTrue as Any, kSecMatchLimitOne, "Authenticate to unlock the key"],
+                objects: [
+                    kSecClassGenericPassword, "HEX_EXAMPLE_SERVICE", kCFBooleanTrue as Any, kSecMatchLimitOne,
+                    "Authenticate to unlock the key",
+                ],
                 forKeys: [kSecClass, kSecAttrService, kSecReturnData, kSecMatchLimit, kSecUseOperationPrompt]
             )
             var dataTypeRef: CFTypeRef?
@@ -259,7 +328,12 @@ import Testing
             try keychain.sensor.enroll("thumb")
             #expect(LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil))
 
-            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)
+            let access = SecAccessControlCreateWithFlags(
+                nil,
+                kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                .biometryCurrentSet,
+                nil
+            )
             let secretData = "top secret".data(using: .utf8)
             let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
@@ -296,11 +370,18 @@ import Testing
     @Test func seed004UserPresenceInternetPassword() throws {
         let keychain = try TemporaryKeychain(passcode: "1234", biometry: .faceID, enrolled: ["face"])
         try keychain.run {
-            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .userPresence, nil)
+            let access = SecAccessControlCreateWithFlags(
+                nil,
+                kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                .userPresence,
+                nil
+            )
             let context = LAContext()
             context.touchIDAuthenticationAllowableReuseDuration = 10
             #expect(context.touchIDAuthenticationAllowableReuseDuration == 10)
-            let account = "appleseed", server = "www.example.com", password = Data("hunter2".utf8)
+            let account = "appleseed"
+            let server = "www.example.com"
+            let password = Data("hunter2".utf8)
             let add: [String: Any] = [
                 kSecClass as String: kSecClassInternetPassword,
                 kSecAttrAccount as String: account,

@@ -111,7 +111,9 @@ import Testing
         let keychain = try TemporaryKeychain()
         keychain.run {
             let secretData = "top secret".data(using: .utf8)
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secretData as Any]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secretData as Any,
+            ]
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
             var data: CFTypeRef?
             let read: [String: Any] = [

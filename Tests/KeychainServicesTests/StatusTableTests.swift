@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainCore
 import Testing
@@ -33,17 +32,24 @@ import Testing
         let source = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/KeychainServices/Constants/SecBase+Status.swift")
-        let lines = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: source, encoding: .utf8).split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        )
         var rows: [Row] = []
         for (index, line) in lines.enumerated() where line.hasPrefix("public var ") {
             let declaration = line.dropFirst("public var ".count)
             let name = String(declaration.prefix { $0 != ":" })
-            let number = declaration.split(separator: "{").last?.split(separator: "}").first?.trimmingCharacters(in: .whitespaces)
+            let number = declaration.split(separator: "{").last?.split(separator: "}").first?.trimmingCharacters(
+                in: .whitespaces
+            )
             var docIndex = index - 1
             if lines[docIndex].hasPrefix("@available") { docIndex -= 1 }
             let doc = lines[docIndex]
             #expect(doc.hasPrefix("/// "), "\(name) has no doc comment")
-            rows.append(Row(doc: String(doc.dropFirst(4)), name: name, code: try #require(number.flatMap { OSStatus($0) })))
+            rows.append(
+                Row(doc: String(doc.dropFirst(4)), name: name, code: try #require(number.flatMap { OSStatus($0) }))
+            )
         }
         return rows
     }

@@ -41,7 +41,13 @@ import Testing
         }
         let file = keychain.directory.appendingPathComponent("passcode")
         let link = keychain.directory.appendingPathComponent("passcode-link")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: Data("2468\n".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: file.path,
+                contents: Data("2468\n".utf8),
+                attributes: [.posixPermissions: 0o644]
+            )
+        )
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
 
         // Each opening is a new process's view: locked, as the keychain has a passcode.

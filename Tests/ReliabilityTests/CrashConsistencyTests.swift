@@ -31,18 +31,23 @@ import Testing
     @Test func aKilledDaemonLosesNothingItAcknowledged() throws {
         let home = StressRunner.temporaryHome("crash-daemon")
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let output = try StressRunner.run(["crash", "--kills", "12", "--seed", "20261125", "--home", home, "--through-daemon"])
+        let output = try StressRunner.run([
+            "crash", "--kills", "12", "--seed", "20261125", "--home", home, "--through-daemon",
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("12 kill points"))
         #expect(output.stdout.contains("0 lost, 0 half-written"))
         // And it catches a daemon client that acknowledges before the daemon has answered.
-        let broken = try StressRunner.run(["crash", "--kills", "12", "--seed", "7", "--home", home + "-broken", "--through-daemon", "--broken-worker"])
+        let broken = try StressRunner.run([
+            "crash", "--kills", "12", "--seed", "7", "--home", home + "-broken", "--through-daemon", "--broken-worker",
+        ])
         try? FileManager.default.removeItem(atPath: home + "-broken")
         #expect(broken.status != 0)
         // An early acknowledgement shows as lost items, or as a passcode change acknowledged but
         // never made: which one depends on what the daemon was doing when it died.
         #expect(
-            broken.stderr.contains("lost or unexpected state") || broken.stderr.contains("no longer opens with the passcode"),
+            broken.stderr.contains("lost or unexpected state")
+                || broken.stderr.contains("no longer opens with the passcode"),
             "\(broken.stderr)"
         )
     }

@@ -21,7 +21,9 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus").path
 
     @Test func hostileQueriesGetDocumentedStatuses() throws {
-        let output = try StressRunner.run(["fuzz", "--executions", "4000", "--seed", "20261121", "--corpus", Self.corpus])
+        let output = try StressRunner.run([
+            "fuzz", "--executions", "4000", "--seed", "20261121", "--corpus", Self.corpus,
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("4000 executions"))
         #expect(output.stdout.contains("0 undocumented statuses"))

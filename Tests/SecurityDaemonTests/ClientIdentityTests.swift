@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainContract
 import KeychainCore
@@ -43,7 +42,10 @@ import Testing
 
     @Test func theFlatpakInfoAtTheRootNamesTheApp() throws {
         let proc = FakeProc()
-        try proc.process(10, root: [".flatpak-info": "[Application]\nname=org.example.Notes\nruntime=x\n\n[Instance]\nname=evil.other\n"])
+        try proc.process(
+            10,
+            root: [".flatpak-info": "[Application]\nname=org.example.Notes\nruntime=x\n\n[Instance]\nname=evil.other\n"]
+        )
         try proc.process(11, root: [:])
         try proc.process(12, root: [".flatpak-info": "[Instance]\nname=org.example.Notes\n"])
         try proc.process(13, root: [".flatpak-info": "[Application]\nname=org.example.Notes/../x\n"])
@@ -58,7 +60,9 @@ import Testing
     /// be another process's, and what `/proc` says is not believed.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "a peer process in python3"))
     func aPeerThatIsGoneIsToldApartFromALiveOne() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString.prefix(8))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "peer-\(UUID().uuidString.prefix(8))"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("socket").path
@@ -68,12 +72,17 @@ import Testing
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0 && listen(listener, 1) == 0)
         let peer = Process()
         peer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        peer.arguments = ["-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(30)", path]
+        peer.arguments = [
+            "-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(30)",
+            path,
+        ]
         try peer.run()
         let connection = accept(listener, nil, nil)
         defer { close(connection) }
@@ -99,7 +108,10 @@ import Testing
         // Opened for reading, a FIFO blocks until someone writes: the daemon's event loop would stop.
         #expect(mkfifo(proc.url.appendingPathComponent("40/root/.flatpak-info").path, 0o600) == 0)
         try proc.process(41, root: [:])
-        try FileManager.default.createDirectory(at: proc.url.appendingPathComponent("41/root/.flatpak-info"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: proc.url.appendingPathComponent("41/root/.flatpak-info"),
+            withIntermediateDirectories: true
+        )
         #expect(ClientIdentity.of(processID: 40, proc: proc.url.path) == .unverifiable)
         #expect(ClientIdentity.of(processID: 41, proc: proc.url.path) == .unverifiable)
     }
@@ -109,10 +121,20 @@ import Testing
         // No readable root (a non-dumpable process): sandboxes run with no_new_privs or seccomp.
         // Compared with the daemon's own (this test process's), as in a container that confines all.
         let own = try #require(ClientIdentity.Confinement.ofThisProcess)
-        let ownLines = "NoNewPrivs:\t\(own.noNewPrivileges ? 1 : 0)\nSeccomp:\t\(own.seccompMode)\nSeccomp_filters:\t\(own.seccompFilters)\n"
-        try proc.process(20, root: nil, status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t\(own.seccompFilters + 1)\n")
+        let ownLines =
+            "NoNewPrivs:\t\(own.noNewPrivileges ? 1 : 0)\nSeccomp:\t\(own.seccompMode)\nSeccomp_filters:\t\(own.seccompFilters)\n"
+        try proc.process(
+            20,
+            root: nil,
+            status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t\(own.seccompFilters + 1)\n"
+        )
         try proc.process(21, root: nil, status: "Name:\tsecurity\n" + ownLines)
-        try proc.process(22, root: nil, status: "Name:\tx\nNoNewPrivs:\t\(own.noNewPrivileges ? 1 : 0)\nSeccomp:\t2\nSeccomp_filters:\t\(own.seccompFilters + 1)\n")
+        try proc.process(
+            22,
+            root: nil,
+            status:
+                "Name:\tx\nNoNewPrivs:\t\(own.noNewPrivileges ? 1 : 0)\nSeccomp:\t2\nSeccomp_filters:\t\(own.seccompFilters + 1)\n"
+        )
         try proc.process(23, root: nil, status: "Name:\told kernel\n")
         #expect(ClientIdentity.of(processID: 20, proc: proc.url.path) == .unverifiable)
         #expect(ClientIdentity.of(processID: 21, proc: proc.url.path) == .unsandboxed)
@@ -127,8 +149,14 @@ import Testing
         try proc.process(30, root: nil, status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t1\n")
         try proc.process(31, root: nil, status: "Name:\tshell\nNoNewPrivs:\t0\nSeccomp:\t0\nSeccomp_filters:\t0\n")
         #expect(ClientIdentity.isConfined(processID: 30, proc: proc.url.path, baseline: service) == false)
-        #expect(ClientIdentity.of(processID: 30, proc: proc.url.path, baseline: ClientIdentity.Confinement.none) == .unverifiable)
-        #expect(ClientIdentity.of(processID: 31, proc: proc.url.path, baseline: ClientIdentity.Confinement.none) == .unsandboxed)
+        #expect(
+            ClientIdentity.of(processID: 30, proc: proc.url.path, baseline: ClientIdentity.Confinement.none)
+                == .unverifiable
+        )
+        #expect(
+            ClientIdentity.of(processID: 31, proc: proc.url.path, baseline: ClientIdentity.Confinement.none)
+                == .unsandboxed
+        )
     }
 
     @Test func grantsNarrowWhatTheClientAsksForAndNeverWidenIt() {
@@ -139,7 +167,10 @@ import Testing
         #expect(notes.scope(AccessGroups(["mail"]))?.groups == [])
         #expect(notes.scope(nil)?.groups == ["org.example.Notes"])
         // Groups the user granted come after the app's own, which receives new items.
-        let granted = AccessGrant(groups: AccessGroups(["org.example.Notes", "default"]), ownGroup: "org.example.Notes")
+        let granted = AccessGrant(
+            groups: AccessGroups(["org.example.Notes", "default"]),
+            ownGroup: "org.example.Notes"
+        )
         #expect(granted.scope(AccessGroups(["default"]))?.groups == ["org.example.Notes", "default"])
         #expect(granted.scope(AccessGroups(["default"]))?.groupForNewItems == "org.example.Notes")
         #expect(granted.scope(AccessGroups(["mail", "*"]))?.groups == ["org.example.Notes", "default"])

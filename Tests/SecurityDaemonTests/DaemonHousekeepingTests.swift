@@ -11,15 +11,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(CoreFoundation)
-// `struct stat` for the log's mode (member import visibility).
-import CoreFoundation
-#endif
 import Foundation
 import KeychainContract
 import KeychainDevice
 import KeychainTestSupport
 import Testing
+
+#if canImport(CoreFoundation)
+// `struct stat` for the log's mode (member import visibility).
+import CoreFoundation
+#endif
 
 /// Daemons a client starts leave nothing behind: one for a throw-away home exits when idle, each
 /// logs where `security daemon log` finds it, and lock files go with their daemons.
@@ -31,7 +32,9 @@ import Testing
     }
 
     static func processID(holding endpoint: DaemonEndpoint) -> Int32? {
-        (try? String(contentsOfFile: endpoint.lockPath, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        (try? String(contentsOfFile: endpoint.lockPath, encoding: .utf8)).flatMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 
     static func waitForExit(_ processID: Int32, seconds: Double) -> Bool {
@@ -43,7 +46,12 @@ import Testing
         return true
     }
 
-    @Test(.enabled(if: ["", "auto"].contains(ProcessInfo.processInfo.environment["KEYCHAIN_ENGINE"] ?? ""), "a client starts a daemon with the default engine only"))
+    @Test(
+        .enabled(
+            if: ["", "auto"].contains(ProcessInfo.processInfo.environment["KEYCHAIN_ENGINE"] ?? ""),
+            "a client starts a daemon with the default engine only"
+        )
+    )
     func aDaemonAClientStartsForAThrowAwayHomeExitsWhenIdleAndLogsWhereTheToolFindsIt() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
@@ -64,7 +72,9 @@ import Testing
         }
         #expect(flock(holder, LOCK_EX) == 0)
 
-        #expect(try tool.run(["add-generic-password", "-a", "idle-account", "-s", "Idle", "-w", "idle-secret"]).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "idle-account", "-s", "Idle", "-w", "idle-secret"]).status == 0
+        )
         let processID = try #require(Self.processID(holding: endpoint))
         defer { kill(processID, SIGTERM) }
         let arguments = Self.commandLine(of: processID)
@@ -77,7 +87,9 @@ import Testing
         let log = try tool.run(["daemon", "log"])
         #expect(log.status == 0)
         #expect(log.stdout.contains("[SecurityDaemon] listening"))
-        #expect(!log.stdout.contains("Idle") && !log.stdout.contains("idle-account") && !log.stdout.contains("idle-secret"))
+        #expect(
+            !log.stdout.contains("Idle") && !log.stdout.contains("idle-account") && !log.stdout.contains("idle-secret")
+        )
         var mode = stat()
         #expect(stat(endpoint.logPath, &mode) == 0 && mode.st_mode & 0o077 == 0)
 
@@ -91,7 +103,9 @@ import Testing
     /// `--exit-when-idle`, which a client asks for any home but the standard one: the daemon
     /// exits once no client has been connected that long, and takes its files with it.
     @Test func anIdleDaemonExitsAndTakesItsFiles() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("kc-idle-\(UUID().uuidString.prefix(8))")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kc-idle-\(UUID().uuidString.prefix(8))"
+        )
         defer { try? FileManager.default.removeItem(at: root) }
         let endpoint = DaemonEndpoint(socketPath: root.appendingPathComponent("run/socket").path)
         let daemon = Process()
@@ -107,9 +121,14 @@ import Testing
         environment["KEYCHAIN_SOCKET"] = endpoint.socketPath
         environment["KEYCHAIN_ENGINE"] = "daemon"
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: endpoint.socketPath) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while !FileManager.default.fileExists(atPath: endpoint.socketPath) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "x"], environment: environment).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "x"], environment: environment).status
+                == 0
+        )
         #expect(Self.waitForExit(daemon.processIdentifier, seconds: 15))
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)

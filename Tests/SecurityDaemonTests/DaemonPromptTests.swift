@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainContract
 import KeychainCore
@@ -37,7 +36,8 @@ struct DaemonPromptTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             log = folder.appendingPathComponent("commands")
             executable = folder.appendingPathComponent("pinentry")
-            let reply = answer.map { "print('D \($0)'); print('OK')" } ?? "print('ERR 83886179 Operation cancelled <Pinentry>')"
+            let reply =
+                answer.map { "print('D \($0)'); print('OK')" } ?? "print('ERR 83886179 Operation cancelled <Pinentry>')"
             let script = """
                 #!/usr/bin/python3
                 import os, sys, functools
@@ -76,7 +76,9 @@ struct DaemonPromptTests {
     static func protectedItem(pinentry: String) throws -> PrivateDaemon {
         let daemon = try PrivateDaemon(environment: ["KEYCHAIN_PINENTRY": pinentry])
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
-        let add = ["add-generic-password", "-a", "me", "-s", "Guarded", "-w", "s3cret", "--access-control", "devicePasscode"]
+        let add = [
+            "add-generic-password", "-a", "me", "-s", "Guarded", "-w", "s3cret", "--access-control", "devicePasscode",
+        ]
         #expect(try daemon.tool(add).status == 0)
         return daemon
     }
@@ -132,7 +134,10 @@ struct DaemonPromptTests {
         #expect(pinentry.commands.contains("SETPROMPT Answer:"))
 
         // Nobody to ask: the macOS message first, then what to do.
-        let refused = try daemon.tool(["find-generic-password", "-s", "Touch", "-w"], environment: ["KEYCHAIN_PROMPT": "terminal"])
+        let refused = try daemon.tool(
+            ["find-generic-password", "-s", "Touch", "-w"],
+            environment: ["KEYCHAIN_PROMPT": "terminal"]
+        )
         #expect(refused.status == 36)
         #expect(refused.stderr.hasPrefix("security: SecKeychainSearchCopyNext: User interaction is not allowed.\n"))
         #expect(refused.stderr.contains("queue one with `security biometry next match`"))
@@ -143,7 +148,10 @@ struct DaemonPromptTests {
         let daemon = try Self.protectedItem(pinentry: pinentry.executable.path)
         defer { daemon.stop() }
 
-        var read = try daemon.tool(["find-generic-password", "-s", "Guarded", "-w"], environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "terminal"])
+        var read = try daemon.tool(
+            ["find-generic-password", "-s", "Guarded", "-w"],
+            environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "terminal"]
+        )
         #expect(read.status == Int32(UInt8(truncatingIfNeeded: errSecUserCanceled)))  // the tool exits with the status's low byte
         #expect(read.stdout.isEmpty)
         #expect(pinentry.commands.contains("GETPIN"))
@@ -151,16 +159,26 @@ struct DaemonPromptTests {
         // Neither a terminal nor a display: pinentry is not started, and the client's own
         // terminal prompt (a pipe here) cannot ask either.
         let before = pinentry.commands.count
-        read = try daemon.tool(["find-generic-password", "-s", "Guarded", "-w"], environment: ["KEYCHAIN_PROMPT": "terminal"])
+        read = try daemon.tool(
+            ["find-generic-password", "-s", "Guarded", "-w"],
+            environment: ["KEYCHAIN_PROMPT": "terminal"]
+        )
         #expect(read.status != 0 && read.stdout.isEmpty)
         // A client that allows no prompt is never asked, wherever it runs.
-        read = try daemon.tool(["find-generic-password", "-s", "Guarded", "-w"], environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "none"])
+        read = try daemon.tool(
+            ["find-generic-password", "-s", "Guarded", "-w"],
+            environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "none"]
+        )
         #expect(read.status != 0 && read.stdout.isEmpty)
         #expect(pinentry.commands.count == before)
 
         // The tool reading answers from standard input (its prompt in a script) answers the
         // relayed question itself: the weaker path, taken only for a prompt of the client's own.
-        read = try daemon.tool(["find-generic-password", "-s", "Guarded", "-w"], input: "2468\n", environment: ["DISPLAY": ":99"])
+        read = try daemon.tool(
+            ["find-generic-password", "-s", "Guarded", "-w"],
+            input: "2468\n",
+            environment: ["DISPLAY": ":99"]
+        )
         #expect(read.stdout == "s3cret\n")
         #expect(pinentry.commands.count == before)
     }

@@ -62,10 +62,16 @@ struct DaemonTests {
         #expect(try daemon.tool(["biometry", "sensor", "touchid"]).status == 0)
         #expect(try daemon.tool(["biometry", "enroll", "thumb"]).status == 0)
 
-        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        let configuration = DeviceConfiguration(
+            passcodePrompt: .none,
+            engine: .daemon,
+            daemonSocket: daemon.endpoint.socketPath
+        )
         let device = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
         try Device.withCurrent(device) {
-            let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryAny, nil))
+            let access = try #require(
+                SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryAny, nil)
+            )
             let add: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: "Bio",
@@ -97,7 +103,11 @@ struct DaemonTests {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
-        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        let configuration = DeviceConfiguration(
+            passcodePrompt: .none,
+            engine: .daemon,
+            daemonSocket: daemon.endpoint.socketPath
+        )
         let device = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
 
         // A stream of writes; the daemon dies in the middle of it.
@@ -129,7 +139,9 @@ struct DaemonTests {
         let locked = Device.withCurrent(device) { SecItemCopyMatching(query as CFDictionary, nil) }
         #expect(locked == errSecInteractionNotAllowed)
         #expect(try daemon.tool(["unlock"], input: "2468\n").status == 0)
-        let all = query.merging([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]) { $1 }
+        let all = query.merging([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]) {
+            $1
+        }
         let (status, result) = Device.withCurrent(device) {
             var result: CFTypeRef?
             let status = SecItemCopyMatching(all as CFDictionary, &result)
@@ -159,7 +171,10 @@ struct DaemonTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let environment = Self.defaultEngineEnvironment(root: root)
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Auto", "-w", "started"], environment: environment).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Auto", "-w", "started"], environment: environment)
+                .status == 0
+        )
         let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
         #expect(endpoint.socketPath.hasPrefix(root.path + "/runtime/swift-keychain/home-"))
         let lock = try String(contentsOfFile: endpoint.lockPath, encoding: .utf8)
@@ -200,7 +215,11 @@ struct DaemonTests {
         let daemon = try PrivateDaemon(environment: ["KEYCHAIN_AUTO_LOCK": "1"])
         defer { daemon.stop() }
         #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "idle secret"]).status == 0)
-        #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Boot", "-w", "stays", "--accessible", "AfterFirstUnlock"]).status == 0)
+        #expect(
+            try daemon.tool([
+                "add-generic-password", "-a", "me", "-s", "Boot", "-w", "stays", "--accessible", "AfterFirstUnlock",
+            ]).status == 0
+        )
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
         #expect(try daemon.tool(["status"]).stdout.contains("state: unlocked"))
 
@@ -219,7 +238,12 @@ struct DaemonTests {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }
         func device(_ groups: [String]) throws -> Device {
-            let configuration = DeviceConfiguration(accessGroups: groups, passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+            let configuration = DeviceConfiguration(
+                accessGroups: groups,
+                passcodePrompt: .none,
+                engine: .daemon,
+                daemonSocket: daemon.endpoint.socketPath
+            )
             return try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
         }
         let mail = try device(["mail"])
@@ -231,8 +255,15 @@ struct DaemonTests {
         ]
         var result: CFTypeRef?
         Device.withCurrent(mail) {
-            #expect(SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Grouped",
-                                kSecValueData as String: Data("mail's".utf8)] as CFDictionary, nil) == errSecSuccess)
+            #expect(
+                SecItemAdd(
+                    [
+                        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Grouped",
+                        kSecValueData as String: Data("mail's".utf8),
+                    ] as CFDictionary,
+                    nil
+                ) == errSecSuccess
+            )
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
         }
         // The item went to the client's first group, and another application's groups do not reach it.
@@ -243,7 +274,9 @@ struct DaemonTests {
             var named = query
             named[kSecAttrAccessGroup as String] = "mail"
             #expect(SecItemCopyMatching(named as CFDictionary, &unseen) == errSecMissingEntitlement)
-            #expect(SecItemDelete([kSecClass as String: kSecClassGenericPassword] as CFDictionary) == errSecItemNotFound)
+            #expect(
+                SecItemDelete([kSecClass as String: kSecClassGenericPassword] as CFDictionary) == errSecItemNotFound
+            )
         }
         // The tool, like macOS's, sees every group.
         #expect(try daemon.tool(["find-generic-password", "-s", "Grouped", "-w"]).stdout == "mail's\n")
@@ -259,7 +292,13 @@ struct DaemonTests {
             guard case .context(let context) = try RawClient.exchange(.makeContext, on: connection) else {
                 throw PrivateDaemon.DaemonError.didNotAnswer
             }
-            let request = EngineRequest.evaluatePolicy(.deviceOwner, context: context, reason: "park", interactionAllowed: true, target: PromptTarget(kind: .custom))
+            let request = EngineRequest.evaluatePolicy(
+                .deviceOwner,
+                context: context,
+                reason: "park",
+                interactionAllowed: true,
+                target: PromptTarget(kind: .custom)
+            )
             let message = try EngineWire.encode(request)
             RawClient.write(EngineFrame.header(forLength: message.count) + message, to: connection)
             let header = try RawClient.readExactly(EngineFrame.headerLength, from: connection)
@@ -312,12 +351,23 @@ struct DaemonTests {
         // Another folder at the same path: the daemon's open files are the old home's.
         let aside = daemon.home.deletingLastPathComponent().appendingPathComponent("aside")
         try FileManager.default.moveItem(at: daemon.home, to: aside)
-        try FileManager.default.createDirectory(at: daemon.home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        try FileManager.default.createDirectory(
+            at: daemon.home,
+            withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let configuration = DeviceConfiguration(
+            passcodePrompt: .none,
+            engine: .daemon,
+            daemonSocket: daemon.endpoint.socketPath
+        )
         let device = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
         Device.withCurrent(device) {
             var result: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Old", kSecReturnData as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Old",
+                kSecReturnData as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecNotAvailable)
             #expect(result == nil)
         }
@@ -329,17 +379,28 @@ struct DaemonTests {
 
     /// Runs the tool as a Flatpak app would run: in a root of its own that shows the host's
     /// folders and has a `/.flatpak-info` naming the app.
-    static func sandboxedTool(_ daemon: PrivateDaemon, appID: String) throws -> ([String], String) throws -> SecurityToolRunner.Output {
+    static func sandboxedTool(
+        _ daemon: PrivateDaemon,
+        appID: String
+    ) throws -> ([String], String) throws -> SecurityToolRunner.Output {
         let root = daemon.root.appendingPathComponent("sandbox-" + appID)
         // The tool and the daemon's socket are where this checkout and its temporary folder are.
-        let own = [SecurityToolRunner.executable, daemon.root].compactMap { $0.standardizedFileURL.pathComponents.dropFirst().first }
+        let own = [SecurityToolRunner.executable, daemon.root].compactMap {
+            $0.standardizedFileURL.pathComponents.dropFirst().first
+        }
         let folders = Set(["usr", "opt", "tmp", "proc", "etc", "dev"] + own).sorted()
             .filter { FileManager.default.fileExists(atPath: "/" + $0) }
         for folder in folders {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(folder),
+                withIntermediateDirectories: true
+            )
         }
         for link in ["bin", "lib", "lib64", "sbin"] {
-            try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent(link).path, withDestinationPath: "usr/" + link)
+            try FileManager.default.createSymbolicLink(
+                atPath: root.appendingPathComponent(link).path,
+                withDestinationPath: "usr/" + link
+            )
         }
         try Data("[Application]\nname=\(appID)\n".utf8).write(to: root.appendingPathComponent(".flatpak-info"))
         return { arguments, input in
@@ -347,12 +408,16 @@ struct DaemonTests {
             let command = ([SecurityToolRunner.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
             let script = (mounts + ["exec chroot \(root.path) \(command)"]).joined(separator: " && ")
             return try SecurityToolRunner.runProgram(
-                "/usr/bin/unshare", ["-m", "sh", "-c", script], environment: daemon.clientEnvironment(starting: false), input: input
+                "/usr/bin/unshare",
+                ["-m", "sh", "-c", script],
+                environment: daemon.clientEnvironment(starting: false),
+                input: input
             )
         }
     }
 
-    static let canSandbox = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+    static let canSandbox =
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
         && FileManager.default.isExecutableFile(atPath: "/usr/sbin/chroot")
 
     @Test(.enabled(if: canSandbox, "needs root to build a sandbox's root"))
@@ -387,16 +452,28 @@ struct DaemonTests {
         var output = try daemon.tool(["find-generic-password", "-s", "Notes", "-w"])
         #expect(output.status != 0 && output.stdout.isEmpty, "\(output.stderr)")
         #expect(try daemon.tool(["find-generic-password", "-s", "Notes", "-w"], input: "1357\n").stdout.isEmpty)
-        #expect(try daemon.tool(["find-generic-password", "-s", "Notes", "-w"], input: "2468\n").stdout == "the notes\n")
+        #expect(
+            try daemon.tool(["find-generic-password", "-s", "Notes", "-w"], input: "2468\n").stdout == "the notes\n"
+        )
         // Its name is not a secret to the user.
         #expect(try daemon.tool(["find-generic-password", "-s", "Notes"]).status == 0)
 
         // Another app does not see it, until the user grants it the group (with the passcode).
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
-        #expect(try mail(["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"], "2468\n").status != 0)
-        #expect(try daemon.tool(["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"], input: "1357\n").status != 0)
+        #expect(
+            try mail(["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"], "2468\n").status != 0
+        )
+        #expect(
+            try daemon.tool(
+                ["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"],
+                input: "1357\n"
+            ).status != 0
+        )
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
-        output = try daemon.tool(["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"], input: "2468\n")
+        output = try daemon.tool(
+            ["access-group", "grant", "org.example.Mail", "flatpak:org.example.Notes"],
+            input: "2468\n"
+        )
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").stdout == "the notes\n")
         output = try daemon.tool(["access-group", "list"])
@@ -405,7 +482,9 @@ struct DaemonTests {
 
         // Revoked: unseen again. And the grant was kept by the daemon, not the tool: after a
         // restart (and the unlock) it is still there.
-        #expect(try daemon.tool(["access-group", "revoke", "org.example.Mail", "flatpak:org.example.Notes"]).status == 0)
+        #expect(
+            try daemon.tool(["access-group", "revoke", "org.example.Mail", "flatpak:org.example.Notes"]).status == 0
+        )
         #expect(try mail(["find-generic-password", "-s", "Notes", "-w"], "").status == 44)
         #expect(try daemon.tool(["access-group", "grant", "org.example.Mail", "default"], input: "2468\n").status == 0)
         try daemon.killAndRestart()
@@ -424,18 +503,24 @@ struct DaemonTests {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }
         let bystander = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil), prompt: .none)
-        var add = try QueryParser.parse([
-            kSecClass as String: kSecClassGenericPassword,
-            kSecAttrService as String: "Big",
-            kSecValueData as String: Data(repeating: 0x42, count: 512 << 10),
-        ], for: .add)
+        var add = try QueryParser.parse(
+            [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: "Big",
+                kSecValueData as String: Data(repeating: 0x42, count: 512 << 10),
+            ],
+            for: .add
+        )
         add.accessGroups = AccessGroups(["default"])
         _ = try bystander.add(add)
-        var search = try QueryParser.parse([
-            kSecClass as String: kSecClassGenericPassword,
-            kSecAttrService as String: "Big",
-            kSecReturnData as String: true,
-        ], for: .copyMatching)
+        var search = try QueryParser.parse(
+            [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: "Big",
+                kSecReturnData as String: true,
+            ],
+            for: .copyMatching
+        )
         search.accessGroups = AccessGroups(["default"])
         let message = try EngineWire.encode(EngineRequest.search(search))
         let frame = EngineFrame.header(forLength: message.count) + message
@@ -472,7 +557,12 @@ struct DaemonTests {
     /// not in an unprivileged container).
     static let canLiftTheMemoryLockLimit: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { return false }
-        return (try? SecurityToolRunner.runProgram("/usr/bin/prlimit", ["--memlock=unlimited", "/bin/true"], environment: [:]).status) == 0
+        return
+            (try? SecurityToolRunner.runProgram(
+                "/usr/bin/prlimit",
+                ["--memlock=unlimited", "/bin/true"],
+                environment: [:]
+            ).status) == 0
     }()
 
     @Test(.enabled(if: canLiftTheMemoryLockLimit, "needs CAP_SYS_RESOURCE to raise RLIMIT_MEMLOCK"))
@@ -480,14 +570,18 @@ struct DaemonTests {
         // Unlimited (root, or systemd's LimitMEMLOCK=infinity): everything it touches is locked.
         let locked = try PrivateDaemon(memoryLockLimit: "unlimited")
         defer { locked.stop() }
-        #expect(try locked.tool(["add-generic-password", "-a", "me", "-s", "Locked", "-w", "in locked memory"]).status == 0)
+        #expect(
+            try locked.tool(["add-generic-password", "-a", "me", "-s", "Locked", "-w", "in locked memory"]).status == 0
+        )
         #expect(try locked.tool(["find-generic-password", "-s", "Locked", "-w"]).stdout == "in locked memory\n")
         #expect((Self.statusField("VmLck", of: locked.processID) ?? 0) > 0)
         // A finite limit: nothing is locked, and the daemon serves as before (locking everything
         // would make allocations past the limit fail).
         let limited = try PrivateDaemon(memoryLockLimit: "65536")
         defer { limited.stop() }
-        #expect(try limited.tool(["add-generic-password", "-a", "me", "-s", "Plain", "-w", "in plain memory"]).status == 0)
+        #expect(
+            try limited.tool(["add-generic-password", "-a", "me", "-s", "Plain", "-w", "in plain memory"]).status == 0
+        )
         #expect(try limited.tool(["find-generic-password", "-s", "Plain", "-w"]).stdout == "in plain memory\n")
         #expect(Self.statusField("VmLck", of: limited.processID) == 0)
     }
@@ -515,7 +609,10 @@ struct DaemonTests {
             // answered with an error and nothing run.
             let reply = RawClient.readAll(from: descriptor, timeout: 2)
             if !reply.isEmpty {
-                let response = try EngineWire.decode(EngineResponse.self, from: Array(reply.dropFirst(EngineFrame.headerLength)))
+                let response = try EngineWire.decode(
+                    EngineResponse.self,
+                    from: Array(reply.dropFirst(EngineFrame.headerLength))
+                )
                 guard case .keychainError(let error) = response else {
                     Issue.record("a hostile message was answered with something other than an error")
                     continue
@@ -528,11 +625,20 @@ struct DaemonTests {
         #expect(daemon.isRunning)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "starts the daemon as systemd would, with python3"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+            "starts the daemon as systemd would, with python3"
+        )
+    )
     func socketActivationServesTheSocketSystemdPasses() throws {
         let root = URL(fileURLWithPath: "/tmp/kc-activate-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("run"),
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let socket = root.appendingPathComponent("run/socket").path
         // What systemd does for a .socket unit: bind and listen, then start the service with the
         // socket as descriptor 3 and LISTEN_FDS/LISTEN_PID naming it.
@@ -551,7 +657,9 @@ struct DaemonTests {
             """
         let launcher = Process()
         launcher.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        launcher.arguments = ["-c", script, socket, PrivateDaemon.executable.path, root.appendingPathComponent("home").path]
+        launcher.arguments = [
+            "-c", script, socket, PrivateDaemon.executable.path, root.appendingPathComponent("home").path,
+        ]
         let output = Pipe()
         launcher.standardOutput = output
         try launcher.run()
@@ -561,7 +669,10 @@ struct DaemonTests {
         defer { kill(processID, SIGKILL) }
 
         // Clients connect before the daemon runs (the kernel queues them) and are served.
-        let client = WireEngine(transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil), prompt: .none)
+        let client = WireEngine(
+            transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil),
+            prompt: .none
+        )
         #expect(try client.lockState().hasPasscode == false)
         // Stopping leaves the socket to its owner (systemd), which keeps it for the next start.
         #expect(kill(processID, SIGTERM) == 0)
@@ -609,10 +720,19 @@ struct DaemonTests {
                 Device.withCurrent(device) {
                     for index in 0..<8 {
                         let account = "client-\(client)-\(index)"
-                        let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Shared", kSecAttrAccount as String: account]
-                        var status = SecItemAdd(item.merging([kSecValueData as String: Data("first".utf8)]) { $1 } as CFDictionary, nil)
+                        let item: [String: Any] = [
+                            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Shared",
+                            kSecAttrAccount as String: account,
+                        ]
+                        var status = SecItemAdd(
+                            item.merging([kSecValueData as String: Data("first".utf8)]) { $1 } as CFDictionary,
+                            nil
+                        )
                         if status == errSecSuccess {
-                            status = SecItemUpdate(item as CFDictionary, [kSecValueData as String: Data("second \(account)".utf8)] as CFDictionary)
+                            status = SecItemUpdate(
+                                item as CFDictionary,
+                                [kSecValueData as String: Data("second \(account)".utf8)] as CFDictionary
+                            )
                         }
                         if status == errSecSuccess, index.isMultiple(of: 2) {
                             status = SecItemDelete(item as CFDictionary)
@@ -630,11 +750,16 @@ struct DaemonTests {
         #expect(failures.withLock { $0 }.isEmpty)
 
         // The outcome of some serial order: exactly the odd items, each with its own second value.
-        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: daemon.endpoint.socketPath)
+        let configuration = DeviceConfiguration(
+            passcodePrompt: .none,
+            engine: .daemon,
+            daemonSocket: daemon.endpoint.socketPath
+        )
         let reader = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Shared",
-            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true, kSecReturnData as String: true,
+            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+            kSecReturnData as String: true,
         ]
         let (status, result) = Device.withCurrent(reader) {
             var result: CFTypeRef?
@@ -642,13 +767,21 @@ struct DaemonTests {
         }
         #expect(status == errSecSuccess)
         let items = (result as? [[String: Any]]) ?? []
-        let found = Dictionary(uniqueKeysWithValues: items.compactMap { item -> (String, Data)? in
-            guard let account = item[kSecAttrAccount as String] as? String, let data = item[kSecValueData as String] as? Data else { return nil }
-            return (account, data)
-        })
-        let expected = Dictionary(uniqueKeysWithValues: (0..<64).flatMap { client in
-            stride(from: 1, to: 8, by: 2).map { index in ("client-\(client)-\(index)", Data("second client-\(client)-\(index)".utf8)) }
-        })
+        let found = Dictionary(
+            uniqueKeysWithValues: items.compactMap { item -> (String, Data)? in
+                guard let account = item[kSecAttrAccount as String] as? String,
+                    let data = item[kSecValueData as String] as? Data
+                else { return nil }
+                return (account, data)
+            }
+        )
+        let expected = Dictionary(
+            uniqueKeysWithValues: (0..<64).flatMap { client in
+                stride(from: 1, to: 8, by: 2).map { index in
+                    ("client-\(client)-\(index)", Data("second client-\(client)-\(index)".utf8))
+                }
+            }
+        )
         #expect(found == expected)
     }
 
@@ -665,13 +798,22 @@ struct DaemonTests {
             var bytes: [UInt8]
             switch round % 4 {
             case 0:  // noise
-                bytes = (0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                bytes = (0..<Int.random(in: 1...64, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             case 1:  // a plausible length, a noisy message
-                let body = (0..<Int.random(in: 1...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let body = (0..<Int.random(in: 1...200, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
                 bytes = EngineFrame.header(forLength: body.count) + body
             case 2:  // a real request with bytes flipped
                 var body = valid
-                for _ in 0..<3 { body[Int.random(in: 0..<body.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator) }
+                for _ in 0..<3 {
+                    body[Int.random(in: 0..<body.count, using: &generator)] ^= UInt8.random(
+                        in: 1...255,
+                        using: &generator
+                    )
+                }
                 bytes = EngineFrame.header(forLength: body.count) + body
             default:  // a real request cut short
                 let frame = EngineFrame.header(forLength: valid.count) + valid
@@ -712,7 +854,9 @@ struct DaemonTests {
         let daemon = try PrivateDaemon(user: Self.otherUser)
         defer { daemon.stop() }
         let client = WireEngine(transport: DaemonTransport(endpoint: daemon.endpoint, launcher: nil), prompt: .none)
-        let outcome = Result { () throws(KeychainError) in try client.unlock(passcode: "2468", endsBiometricLockout: false) }
+        let outcome = Result { () throws(KeychainError) in
+            try client.unlock(passcode: "2468", endsBiometricLockout: false)
+        }
         guard case .failure(let error) = outcome else {
             Issue.record("the client talked to another user's daemon")
             return
@@ -728,8 +872,15 @@ struct DaemonTests {
         let daemon = try PrivateDaemon(user: Self.otherUser)
         defer { daemon.stop() }
         func tool(_ arguments: [String]) throws -> SecurityToolRunner.Output {
-            let setpriv = ["--reuid=\(Self.otherUser)", "--regid=\(Self.otherUser)", "--clear-groups", SecurityToolRunner.executable.path]
-            return try SecurityToolRunner.runProgram("/usr/bin/setpriv", setpriv + arguments, environment: daemon.clientEnvironment(starting: false))
+            let setpriv = [
+                "--reuid=\(Self.otherUser)", "--regid=\(Self.otherUser)", "--clear-groups",
+                SecurityToolRunner.executable.path,
+            ]
+            return try SecurityToolRunner.runProgram(
+                "/usr/bin/setpriv",
+                setpriv + arguments,
+                environment: daemon.clientEnvironment(starting: false)
+            )
         }
         var output = try tool(["add-generic-password", "-a", "me", "-s", "Hardened", "-w", "kept"])
         #expect(output.status == 0, "\(output.stderr)")
@@ -744,14 +895,23 @@ struct DaemonTests {
         // The control: a process of that user reads its own kind's /proc files.
         let control = Process()
         control.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        control.arguments = ["--reuid=\(Self.otherUser)", "--regid=\(Self.otherUser)", "--clear-groups", "/bin/sleep", "10"]
+        control.arguments = [
+            "--reuid=\(Self.otherUser)", "--regid=\(Self.otherUser)", "--clear-groups", "/bin/sleep", "10",
+        ]
         try control.run()
         defer { control.terminate() }
         Thread.sleep(forTimeInterval: 0.2)
-        #expect(try PrivateDaemon.succeeds(["/bin/cat", "/proc/\(control.processIdentifier)/environ"], as: Self.otherUser))
+        #expect(
+            try PrivateDaemon.succeeds(["/bin/cat", "/proc/\(control.processIdentifier)/environ"], as: Self.otherUser)
+        )
         // The daemon is non-dumpable: its memory and environment are closed to the same user.
         #expect(try !PrivateDaemon.succeeds(["/bin/cat", "/proc/\(daemon.processID)/environ"], as: Self.otherUser))
-        #expect(try !PrivateDaemon.succeeds(["/usr/bin/head", "-c", "1", "/proc/\(daemon.processID)/mem"], as: Self.otherUser))
+        #expect(
+            try !PrivateDaemon.succeeds(
+                ["/usr/bin/head", "-c", "1", "/proc/\(daemon.processID)/mem"],
+                as: Self.otherUser
+            )
+        )
     }
 
     @Test func aSecondDaemonForTheSameSocketLeavesTheFirstServing() throws {
@@ -774,14 +934,24 @@ struct DaemonTests {
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
         let holder = {
-            Int32((try? String(contentsOfFile: endpoint.lockPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+            Int32(
+                (try? String(contentsOfFile: endpoint.lockPath, encoding: .utf8))?.trimmingCharacters(
+                    in: .whitespacesAndNewlines
+                ) ?? ""
+            )
         }
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Kept", "-w", "kept"], environment: environment).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Kept", "-w", "kept"], environment: environment)
+                .status == 0
+        )
         let first = try #require(holder())
         defer { kill(first, SIGTERM) }
         try FileManager.default.removeItem(atPath: endpoint.socketPath)
 
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Added", "-w", "added"], environment: environment).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Added", "-w", "added"], environment: environment)
+                .status == 0
+        )
         let read = try tool.run(["find-generic-password", "-s", "Kept", "-w"], environment: environment)
         #expect(read.status == 0 && read.stdout == "kept\n")
         let second = try #require(holder())
@@ -789,7 +959,8 @@ struct DaemonTests {
         #expect(second != first && kill(second, 0) == 0)
         // Gone, or a zombie nobody has reaped yet (the daemons are no children of this process).
         let exited = { (id: Int32) in
-            kill(id, 0) != 0 || (try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8))?.split(separator: " ")[2] == "Z"
+            kill(id, 0) != 0
+                || (try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8))?.split(separator: " ")[2] == "Z"
         }
         let deadline = Date().addingTimeInterval(10)
         while !exited(first) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }

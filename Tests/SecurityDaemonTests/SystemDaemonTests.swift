@@ -35,10 +35,18 @@ struct SystemDaemonTests {
             root = URL(fileURLWithPath: "/tmp/kc-system-\(UUID().uuidString.prefix(8))")
             state = root.appendingPathComponent("state")
             socket = root.appendingPathComponent("run/socket").path
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try FileManager.default.createDirectory(
+                at: root,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o755]
+            )
             for user in [SystemDaemonTests.alice, SystemDaemonTests.bob] {
                 let home = root.appendingPathComponent("home-\(user)")
-                try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: home,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
                 guard chown(home.path, user, user) == 0 else { throw PrivateDaemon.DaemonError.didNotStart }
             }
             // Started as root here; installed, it runs as its own account (Support/systemd).
@@ -62,14 +70,22 @@ struct SystemDaemonTests {
         /// Runs `security` as `user`, whose home is their own folder here.
         func tool(_ user: UInt32, _ arguments: [String], input: String = "") throws -> SecurityToolRunner.Output {
             var environment = ProcessInfo.processInfo.environment
-            for name in ["KEYCHAIN_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "KEYCHAIN_ACCESS_GROUPS", "DISPLAY", "WAYLAND_DISPLAY"] {
+            for name in [
+                "KEYCHAIN_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "KEYCHAIN_ACCESS_GROUPS", "DISPLAY",
+                "WAYLAND_DISPLAY",
+            ] {
                 environment[name] = nil
             }
             environment["HOME"] = root.appendingPathComponent("home-\(user)").path
             environment["KEYCHAIN_ENGINE"] = "daemon"
             environment["KEYCHAIN_SOCKET"] = socket
             let setpriv = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", SecurityToolRunner.executable.path]
-            return try SecurityToolRunner.runProgram("/usr/bin/setpriv", setpriv + arguments, environment: environment, input: input)
+            return try SecurityToolRunner.runProgram(
+                "/usr/bin/setpriv",
+                setpriv + arguments,
+                environment: environment,
+                input: input
+            )
         }
 
         func stop() {
@@ -84,12 +100,17 @@ struct SystemDaemonTests {
         let daemon = try SystemDaemon()
         defer { daemon.stop() }
         let (alice, bob) = (Self.alice, Self.bob)
-        var output = try daemon.tool(alice, ["add-generic-password", "-a", "alice", "-s", "Mail", "-w", "alice's secret"])
+        var output = try daemon.tool(
+            alice,
+            ["add-generic-password", "-a", "alice", "-s", "Mail", "-w", "alice's secret"]
+        )
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try daemon.tool(alice, ["find-generic-password", "-s", "Mail", "-w"]).stdout == "alice's secret\n")
         // Another user finds nothing of it, and has a keychain of their own.
         #expect(try daemon.tool(bob, ["find-generic-password", "-s", "Mail", "-w"]).status == 44)
-        #expect(try daemon.tool(bob, ["add-generic-password", "-a", "bob", "-s", "Mail", "-w", "bob's secret"]).status == 0)
+        #expect(
+            try daemon.tool(bob, ["add-generic-password", "-a", "bob", "-s", "Mail", "-w", "bob's secret"]).status == 0
+        )
         #expect(try daemon.tool(alice, ["find-generic-password", "-s", "Mail", "-w"]).stdout == "alice's secret\n")
 
         // Each user's passcode and lock are their own.
@@ -108,9 +129,16 @@ struct SystemDaemonTests {
         #expect(folder[.ownerAccountID] as? UInt == UInt(getuid()))
         #expect(folder[.posixPermissions] as? Int == 0o700)
         #expect(try !PrivateDaemon.succeeds(["/bin/ls", aliceKeychain.path], as: alice))
-        #expect(try !PrivateDaemon.succeeds(["/bin/cat", aliceKeychain.appendingPathComponent("keychain.db").path], as: alice))
+        #expect(
+            try !PrivateDaemon.succeeds(
+                ["/bin/cat", aliceKeychain.appendingPathComponent("keychain.db").path],
+                as: alice
+            )
+        )
         // A copy of the user's home holds nothing of the keychain.
-        let homeFiles = FileManager.default.enumerator(atPath: daemon.root.appendingPathComponent("home-\(alice)").path)?.allObjects ?? []
+        let homeFiles =
+            FileManager.default.enumerator(atPath: daemon.root.appendingPathComponent("home-\(alice)").path)?.allObjects
+            ?? []
         #expect(homeFiles.isEmpty, "\(homeFiles)")
         // Everyone reaches the socket; only the daemon's account can change its folder.
         #expect(try FileManager.default.attributesOfItem(atPath: daemon.socket)[.posixPermissions] as? Int == 0o666)
@@ -122,7 +150,10 @@ struct SystemDaemonTests {
     func aUserCannotReachAnotherUsersKeychainThroughTheWire() throws {
         let daemon = try SystemDaemon()
         defer { daemon.stop() }
-        #expect(try daemon.tool(Self.alice, ["add-generic-password", "-a", "alice", "-s", "Wire", "-w", "alice's"]).status == 0)
+        #expect(
+            try daemon.tool(Self.alice, ["add-generic-password", "-a", "alice", "-s", "Wire", "-w", "alice's"]).status
+                == 0
+        )
         // Whatever bob sends, he is served from his own keychain: naming alice's home, another
         // socket folder, every access group.
         var output = try daemon.tool(Self.bob, ["dump-keychain", "-d"])
@@ -130,7 +161,10 @@ struct SystemDaemonTests {
         output = try daemon.tool(Self.bob, ["find-generic-password", "-s", "Wire", "-w"])
         #expect(output.status == 44)
         // Root's own clients too get root's keychain, not a user's.
-        let rootEngine = WireEngine(transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: daemon.socket), launcher: nil), prompt: .none)
+        let rootEngine = WireEngine(
+            transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: daemon.socket), launcher: nil),
+            prompt: .none
+        )
         #expect(try rootEngine.lockState().hasPasscode == false)
         #expect(FileManager.default.fileExists(atPath: daemon.state.appendingPathComponent("0").path))
     }

@@ -21,7 +21,12 @@ import Testing
     /// KeychainAccess does `CFErrorGetDomain(error) as String`: the implicitly unwrapped result of
     /// Apple's imported signature makes that compile.
     @Test func cfErrorFunctionsHaveApplesSignatures() throws {
-        let error = NSError(domain: NSOSStatusErrorDomain, code: Int(errSecItemNotFound), userInfo: [NSLocalizedFailureReasonErrorKey: "gone"]) as CFError
+        let error =
+            NSError(
+                domain: NSOSStatusErrorDomain,
+                code: Int(errSecItemNotFound),
+                userInfo: [NSLocalizedFailureReasonErrorKey: "gone"]
+            ) as CFError
         let domain = CFErrorGetDomain(error) as String
         #expect(domain == NSOSStatusErrorDomain)
         #expect(CFErrorGetCode(error) == Int(errSecItemNotFound))
@@ -31,7 +36,10 @@ import Testing
         // keychain: a test never touches the user's own).
         let keychain = try TemporaryKeychain()
         keychain.run {
-            SecItemDelete([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "never added"] as CFDictionary)
+            SecItemDelete(
+                [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "never added"]
+                    as CFDictionary
+            )
             return ()
         }
     }
@@ -54,7 +62,9 @@ import Testing
     /// calls check their arguments and complete with an error on another thread.
     @Test func sharedWebCredentialsCompleteWithApplesErrors() async {
         let added: CFError? = await withCheckedContinuation { done in
-            SecAddSharedWebCredential("example.com" as CFString, "me" as CFString, "pw" as CFString) { done.resume(returning: $0) }
+            SecAddSharedWebCredential("example.com" as CFString, "me" as CFString, "pw" as CFString) {
+                done.resume(returning: $0)
+            }
         }
         #expect(added.map(CFErrorGetCode) == Int(errSecUnimplemented))
         #expect(added.map { CFErrorGetDomain($0) as String } == NSOSStatusErrorDomain)

@@ -37,7 +37,11 @@ import Testing
         case kSecAttrService: break
         default: Issue.record("switch matched no constant")
         }
-        #expect(NSDictionary(dictionary: [kSecClass: kSecClassGenericPassword]).isEqual(NSDictionary(dictionary: ["class": "genp"])))
+        #expect(
+            NSDictionary(dictionary: [kSecClass: kSecClassGenericPassword]).isEqual(
+                NSDictionary(dictionary: ["class": "genp"])
+            )
+        )
     }
 
     /// What SwiftKeychainWrapper and SimpleKeychain do: index a result by the constants.

@@ -46,7 +46,9 @@ import LocalAuthentication
         #expect(valetQuery[kSecUseAuthenticationContext as String] as? LAContext === context)
         #expect(context.biometryType == .none)
         context.touchIDAuthenticationAllowableReuseDuration = 3600
-        #expect(context.touchIDAuthenticationAllowableReuseDuration == LATouchIDAuthenticationMaximumAllowableReuseDuration)
+        #expect(
+            context.touchIDAuthenticationAllowableReuseDuration == LATouchIDAuthenticationMaximumAllowableReuseDuration
+        )
         context.touchIDAuthenticationAllowableReuseDuration = -5
         #expect(context.touchIDAuthenticationAllowableReuseDuration == 0)
         #expect(!context.isCredentialSet(.applicationPassword))
@@ -92,13 +94,17 @@ import LocalAuthentication
         try await keychain.run {
             let context = LAContext()
             try keychain.queueBiometricOutcomes([.match])
-            #expect(try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock"))
+            #expect(
+                try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+            )
             try keychain.queueBiometricOutcomes([.fallback])
             await #expect(throws: LAError.self) {
                 try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
             }
             // An empty reason is refused (Apple raises); interaction not allowed fails as not interactive.
-            await #expect(throws: (any Error).self) { try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "") }
+            await #expect(throws: (any Error).self) {
+                try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "")
+            }
             let quiet = LAContext()
             quiet.interactionNotAllowed = true
             do {

@@ -24,7 +24,10 @@ import Testing
         keychain.run {
             let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [], nil)
             #expect(access != nil)
-            let add: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "LA", kSecValueData as String: Data("x".utf8)]
+            let add: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "LA",
+                kSecValueData as String: Data("x".utf8),
+            ]
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
             #expect(LAContext().canEvaluatePolicy(.deviceOwnerAuthentication, error: nil) == false)
         }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainTesting
 import Security
@@ -86,14 +85,20 @@ import Testing
             #expect(CFErrorGetCode(cfError) == Int(errSecParam))
             #expect((cfError as any Error as NSError).domain == NSOSStatusErrorDomain)
 
-            #expect(SecItemDelete([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag] as CFDictionary) == errSecSuccess)
+            #expect(
+                SecItemDelete(
+                    [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag] as CFDictionary
+                ) == errSecSuccess
+            )
         }
     }
 
     @Test func theLegacyCallsStillWork() throws {
         var publicKey: SecKey?
         var privateKey: SecKey?
-        let parameters: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits as String: 256]
+        let parameters: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeEC, kSecAttrKeySizeInBits as String: 256,
+        ]
         #expect(SecKeyGeneratePair(parameters as CFDictionary, &publicKey, &privateKey) == errSecSuccess)
         let digest = [UInt8](repeating: 7, count: 32)
         var signature = [UInt8](repeating: 0, count: 128)
@@ -102,7 +107,9 @@ import Testing
         #expect(signed == errSecSuccess)
         #expect(SecKeyRawVerify(publicKey!, .PKCS1, digest, digest.count, signature, signatureLength) == errSecSuccess)
         signature[signatureLength - 1] ^= 1
-        #expect(SecKeyRawVerify(publicKey!, .PKCS1, digest, digest.count, signature, signatureLength) == errSecVerifyFailed)
+        #expect(
+            SecKeyRawVerify(publicKey!, .PKCS1, digest, digest.count, signature, signatureLength) == errSecVerifyFailed
+        )
         var small = [UInt8](repeating: 0, count: 8)
         var smallLength = small.count
         #expect(SecKeyRawSign(privateKey!, .PKCS1, digest, digest.count, &small, &smallLength) == errSecParam)

@@ -13,8 +13,8 @@
 
 import ArgumentParser
 import Foundation
-import Testing
 import KeychainTesting
+import Testing
 
 @testable import SecurityTool
 
@@ -30,18 +30,22 @@ import KeychainTesting
         "find-internet-password", "delete-internet-password", "dump-keychain", "passcode", "set", "change", "remove",
         "lock", "unlock", "status", "biometry", "install", "enroll", "unenroll", "match", "demo", "help",
         "list-keychains", "unlock-keychain", "lock-keychain", "show-keychain-info", "find-g", "add", "d", "",
-        "find-certificate", "find-identity", "add-certificates", "delete-certificate", "delete-identity", "import", "export",
+        "find-certificate", "find-identity", "add-certificates", "delete-certificate", "delete-identity", "import",
+        "export",
         "enclave", "create", "sign", "verify", "encrypt", "decrypt", "public-key", "find-c", "e", "find-key", "find-k",
     ]
     static let options = [
-        "--access-control", "--accessible", "--json", "--keychain", "--prompt-for-password", "-A", "-C", "-D", "-G", "-P",
+        "--access-control", "--accessible", "--json", "--keychain", "--prompt-for-password", "-A", "-C", "-D", "-G",
+        "-P",
         "-T", "-U", "-X", "-a", "-c", "-d", "-g", "-j", "-l", "-p", "-r", "-s", "-t", "-w", "-h", "--help", "--", "-",
         "--version", "-w-", "--s", "-sa", "-aw", "-Uw", "-gw", "-wsecret", "-P", "-p", "-u", "-sLegacy",
-        "-Z", "-m", "-e", "-k", "-f", "-o", "-v", "--tag", "--format", "--input", "--output", "-az", "-Zp", "-tprivate", "-tsymmetric", "-sv",
+        "-Z", "-m", "-e", "-k", "-f", "-o", "-v", "--tag", "--format", "--input", "--output", "-az", "-Zp", "-tprivate",
+        "-tsymmetric", "-sv",
     ]
     static let values = [
         "", "x", "account", "service", "http", "htps", "443", "-1", "99999999999999999999", "0x41", "abcd", "zz",
-        "whenUnlocked", "afterFirstUnlock", "whenPasscodeSetThisDeviceOnly", "userPresence", "biometryAny,or,devicePasscode",
+        "whenUnlocked", "afterFirstUnlock", "whenPasscodeSetThisDeviceOnly", "userPresence",
+        "biometryAny,or,devicePasscode",
         "applicationPassword", "ff00", "g", "\u{0}", "é😀", String(repeating: "a", count: 5_000), "-", "--",
     ]
 

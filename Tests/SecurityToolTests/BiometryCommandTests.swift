@@ -28,7 +28,10 @@ import Testing
         #expect(output.status == 0 && output.stdout == "enrolled right thumb\n")
 
         output = try tool.run(
-            ["add-generic-password", "-a", "me", "-s", "Bio", "-w", "s3cret", "--access-control", "biometryCurrentSet"],
+            [
+                "add-generic-password", "-a", "me", "-s", "Bio", "-w", "s3cret", "--access-control",
+                "biometryCurrentSet",
+            ],
             input: passcode
         )
         #expect(output.status == 0)
@@ -41,14 +44,22 @@ import Testing
         output = try tool.run(["find-generic-password", "-s", "Bio", "-w"], input: passcode)
         #expect(output.status == 51)
         #expect(output.stdout.isEmpty)
-        #expect(output.stderr.hasSuffix("security: SecKeychainSearchCopyNext: The user name or passphrase you entered is not correct.\n"))
+        #expect(
+            output.stderr.hasSuffix(
+                "security: SecKeychainSearchCopyNext: The user name or passphrase you entered is not correct.\n"
+            )
+        )
 
         // Five non-matches in a row lock biometry; even a match is then refused.
         try tool.run(["biometry", "next", "nonmatch", "nonmatch", "nonmatch", "nonmatch"])
         for _ in 0..<4 {
             #expect(try tool.run(["find-generic-password", "-s", "Bio", "-w"], input: passcode).status == 51)
         }
-        #expect(try tool.run(["status"]).stdout.contains("failed biometric matches: 5 (locked out until the passcode is entered)"))
+        #expect(
+            try tool.run(["status"]).stdout.contains(
+                "failed biometric matches: 5 (locked out until the passcode is entered)"
+            )
+        )
         try tool.run(["biometry", "next", "match"])
         #expect(try tool.run(["find-generic-password", "-s", "Bio", "-w"], input: passcode).status == 51)
 
@@ -76,8 +87,15 @@ import Testing
         try tool.run(["biometry", "sensor", "touchid"])
         #expect(try tool.run(["biometry", "enroll", "thumb"], input: passcode).status == 0)
         // The passcode on standard input for the processes that open the keychain locked (loopback).
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Plain", "-w", "open"], input: passcode).status == 0)
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Bio", "-w", "guarded", "--access-control", "biometryAny"], input: passcode).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Plain", "-w", "open"], input: passcode).status == 0
+        )
+        #expect(
+            try tool.run(
+                ["add-generic-password", "-a", "me", "-s", "Bio", "-w", "guarded", "--access-control", "biometryAny"],
+                input: passcode
+            ).status == 0
+        )
 
         var output = try tool.run(["dump-keychain"], input: passcode)
         #expect(output.status == 0)
@@ -102,18 +120,26 @@ import Testing
     @Test func accessControlOptionIsValidatedLikeSecAccessControlCreateWithFlags() throws {
         let tool = SecurityToolRunner(perProcess: true)
         defer { tool.remove() }
-        var output = try tool.run(["add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control", "biometryAny,biometryCurrentSet"])
+        var output = try tool.run([
+            "add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control",
+            "biometryAny,biometryCurrentSet",
+        ])
         #expect(output.status == 2)
         #expect(output.stderr.contains("only one bio constraint can be set"))
         output = try tool.run(["add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control", "retina"])
         #expect(output.status == 2)
         // Without a passcode, a passcode constraint cannot be satisfied.
-        output = try tool.run(["add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control", "devicePasscode"])
+        output = try tool.run([
+            "add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control", "devicePasscode",
+        ])
         #expect(output.status == 51)
         // With one, the item is read after the passcode is entered (once to unlock, once for the item).
         try tool.run(["passcode", "set"], input: "1357\n1357\n")
         output = try tool.run(
-            ["add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control", "devicePasscode", "--accessible", "WhenPasscodeSetThisDeviceOnly"],
+            [
+                "add-generic-password", "-a", "me", "-s", "X", "-w", "x", "--access-control", "devicePasscode",
+                "--accessible", "WhenPasscodeSetThisDeviceOnly",
+            ],
             input: "1357\n"
         )
         #expect(output.status == 0)

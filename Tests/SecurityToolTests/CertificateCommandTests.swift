@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainTestSupport
 import Testing
@@ -20,7 +19,11 @@ import Testing
 /// and certificates found, printed and deleted with macOS's output.
 @Suite struct CertificateCommandTests {
     static func openssl(_ arguments: [String]) throws {
-        let output = try SecurityToolRunner.runProgram("/usr/bin/openssl", arguments, environment: ProcessInfo.processInfo.environment)
+        let output = try SecurityToolRunner.runProgram(
+            "/usr/bin/openssl",
+            arguments,
+            environment: ProcessInfo.processInfo.environment
+        )
         #expect(output.status == 0, "openssl \(arguments.first ?? ""): \(output.stderr)")
     }
 
@@ -31,12 +34,18 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = { (name: String) in folder.appendingPathComponent(name).path }
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", path("key.pem"),
-                          "-out", path("cert.pem"), "-days", "2", "-nodes", "-subj", "/CN=CLI Identity"])
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", path("ca-key.pem"),
-                          "-out", path("ca.pem"), "-days", "2", "-nodes", "-subj", "/CN=CLI Other"])
-        try Self.openssl(["pkcs12", "-export", "-inkey", path("key.pem"), "-in", path("cert.pem"), "-certfile", path("ca.pem"),
-                          "-passout", "pass:secret", "-out", path("id.p12")])
+        try Self.openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", path("key.pem"),
+            "-out", path("cert.pem"), "-days", "2", "-nodes", "-subj", "/CN=CLI Identity",
+        ])
+        try Self.openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-keyout", path("ca-key.pem"),
+            "-out", path("ca.pem"), "-days", "2", "-nodes", "-subj", "/CN=CLI Other",
+        ])
+        try Self.openssl([
+            "pkcs12", "-export", "-inkey", path("key.pem"), "-in", path("cert.pem"), "-certfile", path("ca.pem"),
+            "-passout", "pass:secret", "-out", path("id.p12"),
+        ])
 
         var output = try tool.run(["import", path("id.p12"), "-P", "wrong"])
         #expect(output.status == 1 && output.stderr.contains("SecKeychainItemImport"))
@@ -49,7 +58,9 @@ import Testing
         #expect(output.stdout.hasPrefix("\nPolicy: X.509 Basic\n  Matching identities\n  1) "))
         #expect(output.stdout.contains(" \"CLI Identity\"\n     1 identities found\n\n  Valid identities only\n  1) "))
         #expect(output.stdout.hasSuffix("     1 valid identities found\n"))
-        #expect(try tool.run(["find-identity", "-v"]).stdout.hasSuffix("\"CLI Identity\"\n     1 valid identities found\n"))
+        #expect(
+            try tool.run(["find-identity", "-v"]).stdout.hasSuffix("\"CLI Identity\"\n     1 valid identities found\n")
+        )
 
         // find-certificate: by part of the common name in any case, hashes first, then the block.
         output = try tool.run(["find-certificate", "-c", "cli ident", "-Z"])
@@ -67,7 +78,10 @@ import Testing
         #expect(output.stdout.contains(pem))
         output = try tool.run(["find-certificate", "-c", "nobody"])
         #expect(output.status == 44)
-        #expect(output.stderr == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n")
+        #expect(
+            output.stderr
+                == "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n"
+        )
         #expect(try tool.run(["find-certificate", "-a", "-c", "nobody"]).status == 0)
 
         // find-key: the identity's private key, with macOS's 27 numbered key attributes.
@@ -79,7 +93,9 @@ import Testing
         #expect(output.stdout.components(separatedBy: "\n    0x").count == 28)
         output = try tool.run(["find-key", "-t", "public"])
         #expect(output.status == 1)
-        #expect(output.stderr == "security: SecItemCopyMatching: The specified item could not be found in the keychain.\n")
+        #expect(
+            output.stderr == "security: SecItemCopyMatching: The specified item could not be found in the keychain.\n"
+        )
         #expect(try tool.run(["find-key", "-t", "secret"]).status == 2)
 
         // export: the identity as a PKCS #12 file OpenSSL opens; the certificates as PEM; the file imports again.
@@ -87,14 +103,19 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.hasPrefix("...") && output.stderr.contains("bytes written to \(path("out.p12"))"))
         let opened = try SecurityToolRunner.runProgram(
-            "/usr/bin/openssl", ["pkcs12", "-in", path("out.p12"), "-passin", "pass:exported", "-nodes"],
+            "/usr/bin/openssl",
+            ["pkcs12", "-in", path("out.p12"), "-passin", "pass:exported", "-nodes"],
             environment: ProcessInfo.processInfo.environment
         )
         #expect(opened.status == 0, "\(opened.stderr)")
-        #expect(opened.stdout.contains("-----BEGIN PRIVATE KEY-----") && opened.stdout.contains("-----BEGIN CERTIFICATE-----"))
+        #expect(
+            opened.stdout.contains("-----BEGIN PRIVATE KEY-----")
+                && opened.stdout.contains("-----BEGIN CERTIFICATE-----")
+        )
         #expect(opened.stdout.contains("friendlyName: CLI Identity"))
         let wrongPassword = try SecurityToolRunner.runProgram(
-            "/usr/bin/openssl", ["pkcs12", "-in", path("out.p12"), "-passin", "pass:nope", "-nodes"],
+            "/usr/bin/openssl",
+            ["pkcs12", "-in", path("out.p12"), "-passin", "pass:nope", "-nodes"],
             environment: ProcessInfo.processInfo.environment
         )
         #expect(wrongPassword.status != 0)

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainTestSupport
 import Testing
@@ -19,13 +18,18 @@ import Testing
 /// The fingerprint reader fprintd drives, behind securityd (issue 17): libfprint's virtual reader on a
 /// private system bus, `security` clients that never see the passcode reading items after a scan of
 /// the enrolled finger.
-@Suite(.serialized, .enabled(if: VirtualFingerprintReader.isAvailable, "needs root, fprintd, dbus-daemon and python3-dbusmock"))
+@Suite(
+    .serialized,
+    .enabled(if: VirtualFingerprintReader.isAvailable, "needs root, fprintd, dbus-daemon and python3-dbusmock")
+)
 struct FingerprintReaderTests {
     static let passcode = "4826"
 
     /// A private daemon on the reader's system bus, with the passcode set and the session unlocked.
     static func unlockedDaemon(on reader: VirtualFingerprintReader, timeout seconds: Int = 20) throws -> PrivateDaemon {
-        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "\(seconds)"])
+        let daemon = try PrivateDaemon(environment: [
+            "DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "\(seconds)",
+        ])
         #expect(try daemon.tool(["passcode", "set"], input: "\(passcode)\n\(passcode)\n").status == 0)
         #expect(try daemon.tool(["unlock"], input: "\(passcode)\n").status == 0)
         return daemon
@@ -109,16 +113,26 @@ struct FingerprintReaderTests {
         var output = try daemon.tool(["biometry", "sensor", "fprintd"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "sensor: fprintd (reader: Virtual device for debugging)\n")
-        #expect(try daemon.tool(["biometry", "status"]).stdout.contains("biometry: Touch ID\nsensor: fprintd (reader: Virtual device for debugging)\nenrolled: none\n"))
+        #expect(
+            try daemon.tool(["biometry", "status"]).stdout.contains(
+                "biometry: Touch ID\nsensor: fprintd (reader: Virtual device for debugging)\nenrolled: none\n"
+            )
+        )
 
         // Enrolling takes the virtual reader's five scans of one finger.
         output = try Self.enrol("finger-A", by: client, on: reader)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try daemon.tool(["biometry", "status"]).stdout.contains("enrolled: right-index-finger\n"))
 
-        let current = ["add-generic-password", "-s", "Reader", "-a", "current", "-w", "current-set secret", "--access-control", "biometryCurrentSet"]
+        let current = [
+            "add-generic-password", "-s", "Reader", "-a", "current", "-w", "current-set secret", "--access-control",
+            "biometryCurrentSet",
+        ]
         #expect(try daemon.tool(current).status == 0)
-        let any = ["add-generic-password", "-s", "Reader", "-a", "any", "-w", "any-finger secret", "--access-control", "biometryAny"]
+        let any = [
+            "add-generic-password", "-s", "Reader", "-a", "any", "-w", "any-finger secret", "--access-control",
+            "biometryAny",
+        ]
         #expect(try daemon.tool(any).status == 0)
         let readCurrent = ["find-generic-password", "-s", "Reader", "-a", "current", "-w"]
         let readAny = ["find-generic-password", "-s", "Reader", "-a", "any", "-w"]
@@ -128,7 +142,9 @@ struct FingerprintReaderTests {
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "current-set secret\n")
         // The daemon tells the program's user why the reader waits, naming the program.
-        #expect(output.stderr == "security: touch the fingerprint reader (security wants to use an item in your keychain)\n")
+        #expect(
+            output.stderr == "security: touch the fingerprint reader (security wants to use an item in your keychain)\n"
+        )
         // Another finger: errSecAuthFailed (-25293's low byte, 51).
         output = try Self.withScan(reader, "finger-B") { try client.tool(readCurrent) }
         #expect(output.status == 51, "\(output.stderr)")
@@ -155,7 +171,11 @@ struct FingerprintReaderTests {
 
         // fprintd stopped: no sensor, nothing lost.
         reader.stopFprintd()
-        #expect(try daemon.tool(["biometry", "status"]).stdout.contains("biometry: none\nsensor: fprintd (no fingerprint reader)\n"))
+        #expect(
+            try daemon.tool(["biometry", "status"]).stdout.contains(
+                "biometry: none\nsensor: fprintd (no fingerprint reader)\n"
+            )
+        )
         output = try daemon.tool(readAny)
         #expect(output.status == 51 && !output.stdout.contains("secret"), "\(output.stderr)")
         try reader.startFprintd()
@@ -190,12 +210,16 @@ struct FingerprintReaderTests {
         #expect(try daemon.tool(["biometry", "sensor", "fprintd"]).status == 0)
         let enrolment = try Self.enrol("finger-A", by: client, on: reader)
         #expect(enrolment.status == 0, "\(enrolment.stderr)")
-        let add = ["add-generic-password", "-s", "Forged", "-a", "me", "-w", "not for a forger", "--access-control", "biometryAny"]
+        let add = [
+            "add-generic-password", "-s", "Forged", "-a", "me", "-w", "not for a forger", "--access-control",
+            "biometryAny",
+        ]
         #expect(try daemon.tool(add).status == 0)
 
         // While the daemon waits for a finger, another user's program signals a match for the reader;
         // then a wrong finger is scanned. Only fprintd's own (root) connection is listened to.
-        let output = try Self.running({ try client.tool(["find-generic-password", "-s", "Forged", "-a", "me", "-w"]) }) {
+        let output = try Self.running({ try client.tool(["find-generic-password", "-s", "Forged", "-a", "me", "-w"]) })
+        {
             try reader.waitUntilOpened()
             try reader.forgeMatch(asUser: 65534)
             Thread.sleep(forTimeInterval: 0.5)
@@ -214,7 +238,10 @@ struct FingerprintReaderTests {
         // An item protected by any finger, enrolled on the simulated sensor; then the reader is chosen.
         #expect(try daemon.tool(["biometry", "sensor", "touchid"]).status == 0)
         #expect(try daemon.tool(["biometry", "enroll", "thumb"]).status == 0)
-        let add = ["add-generic-password", "-s", "Fake", "-a", "me", "-w", "not for the fake", "--access-control", "biometryAny"]
+        let add = [
+            "add-generic-password", "-s", "Fake", "-a", "me", "-w", "not for the fake", "--access-control",
+            "biometryAny",
+        ]
         #expect(try daemon.tool(add).status == 0)
         var output = try daemon.tool(["biometry", "sensor", "fprintd"])
         #expect(output.stdout == "sensor: fprintd (no fingerprint reader)\n", "\(output.stderr)")

@@ -25,22 +25,24 @@ import Testing
             "issr": Data([0x30, 0x01]), "slnr": Data([0x02]), "subj": Data("s".utf8), "pkhh": Data([0xAB]),
         ]
         let block = ItemPrinter.block(itemClass: "cert", attributes: attributes, keychainPath: "/k/keychain.db")
-        #expect(block == """
-            keychain: "/k/keychain.db"
-            version: 512
-            class: 0x80001000 
-            attributes:
-                "alis"<blob>=<NULL>
-                "cenc"<uint32>=0x00000003 
-                "ctyp"<uint32>=0x00000001 
-                "hpky"<blob>=0xAB\u{20}
-                "issu"<blob>=0x3001  "0\\001"
-                "labl"<blob>="Example CA"
-                "skid"<blob>=<NULL>
-                "snbr"<blob>=0x02\u{20}
-                "subj"<blob>="s"
+        #expect(
+            block == """
+                keychain: "/k/keychain.db"
+                version: 512
+                class: 0x80001000 
+                attributes:
+                    "alis"<blob>=<NULL>
+                    "cenc"<uint32>=0x00000003 
+                    "ctyp"<uint32>=0x00000001 
+                    "hpky"<blob>=0xAB\u{20}
+                    "issu"<blob>=0x3001  "0\\001"
+                    "labl"<blob>="Example CA"
+                    "skid"<blob>=<NULL>
+                    "snbr"<blob>=0x02\u{20}
+                    "subj"<blob>="s"
 
-            """)
+                """
+        )
         // (Bytes with no printable character print in hexadecimal alone, then a space.)
     }
 }

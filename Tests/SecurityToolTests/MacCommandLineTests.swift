@@ -37,7 +37,9 @@ import Testing
         #expect(try tool.run(["find-generic-password", "-s", "Equals", "-w"]).stdout == "=x\n")
         #expect(try tool.run(["find-generic-password", "-s", "Legacy-p", "-w"]).stdout == "-old\n")
         // Grouped flags, and -w last in a group: prompted, the -U before it still counts.
-        #expect(try tool.run(["add-generic-password", "-a", "x", "-s", "Flag", "-Uw"], input: "new\nnew\n").status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "x", "-s", "Flag", "-Uw"], input: "new\nnew\n").status == 0
+        )
         #expect(try tool.run(["find-generic-password", "-gws", "Flag"]).stdout == "new\n")
 
         // Options end at the first operand, as BSD getopt has it: the rest are keychains.
@@ -62,9 +64,14 @@ import Testing
     @Test func portsAreReadAsAtoiReadsThem() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        #expect(try tool.run(["add-internet-password", "-a", "me", "-s", "ports.example", "-P", "8080x", "-w", "a"]).status == 0)
+        #expect(
+            try tool.run(["add-internet-password", "-a", "me", "-s", "ports.example", "-P", "8080x", "-w", "a"]).status
+                == 0
+        )
         // Out of range, as glibc's atoi: never a crash.
-        #expect(try tool.run(["find-internet-password", "-s", "ports.example", "-P", "9223372036854775808"]).status == 44)
+        #expect(
+            try tool.run(["find-internet-password", "-s", "ports.example", "-P", "9223372036854775808"]).status == 44
+        )
         let found = try tool.run(["find-internet-password", "-s", "ports.example", "-P", "8080", "-g"])
         #expect(found.status == 0)
         #expect(found.stdout.contains("    \"port\"<uint32>=0x00001F90 \n"))
@@ -83,33 +90,58 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = folder.path
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Named", "-w", "pw"], environment: environment).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Named", "-w", "pw"], environment: environment)
+                .status == 0
+        )
 
         // A forgotten -s: "One" is a keychain name, which does not exist.
         let find = try tool.run(["find-generic-password", "One"], environment: environment, directory: folder)
         #expect(find.status == 50)
         #expect(find.stderr == "security: SecKeychainSearchCopyNext: " + Self.noSuchKeychain)
-        let add = try tool.run(["add-generic-password", "-a", "me", "-s", "x", "-w", "pw", "One"], environment: environment, directory: folder)
+        let add = try tool.run(
+            ["add-generic-password", "-a", "me", "-s", "x", "-w", "pw", "One"],
+            environment: environment,
+            directory: folder
+        )
         #expect(add.status == 50)
         #expect(add.stderr == "security: SecKeychainItemCreateFromContent (One): " + Self.noSuchKeychain)
-        let delete = try tool.run(["delete-generic-password", "-s", "Named", "Other/keychain.db"], environment: environment, directory: folder)
+        let delete = try tool.run(
+            ["delete-generic-password", "-s", "Named", "Other/keychain.db"],
+            environment: environment,
+            directory: folder
+        )
         #expect(delete.status == 50)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
 
         // A keychain.db that is a link (to nothing yet) names no keychain: opening would create its target.
-        let planted = FileManager.default.temporaryDirectory.appendingPathComponent("security-link-\(UUID().uuidString)")
+        let planted = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "security-link-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: planted, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: planted) }
         let target = planted.appendingPathComponent("target.db")
-        try FileManager.default.createSymbolicLink(at: planted.appendingPathComponent("keychain.db"), withDestinationURL: target)
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "x", "-w", "pw", planted.path], environment: environment).status == 50)
+        try FileManager.default.createSymbolicLink(
+            at: planted.appendingPathComponent("keychain.db"),
+            withDestinationURL: target
+        )
+        #expect(
+            try tool.run(
+                ["add-generic-password", "-a", "me", "-s", "x", "-w", "pw", planted.path],
+                environment: environment
+            ).status == 50
+        )
         #expect(!FileManager.default.fileExists(atPath: target.path))
         // An empty name is a usage error, as on macOS.
         #expect(try tool.run(["find-generic-password", "-s", "Named", ""], environment: environment).status == 2)
 
         // macOS's login keychain names mean the default keychain; nothing is made under ~/Library.
         for name in ["login.keychain", "login.keychain-db", "\(folder.path)/Library/Keychains/login.keychain-db"] {
-            let output = try tool.run(["find-generic-password", "-s", "Named", "-w", name], environment: environment, directory: folder)
+            let output = try tool.run(
+                ["find-generic-password", "-s", "Named", "-w", name],
+                environment: environment,
+                directory: folder
+            )
             #expect(output.stdout == "pw\n", "\(name)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -118,10 +150,18 @@ import Testing
         #expect(try tool.run(["find-generic-password", "-s", "Named", "-w", tool.home.path]).stdout == "pw\n")
         let listed = try tool.run(["list-keychains"])
         #expect(listed.stdout == "    \"\(tool.home.path)/keychain.db\"\n")
-        #expect(try tool.run(["find-generic-password", "-s", "Named", "-w", tool.home.path + "/keychain.db"]).stdout == "pw\n")
+        #expect(
+            try tool.run(["find-generic-password", "-s", "Named", "-w", tool.home.path + "/keychain.db"]).stdout
+                == "pw\n"
+        )
         // Several keychains are searched in order; a missing one among them is reported first.
-        #expect(try tool.run(["find-generic-password", "-s", "Named", "-w", "login.keychain", tool.home.path]).stdout == "pw\n")
-        #expect(try tool.run(["find-generic-password", "-s", "Named", "-w", "login.keychain", "/nonexistent"]).status == 50)
+        #expect(
+            try tool.run(["find-generic-password", "-s", "Named", "-w", "login.keychain", tool.home.path]).stdout
+                == "pw\n"
+        )
+        #expect(
+            try tool.run(["find-generic-password", "-s", "Named", "-w", "login.keychain", "/nonexistent"]).status == 50
+        )
     }
 
     @Test func theTopLevelAsMacOSHasIt() throws {
@@ -170,7 +210,10 @@ import Testing
         #expect(verbose.status == 0)
         #expect(verbose.stderr.hasPrefix("add-generic-password \"-a\" \"me\""))
         #expect(!verbose.stderr.contains("hunter2"))
-        for arguments in [["-s", "-w", "-U", "-a", "x", "-whunter3"], ["-a", "x", "-s", "Echo3", "--password=hunter3"], ["-a", "x", "-s", "Echo4", "-X", "68756e74657233"]] {
+        for arguments in [
+            ["-s", "-w", "-U", "-a", "x", "-whunter3"], ["-a", "x", "-s", "Echo3", "--password=hunter3"],
+            ["-a", "x", "-s", "Echo4", "-X", "68756e74657233"],
+        ] {
             let output = try tool.run(["-v", "add-generic-password"] + arguments)
             #expect(!output.stderr.contains("hunter3") && !output.stderr.contains("68756e74657233"), "\(arguments)")
         }
@@ -178,7 +221,11 @@ import Testing
         #expect(!unlock.stderr.contains("hunter4"))
 
         // -i reads its lines unbuffered: a line meant for a prompt is the prompt's, never a command.
-        let prompted = try tool.run(["-i"], input: "add-generic-password -a me -s Prompted -w\nsecret-line\nsecret-line\nfind-generic-password -s Prompted -w\n")
+        let prompted = try tool.run(
+            ["-i"],
+            input:
+                "add-generic-password -a me -s Prompted -w\nsecret-line\nsecret-line\nfind-generic-password -s Prompted -w\n"
+        )
         #expect(prompted.stdout == "secret-line\n")
         #expect(!prompted.stderr.contains("unknown command"))
     }
@@ -186,12 +233,19 @@ import Testing
     @Test func primaryKeyMatchingAndUpdateAsMacOSHasThem() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Keyed", "-l", "Label", "-w", "one"]).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Keyed", "-l", "Label", "-w", "one"]).status == 0
+        )
         // With account and service given, the other attributes are not matched.
-        #expect(try tool.run(["find-generic-password", "-a", "me", "-s", "Keyed", "-l", "Other", "-w"]).stdout == "one\n")
+        #expect(
+            try tool.run(["find-generic-password", "-a", "me", "-s", "Keyed", "-l", "Other", "-w"]).stdout == "one\n"
+        )
         #expect(try tool.run(["find-generic-password", "-s", "Keyed", "-l", "Other", "-w"]).status == 44)
         // -U sets the attributes given and the default label (the service), as macOS's tool does.
-        #expect(try tool.run(["add-generic-password", "-U", "-a", "me", "-s", "Keyed", "-j", "note", "-w", "two"]).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-U", "-a", "me", "-s", "Keyed", "-j", "note", "-w", "two"]).status
+                == 0
+        )
         var found = try tool.run(["find-generic-password", "-a", "me", "-s", "Keyed", "-g"])
         #expect(found.stdout.contains("    0x00000007 <blob>=\"Keyed\"\n"))
         #expect(found.stdout.contains("    \"icmt\"<blob>=\"note\"\n"))
@@ -204,8 +258,14 @@ import Testing
 
         // Internet passwords: -U without protocol and port updates the first match instead of
         // adding a second item.
-        #expect(try tool.run(["add-internet-password", "-a", "me", "-s", "web.example", "-r", "htps", "-P", "443", "-w", "one"]).status == 0)
-        #expect(try tool.run(["add-internet-password", "-U", "-a", "me", "-s", "web.example", "-w", "two"]).status == 0)
+        #expect(
+            try tool.run([
+                "add-internet-password", "-a", "me", "-s", "web.example", "-r", "htps", "-P", "443", "-w", "one",
+            ]).status == 0
+        )
+        #expect(
+            try tool.run(["add-internet-password", "-U", "-a", "me", "-s", "web.example", "-w", "two"]).status == 0
+        )
         #expect(try tool.run(["find-internet-password", "-s", "web.example", "-r", "htps", "-w"]).stdout == "two\n")
         #expect(try tool.run(["delete-internet-password", "-s", "web.example"]).status == 0)
         #expect(try tool.run(["find-internet-password", "-s", "web.example"]).status == 44)
@@ -227,7 +287,10 @@ import Testing
         #expect(try tool.run(["show-keychain-info", "missing.keychain"]).status == 50)
         let wrong = try tool.run(["unlock-keychain", "-p", "1357"])
         #expect(wrong.status == 51)
-        #expect(wrong.stderr == "security: SecKeychainUnlock <NULL>: The user name or passphrase you entered is not correct.\n")
+        #expect(
+            wrong.stderr
+                == "security: SecKeychainUnlock <NULL>: The user name or passphrase you entered is not correct.\n"
+        )
         let right = try tool.run(["unlock-keychain", "-p", "2468"])
         #expect(right.status == 0)
         #expect(right.stdout.isEmpty && right.stderr.isEmpty)
@@ -237,9 +300,16 @@ import Testing
     @Test func aRefusedAddSaysWhatToDoAndTheLogStaysQuiet() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        let refused = try tool.run(["add-generic-password", "-a", "me", "-s", "Akpu", "-w", "pw", "--accessible", "WhenPasscodeSetThisDeviceOnly"])
+        let refused = try tool.run([
+            "add-generic-password", "-a", "me", "-s", "Akpu", "-w", "pw", "--accessible",
+            "WhenPasscodeSetThisDeviceOnly",
+        ])
         #expect(refused.status == 53)
-        #expect(refused.stderr.hasPrefix("security: SecKeychainItemCreateFromContent (<default>): No keychain is available."))
+        #expect(
+            refused.stderr.hasPrefix(
+                "security: SecKeychainItemCreateFromContent (<default>): No keychain is available."
+            )
+        )
         #expect(refused.stderr.contains("security passcode set"))
         // The engine's notices and information are not the tool's output; KEYCHAIN_LOG_LEVEL shows them.
         var environment = ProcessInfo.processInfo.environment

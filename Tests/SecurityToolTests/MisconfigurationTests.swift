@@ -19,13 +19,23 @@ import Testing
 /// keychain (one in the current folder, the user's own) and never "item not found".
 @Suite struct MisconfigurationTests {
     /// Runs the tool in `directory` with exactly `environment` (and `PATH`).
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String], input: String = "") throws -> SecurityToolRunner.Output {
+    static func run(
+        _ arguments: [String],
+        in directory: URL,
+        environment: [String: String],
+        input: String = ""
+    ) throws -> SecurityToolRunner.Output {
         var environment = environment
         environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
         environment["HOME"] = directory.path
         environment["XDG_RUNTIME_DIR"] = directory.appendingPathComponent("runtime").path
         let process = ["/usr/bin/env", "-C", directory.path, SecurityToolRunner.executable.path] + arguments
-        return try SecurityToolRunner.runProgram(process[0], Array(process.dropFirst()), environment: environment, input: input)
+        return try SecurityToolRunner.runProgram(
+            process[0],
+            Array(process.dropFirst()),
+            environment: environment,
+            input: input
+        )
     }
 
     static func temporaryFolder() throws -> URL {
@@ -40,7 +50,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = ["KEYCHAIN_HOME": "keychain", "KEYCHAIN_ENGINE": engine]
         let message = "KEYCHAIN_HOME is the relative path \"keychain\"; name it by an absolute path"
-        let added = try Self.run(["add-generic-password", "-a", "me", "-s", "Relative", "-w", "x"], in: folder, environment: environment)
+        let added = try Self.run(
+            ["add-generic-password", "-a", "me", "-s", "Relative", "-w", "x"],
+            in: folder,
+            environment: environment
+        )
         #expect(added.status == 1)
         #expect(added.stderr.contains(message))
         let found = try Self.run(["find-generic-password", "-s", "Relative"], in: folder, environment: environment)
@@ -57,9 +71,17 @@ import Testing
         let message = "KEYCHAIN_SOCKET names \(socket), where no securityd listens"
 
         // The default keychain, served by a socket that is not there.
-        var output = try Self.run(["find-generic-password", "-s", "Any"], in: folder, environment: ["KEYCHAIN_SOCKET": socket])
+        var output = try Self.run(
+            ["find-generic-password", "-s", "Any"],
+            in: folder,
+            environment: ["KEYCHAIN_SOCKET": socket]
+        )
         #expect(output.status == 1 && output.stderr.contains(message))
-        output = try Self.run(["add-generic-password", "-a", "me", "-s", "Any", "-w", "x"], in: folder, environment: ["KEYCHAIN_SOCKET": socket])
+        output = try Self.run(
+            ["add-generic-password", "-a", "me", "-s", "Any", "-w", "x"],
+            in: folder,
+            environment: ["KEYCHAIN_SOCKET": socket]
+        )
         #expect(output.status == 1 && output.stderr.contains(message))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".local").path))
 
@@ -89,12 +111,18 @@ import Testing
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
         let added = try SecurityToolRunner.runProgram(
-            "/usr/bin/setpriv", setpriv + ["add-generic-password", "-a", "me", "-s", "Folder", "-w", "x"], environment: environment
+            "/usr/bin/setpriv",
+            setpriv + ["add-generic-password", "-a", "me", "-s", "Folder", "-w", "x"],
+            environment: environment
         )
         #expect(added.status == 0)
         chmod(home.path, 0)
         defer { chmod(home.path, 0o700) }
-        let found = try SecurityToolRunner.runProgram("/usr/bin/setpriv", setpriv + ["find-generic-password", "-s", "Folder"], environment: environment)
+        let found = try SecurityToolRunner.runProgram(
+            "/usr/bin/setpriv",
+            setpriv + ["find-generic-password", "-s", "Folder"],
+            environment: environment
+        )
         #expect(found.status == 1)
         #expect(found.stderr.contains("cannot open the keychain at \(home.path) (KEYCHAIN_HOME)"))
         #expect(found.stderr.contains("Permission denied"))

@@ -74,12 +74,20 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_HOME"] = tool.home.path
         let command = [SecurityToolRunner.executable.path, "passcode", "remove"]
-        var transcript = try TerminalSession.run(command, environment: environment, answering: ["current passcode:": "2468", "[y/N]": "n"])
+        var transcript = try TerminalSession.run(
+            command,
+            environment: environment,
+            answering: ["current passcode:": "2468", "[y/N]": "n"]
+        )
         #expect(transcript.status == 1)
         #expect(transcript.output.contains("2 items need the passcode"))
         #expect(try tool.run(["status"]).stdout.contains("passcode: set"))
 
-        transcript = try TerminalSession.run(command, environment: environment, answering: ["current passcode:": "2468", "[y/N]": "y"])
+        transcript = try TerminalSession.run(
+            command,
+            environment: environment,
+            answering: ["current passcode:": "2468", "[y/N]": "y"]
+        )
         #expect(transcript.status == 0)
         #expect(transcript.output.contains("passcode removed; 2 items destroyed"))
         #expect(try tool.run(["status"]).stdout.contains("passcode: not set"))

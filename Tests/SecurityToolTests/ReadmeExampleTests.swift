@@ -46,7 +46,9 @@ import Testing
 
     /// Type-checks `source` as `main.swift` (top-level code) or as a library file, with warnings as errors.
     static func typecheck(_ source: String, asLibrary: Bool) throws -> SecurityToolRunner.Output {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-example-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "readme-example-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(asLibrary ? "Examples.swift" : "main.swift")
@@ -57,7 +59,11 @@ import Testing
         ]
         if asLibrary { arguments.append("-parse-as-library") }
         arguments.append(file.path)
-        return try SecurityToolRunner.runProgram("/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment)
+        return try SecurityToolRunner.runProgram(
+            "/usr/bin/env",
+            arguments,
+            environment: ProcessInfo.processInfo.environment
+        )
     }
 
     @Test func theExamplesAreFound() throws {
@@ -72,7 +78,10 @@ import Testing
         #expect(programs.count >= 4)
         for program in programs {
             let result = try Self.typecheck(program, asLibrary: false)
-            #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stderr)\n\(program)")
+            #expect(
+                result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty,
+                "\(result.stderr)\n\(program)"
+            )
         }
     }
 

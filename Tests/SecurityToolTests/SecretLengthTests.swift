@@ -52,9 +52,11 @@ import Testing
         let tooLong = String(repeating: "s", count: 16 << 20 + 1)
         let added = try tool.run(["add-generic-password", "-a", "me", "-s", "Huge", "-w"], input: tooLong + "\n")
         #expect(added.status == 1)
-        #expect(added.stderr.hasSuffix(
-            "security: the input line is longer than 16777216 bytes (16 MiB, the longest secret a keychain item holds); nothing was read from it\n"
-        ))
+        #expect(
+            added.stderr.hasSuffix(
+                "security: the input line is longer than 16777216 bytes (16 MiB, the longest secret a keychain item holds); nothing was read from it\n"
+            )
+        )
         let found = try tool.run(["find-generic-password", "-s", "Huge"])
         #expect(found.status == 44)
 

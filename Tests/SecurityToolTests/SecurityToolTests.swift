@@ -17,7 +17,8 @@ import Testing
 
 /// The `security` tool as a shell user sees it: stdout, stderr and exit status, as on macOS.
 @Suite struct SecurityToolTests {
-    static let notFound = "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n"
+    static let notFound =
+        "security: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.\n"
 
     @Test func addFindDeleteGenericPasswordAsOnMacOS() throws {
         let tool = SecurityToolRunner()
@@ -28,7 +29,10 @@ import Testing
 
         output = try tool.run(["add-generic-password", "-a", "me", "-s", "Example", "-w", "again"])
         #expect(output.status == 45)
-        #expect(output.stderr == "security: SecKeychainItemCreateFromContent (<default>): The specified item already exists in the keychain.\n")
+        #expect(
+            output.stderr
+                == "security: SecKeychainItemCreateFromContent (<default>): The specified item already exists in the keychain.\n"
+        )
 
         output = try tool.run(["find-generic-password", "-a", "me", "-s", "Example", "-w"])
         #expect(output.status == 0)
@@ -41,7 +45,11 @@ import Testing
 
         output = try tool.run(["find-generic-password", "-s", "Example", "-g"])
         #expect(output.status == 0)
-        #expect(output.stdout.hasPrefix("keychain: \"\(tool.home.path)/keychain.db\"\nversion: 512\nclass: \"genp\"\nattributes:\n"))
+        #expect(
+            output.stdout.hasPrefix(
+                "keychain: \"\(tool.home.path)/keychain.db\"\nversion: 512\nclass: \"genp\"\nattributes:\n"
+            )
+        )
         #expect(output.stdout.contains("    \"acct\"<blob>=\"me\"\n"))
         #expect(output.stdout.contains("    \"svce\"<blob>=\"Example\"\n"))
         #expect(output.stdout.contains("    0x00000007 <blob>=\"Example\"\n"))
@@ -61,7 +69,10 @@ import Testing
     @Test func passwordGivenLastIsPromptedTwiceFromStandardInput() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        var output = try tool.run(["add-generic-password", "-a", "me", "-s", "Prompted", "-w"], input: "typed secret\ntyped secret\n")
+        var output = try tool.run(
+            ["add-generic-password", "-a", "me", "-s", "Prompted", "-w"],
+            input: "typed secret\ntyped secret\n"
+        )
         #expect(output.status == 0)
         #expect(output.stderr == "password data for new item: retype password for new item: ")
         output = try tool.run(["find-generic-password", "-s", "Prompted", "-w"])
@@ -96,17 +107,26 @@ import Testing
         #expect(try tool.run(["delete-generic-password"]).status == 2)
         let badCode = try tool.run(["add-generic-password", "-a", "me", "-s", "x", "-c", "abc"])
         #expect(badCode.status == 1)
-        #expect(badCode.stderr == "Error: four-character types must be exactly 4 characters long. (Try \"abc \" instead of \"abc\")\n")
+        #expect(
+            badCode.stderr
+                == "Error: four-character types must be exactly 4 characters long. (Try \"abc \" instead of \"abc\")\n"
+        )
     }
 
     @Test func internetPasswords() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        let add = ["add-internet-password", "-a", "me", "-s", "example.com", "-r", "htps", "-P", "443", "-p", "/login", "-w", "pw"]
+        let add = [
+            "add-internet-password", "-a", "me", "-s", "example.com", "-r", "htps", "-P", "443", "-p", "/login", "-w",
+            "pw",
+        ]
         #expect(try tool.run(add).status == 0)
         let duplicate = try tool.run(add)
         #expect(duplicate.status == 45)
-        #expect(duplicate.stderr == "security: SecKeychainAddInternetPassword <NULL>: The specified item already exists in the keychain.\n")
+        #expect(
+            duplicate.stderr
+                == "security: SecKeychainAddInternetPassword <NULL>: The specified item already exists in the keychain.\n"
+        )
         let found = try tool.run(["find-internet-password", "-s", "example.com", "-g"])
         #expect(found.status == 0)
         #expect(found.stdout.contains("    \"ptcl\"<uint32>=\"htps\"\n"))
@@ -120,7 +140,9 @@ import Testing
     @Test func jsonOutput() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "Json", "-w", "pw", "-j", "a comment"]).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "Json", "-w", "pw", "-j", "a comment"]).status == 0
+        )
         let output = try tool.run(["find-generic-password", "-s", "Json", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(object["class"] as? String == "genp")
@@ -168,10 +190,18 @@ import Testing
     @Test func accessibleOption() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        let output = try tool.run(["add-generic-password", "-a", "me", "-s", "A", "-w", "x", "--accessible", "WhenPasscodeSetThisDeviceOnly"])
+        let output = try tool.run([
+            "add-generic-password", "-a", "me", "-s", "A", "-w", "x", "--accessible", "WhenPasscodeSetThisDeviceOnly",
+        ])
         #expect(output.status == Int32(UInt32(bitPattern: -25291) & 0xFF))
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "A", "-w", "x", "--accessible", "Sometimes"]).status == 2)
-        #expect(try tool.run(["add-generic-password", "-a", "me", "-s", "A", "-w", "x", "--accessible", "AfterFirstUnlock"]).status == 0)
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "A", "-w", "x", "--accessible", "Sometimes"]).status
+                == 2
+        )
+        #expect(
+            try tool.run(["add-generic-password", "-a", "me", "-s", "A", "-w", "x", "--accessible", "AfterFirstUnlock"])
+                .status == 0
+        )
         #expect(try tool.run(["find-generic-password", "-s", "A", "--json"]).stdout.contains("\"pdmn\" : \"ck\""))
     }
 }

@@ -11,14 +11,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import ArgumentParser
 import Foundation
 import KeychainDevice
 
 /// The child-process half of ``DaemonRun``: look-ups from one client process, as JSON.
 struct ClientCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "client", abstract: "Look-ups from one process (internal).")
+    static let configuration = CommandConfiguration(
+        commandName: "client",
+        abstract: "Look-ups from one process (internal)."
+    )
 
     @Option var engine: String
     @Option var home: String
@@ -45,13 +47,21 @@ struct ClientCommand: ParsableCommand {
     }
 
     func run() throws {
-        let kind: DeviceConfiguration.EngineKind = switch engine {
-        case "daemon": .daemon
-        case "loopback": .loopback
-        default: .embedded
-        }
-        let configuration = DeviceConfiguration(passcodePrompt: .none, engine: kind, daemonSocket: kind == .daemon ? socket : nil)
-        let device = try Device(home: KeychainHome(url: URL(fileURLWithPath: home, isDirectory: true)), configuration: configuration)
+        let kind: DeviceConfiguration.EngineKind =
+            switch engine {
+            case "daemon": .daemon
+            case "loopback": .loopback
+            default: .embedded
+            }
+        let configuration = DeviceConfiguration(
+            passcodePrompt: .none,
+            engine: kind,
+            daemonSocket: kind == .daemon ? socket : nil
+        )
+        let device = try Device(
+            home: KeychainHome(url: URL(fileURLWithPath: home, isDirectory: true)),
+            configuration: configuration
+        )
         let workload = Workload(prefix: prefix, seed: seed)
         let operations = ItemOperations(workload: workload)
         var sampler = IndexSampler(seed: samplerSeed)
@@ -63,7 +73,12 @@ struct ClientCommand: ParsableCommand {
             }
             let started = now()
             let loop = Sample.measure(indices.count) { operations.lookup(indices[$0]) }
-            return Result(lookups: loop.count, errors: loop.errors, loopSeconds: loop.wallSeconds, startedAt: Double(started) / 1e9)
+            return Result(
+                lookups: loop.count,
+                errors: loop.errors,
+                loopSeconds: loop.wallSeconds,
+                startedAt: Double(started) / 1e9
+            )
         }
         FileHandle.standardOutput.write(try JSONEncoder().encode(result))
     }
@@ -82,7 +97,10 @@ struct ClientCommand: ParsableCommand {
             finished = now()
         }
         return Result(
-            lookups: count, errors: errors, loopSeconds: Double(finished - start) / 1e9, startedAt: Double(start) / 1e9,
+            lookups: count,
+            errors: errors,
+            loopSeconds: Double(finished - start) / 1e9,
+            startedAt: Double(start) / 1e9,
             lateProcesses: late ? 1 : 0
         )
     }

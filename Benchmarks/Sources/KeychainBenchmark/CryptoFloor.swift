@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// The cryptographic floors: AES-256-GCM seal + open with swift-crypto at the sizes an item
 /// uses, and the passcode KDF (scrypt) at the parameters a new passcode gets.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainDevice
 import KeychainServices
@@ -44,8 +43,14 @@ struct DaemonRun {
             try? FileManager.default.removeItem(at: home)
         }
         let operations = ItemOperations(workload: workload)
-        let embedded = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodePrompt: .none, engine: .embedded))
-        let loopback = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodePrompt: .none, engine: .loopback))
+        let embedded = try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodePrompt: .none, engine: .embedded)
+        )
+        let loopback = try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodePrompt: .none, engine: .loopback)
+        )
         let remote = try Device(
             home: KeychainHome(url: home),
             configuration: DeviceConfiguration(passcodePrompt: .none, engine: .daemon, daemonSocket: socket)
@@ -57,7 +62,9 @@ struct DaemonRun {
         }
         var sampler = IndexSampler(seed: workload.seed &+ 31)
         let indices = sampler.indices(sample, below: count)
-        for (subject, device) in [(Self.embeddedSubject, embedded), (Self.loopbackSubject, loopback), (Self.daemonSubject, remote)] {
+        for (subject, device) in [
+            (Self.embeddedSubject, embedded), (Self.loopbackSubject, loopback), (Self.daemonSubject, remote),
+        ] {
             Device.withCurrent(device) {
                 _ = operations.lookup(0)  // a connection, a warm cache
                 let lookup = Sample.measure(indices.count) { operations.lookup(indices[$0]) }
@@ -73,8 +80,15 @@ struct DaemonRun {
             let aggregate = try concurrentLookups(engine: engine, home: home, socket: socket)
             let subject = engine == "daemon" ? Self.daemonSubject : Self.embeddedSubject
             log.record(
-                subject, "lookup, \(clients) processes", size: count, value: aggregate.operationsPerSecond, unit: "ops/s",
-                extra: ["processes": clients, "errors": aggregate.errors, "lookups": aggregate.lookups, "late_processes": aggregate.lateProcesses]
+                subject,
+                "lookup, \(clients) processes",
+                size: count,
+                value: aggregate.operationsPerSecond,
+                unit: "ops/s",
+                extra: [
+                    "processes": clients, "errors": aggregate.errors, "lookups": aggregate.lookups,
+                    "late_processes": aggregate.lateProcesses,
+                ]
             )
         }
     }
@@ -113,7 +127,8 @@ struct DaemonRun {
             process.arguments = [
                 "client", "--engine", engine, "--home", home.path, "--socket", socket, "--size", "\(count)",
                 "--lookups", "\(sample)", "--prefix", workload.prefix, "--seed", "\(workload.seed)",
-                "--sampler-seed", "\(workload.seed &+ UInt64(index) &+ 1)", "--start-at", "\(startAt)", "--seconds", "2",
+                "--sampler-seed", "\(workload.seed &+ UInt64(index) &+ 1)", "--start-at", "\(startAt)", "--seconds",
+                "2",
             ]
             let output = Pipe()
             process.standardOutput = output

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainDevice
@@ -49,9 +48,19 @@ struct KeyOperationRun {
 
         let home = directory.appendingPathComponent("keys", isDirectory: true)
         try? FileManager.default.removeItem(at: home)
-        let device = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodePrompt: .none, engine: .embedded))
+        let device = try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodePrompt: .none, engine: .embedded)
+        )
         try Device.withCurrent(device) {
-            let access = try Self.require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage], nil))
+            let access = try Self.require(
+                SecAccessControlCreateWithFlags(
+                    nil,
+                    kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                    [.privateKeyUsage],
+                    nil
+                )
+            )
             let parameters: [String: Any] = [
                 kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
                 kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
@@ -73,12 +82,18 @@ struct KeyOperationRun {
     private func measure(_ subject: String, privateKey: SecKey) throws {
         let publicKey = try Self.require(SecKeyCopyPublicKey(privateKey))
         let message = Self.message as CFData
-        let sign = Sample.measure(operations) { _ in SecKeyCreateSignature(privateKey, Self.algorithm, message, nil) != nil }
+        let sign = Sample.measure(operations) { _ in
+            SecKeyCreateSignature(privateKey, Self.algorithm, message, nil) != nil
+        }
         log.record(subject, "ECDSA P-256 sign", size: nil, sign)
         let signature = try Self.require(SecKeyCreateSignature(privateKey, Self.algorithm, message, nil))
-        let verify = Sample.measure(operations) { _ in SecKeyVerifySignature(publicKey, Self.algorithm, message, signature, nil) }
+        let verify = Sample.measure(operations) { _ in
+            SecKeyVerifySignature(publicKey, Self.algorithm, message, signature, nil)
+        }
         log.record(subject, "ECDSA P-256 verify", size: nil, verify)
-        let encrypt = Sample.measure(operations) { _ in SecKeyCreateEncryptedData(publicKey, Self.ecies, message, nil) != nil }
+        let encrypt = Sample.measure(operations) { _ in
+            SecKeyCreateEncryptedData(publicKey, Self.ecies, message, nil) != nil
+        }
         log.record(subject, "ECIES encrypt 64 B", size: nil, encrypt)
         let sealed = try Self.require(SecKeyCreateEncryptedData(publicKey, Self.ecies, message, nil))
         let decrypt = Sample.measure(operations) { _ in
@@ -122,7 +137,10 @@ struct KeyOperationRun {
             guard let peer = try? P256.KeyAgreement.PublicKey(x963Representation: ephemeralPublic),
                 let agreed = try? recipient.sharedSecretFromKeyAgreement(with: peer),
                 let (key, iv) = derive(agreed, ephemeralPublic),
-                let opened = try? AES.GCM.open(AES.GCM.SealedBox(nonce: iv, ciphertext: box.ciphertext, tag: box.tag), using: key)
+                let opened = try? AES.GCM.open(
+                    AES.GCM.SealedBox(nonce: iv, ciphertext: box.ciphertext, tag: box.tag),
+                    using: key
+                )
             else { return false }
             return opened == Self.message
         }

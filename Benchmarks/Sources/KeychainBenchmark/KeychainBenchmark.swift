@@ -28,14 +28,17 @@ struct KeychainBenchmark: ParsableCommand {
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Runs every measurement.")
 
-    @Option(help: "Keychain sizes, comma-separated.", transform: { text in
-        try text.split(separator: ",").map { value in
-            guard let size = Int(value.trimmingCharacters(in: .whitespaces)), size > 0 else {
-                throw ValidationError("not a size: \(value)")
+    @Option(
+        help: "Keychain sizes, comma-separated.",
+        transform: { text in
+            try text.split(separator: ",").map { value in
+                guard let size = Int(value.trimmingCharacters(in: .whitespaces)), size > 0 else {
+                    throw ValidationError("not a size: \(value)")
+                }
+                return size
             }
-            return size
         }
-    })
+    )
     var sizes: [Int] = [1_000, 10_000, 100_000, 1_000_000]
 
     @Option(help: "Operations timed per phase at each size (at most the size).")
@@ -87,7 +90,8 @@ struct RunCommand: ParsableCommand {
         for size in sizes {
             let sampled = min(size, sample)
             log.echo("size \(size) (\(sampled) timed operations per phase)")
-            let home = try SizeRun(size: size, sample: sampled, workload: workload, directory: directory, log: log).run()
+            let home = try SizeRun(size: size, sample: sampled, workload: workload, directory: directory, log: log)
+                .run()
             if rowBytes == nil {
                 let files = KeychainFiles(directory: home)
                 rowBytes = try files.meanRowBytes()
@@ -97,13 +101,34 @@ struct RunCommand: ParsableCommand {
             }
             let probe = OpenProbe(home: home, size: size, lookups: min(size, 20_000), workload: workload)
             let (result, wall) = try probe.measureInChildProcess()
-            log.record(SizeRun.subject, "open + first item", size: size, value: result.firstItemMilliseconds, unit: "ms",
-                       extra: ["open_ms": result.openMilliseconds, "process_wall_ms": wall])
-            log.record(SizeRun.subject, "lookup loop peak RSS", size: size, value: Double(result.peakResidentBytes) / 1_048_576,
-                       unit: "MiB", extra: ["lookups_per_s": result.lookupsPerSecond, "lookups": probe.lookups,
-                                            "errors": result.lookupErrors, "rss_after_mib": Double(result.residentAfterBytes) / 1_048_576])
+            log.record(
+                SizeRun.subject,
+                "open + first item",
+                size: size,
+                value: result.firstItemMilliseconds,
+                unit: "ms",
+                extra: ["open_ms": result.openMilliseconds, "process_wall_ms": wall]
+            )
+            log.record(
+                SizeRun.subject,
+                "lookup loop peak RSS",
+                size: size,
+                value: Double(result.peakResidentBytes) / 1_048_576,
+                unit: "MiB",
+                extra: [
+                    "lookups_per_s": result.lookupsPerSecond, "lookups": probe.lookups,
+                    "errors": result.lookupErrors, "rss_after_mib": Double(result.residentAfterBytes) / 1_048_576,
+                ]
+            )
             if !keep { try? FileManager.default.removeItem(at: home) }
-            try SQLiteFloor(size: size, sample: sampled, rowBytes: rowBytes ?? 0, workload: workload, directory: directory, log: log).run()
+            try SQLiteFloor(
+                size: size,
+                sample: sampled,
+                rowBytes: rowBytes ?? 0,
+                workload: workload,
+                directory: directory,
+                log: log
+            ).run()
         }
         crypto.scrypt(log2Rounds: 16, repeats: 5)
         if protectedItems > 0 {
@@ -126,14 +151,19 @@ struct RunCommand: ParsableCommand {
             ).run()
         }
         let rekeyed = rekeySizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        log.echo("data protection: passcode over \(rekeyed.map(String.init).joined(separator: ", ")) items, log truncation")
+        log.echo(
+            "data protection: passcode over \(rekeyed.map(String.init).joined(separator: ", ")) items, log truncation"
+        )
         try DataProtectionRun(sizes: rekeyed, directory: directory, seed: workload.seed, log: log).run()
     }
 }
 
 /// The child-process half of ``OpenProbe``: prints its result as JSON.
 struct ProbeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "probe", abstract: "Opens a filled keychain (internal).")
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Opens a filled keychain (internal)."
+    )
 
     @Option var home: String
     @Option var size: Int

@@ -24,7 +24,9 @@ struct KeychainFiles {
     func bytesOnDisk() -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.reduce(0) { total, name in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: directory.appendingPathComponent(name).path
+            )
             return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
         }
     }

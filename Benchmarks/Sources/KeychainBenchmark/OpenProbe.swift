@@ -37,7 +37,10 @@ struct OpenProbe {
     func measure() throws -> Result {
         let operations = ItemOperations(workload: workload)
         let start = now()
-        let device = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodePrompt: .none))
+        let device = try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodePrompt: .none)
+        )
         let opened = now()
         return try Device.withCurrent(device) {
             guard operations.lookup(0) else { throw ProbeError.firstItemMissing }

@@ -30,7 +30,10 @@ struct ProtectedItemRun {
     func run() throws {
         let home = directory.appendingPathComponent("protected", isDirectory: true)
         try? FileManager.default.removeItem(at: home)
-        let device = try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodePrompt: .none))
+        let device = try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodePrompt: .none)
+        )
 
         let set = Sample.measure(1) { _ in (try? device.setPasscode(Self.passcode)) != nil }
         log.record(Self.subject, "set passcode", size: nil, set)
@@ -62,7 +65,8 @@ struct ProtectedItemRun {
     /// password's key derivation, later reads through the same context do not.
     private func applicationPasswordItems() {
         let operations = ItemOperations(workload: Workload(prefix: "kc-bench-app", seed: seed))
-        guard let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .applicationPassword, nil)
+        guard
+            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .applicationPassword, nil)
         else { return }
         let password = Data("correct horse battery staple".utf8)
         let context = LAContext()
@@ -106,7 +110,10 @@ struct ProtectedItemRun {
         }
         let prompts = 1 - (try device.simulatedSensor.queuedOutcomes().count)
         log.record(
-            Self.subject, "lookup (biometryAny, reused LAContext)", size: count, reused,
+            Self.subject,
+            "lookup (biometryAny, reused LAContext)",
+            size: count,
+            reused,
             extra: ["sensor_matches_used": prompts]
         )
     }

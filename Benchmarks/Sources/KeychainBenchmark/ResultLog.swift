@@ -43,18 +43,30 @@ final class ResultLog {
             "lat_ms": latency,
         ]
         emit(
-            subject, phase, size: size, fields.merging(extra) { _, new in new },
+            subject,
+            phase,
+            size: size,
+            fields.merging(extra) { _, new in new },
             summary: String(
                 format: "%12.1f ops/s  p50=%.4f ms  p99=%.4f ms",
-                sample.operationsPerSecond, latency["p50"] ?? 0, latency["p99"] ?? 0
+                sample.operationsPerSecond,
+                latency["p50"] ?? 0,
+                latency["p99"] ?? 0
             ) + (sample.errors > 0 ? "  ERRORS=\(sample.errors)" : "")
         )
     }
 
     /// Records a single figure that is not a rate (bytes per item, resident memory, one-off costs).
-    func record(_ subject: String, _ phase: String, size: Int?, value: Double, unit: String, extra: [String: Any] = [:]) {
+    func record(_ subject: String, _ phase: String, size: Int?, value: Double, unit: String, extra: [String: Any] = [:])
+    {
         let fields: [String: Any] = ["value": value, "unit": unit]
-        emit(subject, phase, size: size, fields.merging(extra) { _, new in new }, summary: String(format: "%12.3f %@", value, unit))
+        emit(
+            subject,
+            phase,
+            size: size,
+            fields.merging(extra) { _, new in new },
+            summary: String(format: "%12.3f %@", value, unit)
+        )
     }
 
     /// Writes one record and echoes it as an aligned line.
@@ -64,7 +76,9 @@ final class ResultLog {
         record["phase"] = phase
         if let size { record["size"] = size }
         write(record)
-        func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        func column(_ text: String, _ width: Int) -> String {
+            text.padding(toLength: width, withPad: " ", startingAt: 0)
+        }
         echo("  \(column(subject, 40)) \(column(phase, 22)) \(column(size.map { "size=\($0)" } ?? "", 13)) " + summary)
     }
 

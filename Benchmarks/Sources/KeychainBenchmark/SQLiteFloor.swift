@@ -54,7 +54,10 @@ struct SQLiteFloor {
         let fillCount = size - sample
         try pool.write { db in
             for index in 0..<fillCount {
-                try db.execute(sql: insert, arguments: [workload.service(index), workload.account(index), payload(index)])
+                try db.execute(
+                    sql: insert,
+                    arguments: [workload.service(index), workload.account(index), payload(index)]
+                )
             }
         }
         var sampler = IndexSampler(seed: workload.seed ^ UInt64(size))
@@ -62,11 +65,12 @@ struct SQLiteFloor {
 
         let store = Sample.measure(sample) { offset in
             let index = fillCount + offset
-            return (try? pool.write { db in
-                try db.cachedStatement(sql: insert).execute(
-                    arguments: [workload.service(index), workload.account(index), payload(index)]
-                )
-            }) != nil
+            return
+                (try? pool.write { db in
+                    try db.cachedStatement(sql: insert).execute(
+                        arguments: [workload.service(index), workload.account(index), payload(index)]
+                    )
+                }) != nil
         }
         log.record(Self.subject, "store", size: size, store, extra: extra)
 
@@ -75,7 +79,10 @@ struct SQLiteFloor {
         let lookup = Sample.measure(sample) { offset in
             let index = lookups[offset]
             let found = try? pool.read { db in
-                try Data.fetchOne(db.cachedStatement(sql: select), arguments: [workload.service(index), workload.account(index)])
+                try Data.fetchOne(
+                    db.cachedStatement(sql: select),
+                    arguments: [workload.service(index), workload.account(index)]
+                )
             }
             return found == payload(index)
         }
@@ -84,21 +91,26 @@ struct SQLiteFloor {
         let updated = sampler.indices(sample, below: size)
         let update = Sample.measure(sample) { offset in
             let index = updated[offset]
-            return (try? pool.write { db in
-                try db.cachedStatement(sql: "UPDATE items SET secret = ? WHERE service = ? AND account = ?").execute(
-                    arguments: [payload(index, generation: 1), workload.service(index), workload.account(index)]
-                )
-            }) != nil
+            return
+                (try? pool.write { db in
+                    try db.cachedStatement(sql: "UPDATE items SET secret = ? WHERE service = ? AND account = ?")
+                        .execute(
+                            arguments: [
+                                payload(index, generation: 1), workload.service(index), workload.account(index),
+                            ]
+                        )
+                }) != nil
         }
         log.record(Self.subject, "update", size: size, update, extra: extra)
 
         let delete = Sample.measure(sample) { offset in
             let index = updated[offset]
-            return (try? pool.write { db in
-                try db.cachedStatement(sql: "DELETE FROM items WHERE service = ? AND account = ?").execute(
-                    arguments: [workload.service(index), workload.account(index)]
-                )
-            }) != nil
+            return
+                (try? pool.write { db in
+                    try db.cachedStatement(sql: "DELETE FROM items WHERE service = ? AND account = ?").execute(
+                        arguments: [workload.service(index), workload.account(index)]
+                    )
+                }) != nil
         }
         log.record(Self.subject, "delete", size: size, delete, extra: extra)
         try pool.close()

@@ -51,8 +51,20 @@ struct SizeRun {
 
             let files = KeychainFiles(directory: home)
             let logical = try files.logicalBytes()
-            log.record(Self.subject, "database bytes/item", size: size, value: Double(logical) / Double(size), unit: "B")
-            log.record(Self.subject, "files on disk/item", size: size, value: Double(files.bytesOnDisk()) / Double(size), unit: "B")
+            log.record(
+                Self.subject,
+                "database bytes/item",
+                size: size,
+                value: Double(logical) / Double(size),
+                unit: "B"
+            )
+            log.record(
+                Self.subject,
+                "files on disk/item",
+                size: size,
+                value: Double(files.bytesOnDisk()) / Double(size),
+                unit: "B"
+            )
             log.record(Self.subject, "row bytes (mean)", size: size, value: Double(try files.meanRowBytes()), unit: "B")
 
             let lookupIndices = sampler.indices(sample, below: size)
@@ -87,7 +99,10 @@ struct SizeRun {
         let repeats = max(3, 20_000 / size)
         let all = Sample.measure(repeats) { _ in ItemOperations.attributes(matching: [:]) == size }
         log.record(
-            Self.subject, "all attributes (LimitAll)", size: size, all,
+            Self.subject,
+            "all attributes (LimitAll)",
+            size: size,
+            all,
             extra: ["items_per_query": size, "items_per_s": all.operationsPerSecond * Double(size)]
         )
         var sampler = IndexSampler(seed: workload.seed &+ 7)

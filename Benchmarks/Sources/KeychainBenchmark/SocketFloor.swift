@@ -45,7 +45,8 @@ enum SocketFloor {
         var message = [UInt8](repeating: 0x5a, count: size)
         return Sample.measure(count) { _ in
             message.withUnsafeMutableBytes { buffer in
-                send(connection, buffer.baseAddress!, size, 0) == size && EchoCommand.receive(size, into: buffer.baseAddress!, from: connection)
+                send(connection, buffer.baseAddress!, size, 0) == size
+                    && EchoCommand.receive(size, into: buffer.baseAddress!, from: connection)
             }
         }
     }
@@ -55,7 +56,9 @@ enum SocketFloor {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = try self.address(path)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard descriptor >= 0, result == 0, listen(descriptor, 1) == 0 else { throw EchoCommand.Failure.socket(errno) }
         return descriptor
@@ -65,7 +68,9 @@ enum SocketFloor {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw EchoCommand.Failure.socket(ENAMETOOLONG) }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw EchoCommand.Failure.socket(ENAMETOOLONG)
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             buffer.copyBytes(from: bytes)
             buffer[bytes.count] = 0
@@ -76,7 +81,10 @@ enum SocketFloor {
 
 /// The child-process half of ``SocketFloor``: sends back whatever arrives until the other end closes.
 struct EchoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "echo", abstract: "Echoes a socket's messages (internal).")
+    static let configuration = CommandConfiguration(
+        commandName: "echo",
+        abstract: "Echoes a socket's messages (internal)."
+    )
 
     @Option var socket: String
 
@@ -88,7 +96,9 @@ struct EchoCommand: ParsableCommand {
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = try SocketFloor.address(socket)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard descriptor >= 0, connected == 0 else { throw Failure.socket(errno) }
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -34,7 +34,9 @@ struct Workload: Sendable {
 
     /// The 64 hexadecimal characters of item `index`'s secret in `generation` (0 stored, 1 updated).
     func secret(_ index: Int, generation: UInt64 = 0) -> Data {
-        var generator = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15) ^ (generation &* 0xD1B5_4A32_D192_ED03))
+        var generator = SplitMix64(
+            seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15) ^ (generation &* 0xD1B5_4A32_D192_ED03)
+        )
         var bytes = [UInt8]()
         bytes.reserveCapacity(64)
         let digits = Array("0123456789abcdef".utf8)

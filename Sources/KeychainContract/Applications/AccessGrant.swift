@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import KeychainCore
 
 /// What the far side of the engine boundary lets one client's item requests use: the access

@@ -100,7 +100,7 @@ package final class ApplicationRegistry: Sendable {
         for group in groups {
             do {
                 _ = try engine.add(record(service: Self.grantPrefix + group, account: appID))
-            } catch where error.code == .duplicateItem {
+            } catch  where error.code == .duplicateItem {
                 // Granted before.
             }
         }
@@ -116,7 +116,7 @@ package final class ApplicationRegistry: Sendable {
         for group in groups {
             do {
                 try engine.delete(record(service: Self.grantPrefix + group, account: appID))
-            } catch where error.code == .itemNotFound {
+            } catch  where error.code == .itemNotFound {
                 // Never granted.
             }
         }
@@ -145,7 +145,7 @@ package final class ApplicationRegistry: Sendable {
         let found: [ItemResult]
         do {
             found = try engine.search(query)
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             found = []
         } catch {
             state.withLock { $0.lastFailure = .now }  // locked since the daemon started: try again later
@@ -155,7 +155,9 @@ package final class ApplicationRegistry: Sendable {
             // A grant or revocation since the records were read: read them again next time.
             guard state.generation == generation else { return }
             for item in found {
-                guard case .string(let service)? = item.attributes["svce"], case .string(let account)? = item.attributes["acct"] else {
+                guard case .string(let service)? = item.attributes["svce"],
+                    case .string(let account)? = item.attributes["acct"]
+                else {
                     continue
                 }
                 if service == Self.appService {
@@ -175,7 +177,7 @@ package final class ApplicationRegistry: Sendable {
         for appID in unsaved {
             do {
                 _ = try engine.add(record(service: Self.appService, account: appID))
-            } catch where error.code == .duplicateItem {
+            } catch  where error.code == .duplicateItem {
                 // Written by an earlier run.
             } catch {
                 continue  // locked: written once it opens
@@ -198,7 +200,8 @@ package final class ApplicationRegistry: Sendable {
     /// App ids and group names: non-empty, no controls, not the registry's own group.
     private static func checkNames(_ names: [String]) throws(KeychainError) {
         for name in names {
-            guard !name.isEmpty, name.utf8.count <= 255, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
+            guard !name.isEmpty, name.utf8.count <= 255,
+                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
                 name != recordsGroup, name != AccessGroups.wildcard
             else {
                 throw KeychainError(.invalidParameter, "not an app id or access group name")

@@ -89,7 +89,9 @@ public struct PasscodePrompt: Sendable {
     public static let terminal = PasscodePrompt(kind: .terminal) { purpose, reason in
         guard Terminal.isInteractive else { return .unavailable }
         do {
-            guard let line = try Terminal.readSecret(prompt: "\(purpose.label) (\(reason)): ") else { return .unavailable }
+            guard let line = try Terminal.readSecret(prompt: "\(purpose.label) (\(reason)): ") else {
+                return .unavailable
+            }
             return line.isEmpty ? .cancelled : .entered(line)
         } catch {
             Terminal.showOnTerminal("\(error)")

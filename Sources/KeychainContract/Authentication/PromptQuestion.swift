@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A question the engine asks a person for a client: what for, why, and who asks.
 package struct PromptQuestion: Sendable, Hashable, Codable {
     package var purpose: PasscodePrompt.Purpose

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 
 /// Where a client of `securityd` can be asked for a passcode, as the client describes itself with
@@ -36,7 +35,12 @@ package struct PromptTarget: Sendable, Hashable, Codable {
         "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE",
     ]
 
-    package init(kind: PasscodePrompt.Kind, terminal: String? = nil, terminalType: String? = nil, display: [String: String] = [:]) {
+    package init(
+        kind: PasscodePrompt.Kind,
+        terminal: String? = nil,
+        terminalType: String? = nil,
+        display: [String: String] = [:]
+    ) {
         self.kind = kind
         self.terminal = terminal
         self.terminalType = terminalType

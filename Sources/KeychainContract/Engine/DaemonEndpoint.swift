@@ -55,7 +55,10 @@ package struct DaemonEndpoint: Hashable, Sendable {
     /// Whether `home` is the user's standard keychain home (where it is without `KEYCHAIN_HOME`):
     /// the one whose daemon runs for the session; any other home's daemon, started for a
     /// program or a test, exits when it has been idle a while.
-    package static func isStandardHome(_ home: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func isStandardHome(
+        _ home: URL,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
         let standard = KeychainHome.resolve(environment: environment.filter { $0.key != "KEYCHAIN_HOME" })
         return home.standardizedFileURL.path == standard.url.standardizedFileURL.path
     }

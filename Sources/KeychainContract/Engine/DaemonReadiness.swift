@@ -65,7 +65,9 @@ package enum DaemonReadiness: Sendable {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60000))
+            let milliseconds = Int32(
+                min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60000)
+            )
             let ready = poll(&poller, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { return nil }

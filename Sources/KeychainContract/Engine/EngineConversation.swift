@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The server's line back to the client whose request is running: interim replies, and
 /// questions for the client's prompt.
 ///
@@ -56,7 +55,8 @@ package struct PromptRouting: Sendable {
     ///   - target: Where the client says it can be asked.
     ///   - program: The requesting program, as the server identified it.
     ///   - relay: A prompt that asks the client's own prompt through the conversation.
-    package var prompt: @Sendable (_ target: PromptTarget, _ program: String?, _ relay: PasscodePrompt) -> PasscodePrompt
+    package var prompt:
+        @Sendable (_ target: PromptTarget, _ program: String?, _ relay: PasscodePrompt) -> PasscodePrompt
 
     package init(prompt: @escaping @Sendable (PromptTarget, String?, PasscodePrompt) -> PasscodePrompt) {
         self.prompt = prompt

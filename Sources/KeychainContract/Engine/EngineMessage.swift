@@ -34,7 +34,13 @@ package enum EngineRequest: Sendable, Codable {
     case invalidateContext(ContextReference)
     case setApplicationPassword(Data?, context: ContextReference)
     case preflight(AuthenticationPolicy, context: ContextReference)
-    case evaluatePolicy(AuthenticationPolicy, context: ContextReference, reason: String, interactionAllowed: Bool, target: PromptTarget)
+    case evaluatePolicy(
+        AuthenticationPolicy,
+        context: ContextReference,
+        reason: String,
+        interactionAllowed: Bool,
+        target: PromptTarget
+    )
     case evaluateAccessControl(
         AccessControl,
         operation: AccessOperation,
@@ -87,7 +93,8 @@ extension EngineRequest {
         else { return false }
         if query.persistentReference != nil { return true }
         let schema = ItemSchema.of(query.itemClass)
-        return !query.attributes.isEmpty && query.attributes.keys.allSatisfy { schema.attribute($0)?.isPrimaryKey == true }
+        return !query.attributes.isEmpty
+            && query.attributes.keys.allSatisfy { schema.attribute($0)?.isPrimaryKey == true }
     }
 }
 
@@ -96,7 +103,8 @@ extension EngineRequest {
     /// apps' grants, rather than items: what only the user's own programs may ask.
     package var changesTheKeychain: Bool {
         switch self {
-        case .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .changeSimulatedSensor, .changeSensor, .applications,
+        case .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .changeSimulatedSensor,
+            .changeSensor, .applications,
             .grantAccessGroups,
             .revokeAccessGroups:
             true

@@ -44,7 +44,9 @@ extension EngineResponder {
         guard results.contains(where: isAppItem) else { return results }
         if query.authenticationUI == .skip {
             results.removeAll(where: isAppItem)
-            guard !results.isEmpty else { throw KeychainError(.itemNotFound, "no matching item may be read without authentication") }
+            guard !results.isEmpty else {
+                throw KeychainError(.itemNotFound, "no matching item may be read without authentication")
+            }
             return results
         }
         try requirePresence()
@@ -66,7 +68,7 @@ extension EngineResponder {
         }
         do {
             try body(scoped(query, client, present: present))
-        } catch where error.code == .itemNotFound && client == .unsandboxed && !present {
+        } catch  where error.code == .itemNotFound && client == .unsandboxed && !present {
             var probe = query
             probe.matchLimit = .one
             probe.returnTypes = .attributes
@@ -80,7 +82,10 @@ extension EngineResponder {
     /// commands): a sandboxed app cannot grant itself groups.
     func registry(for conversation: EngineConversation) throws(KeychainError) -> ApplicationRegistry {
         guard let applications else {
-            throw KeychainError(.unimplemented, "apps are told apart only by securityd; this keychain is served in-process")
+            throw KeychainError(
+                .unimplemented,
+                "apps are told apart only by securityd; this keychain is served in-process"
+            )
         }
         guard conversation.client == .unsandboxed else {
             throw KeychainError(.missingEntitlement, "only the user's own programs may manage apps' access groups")
@@ -89,7 +94,11 @@ extension EngineResponder {
     }
 
     /// Asks for the passcode through the daemon's prompt, when one is set.
-    func confirmPasscode(target: PromptTarget, conversation: EngineConversation, reason: String) -> Result<Void, AuthenticationFailure> {
+    func confirmPasscode(
+        target: PromptTarget,
+        conversation: EngineConversation,
+        reason: String
+    ) -> Result<Void, AuthenticationFailure> {
         guard (try? engine.lockState().hasPasscode) ?? true else { return .success(()) }
         let context: ContextReference
         do {

@@ -94,7 +94,9 @@ package struct EngineResponder: Sendable {
             case .search(let query):
                 return .items(try search(query, conversation))
             case .update(let query, let changes):
-                try changing(query, conversation) { query throws(KeychainError) in try engine.update(query, with: changes) }
+                try changing(query, conversation) { query throws(KeychainError) in
+                    try engine.update(query, with: changes)
+                }
             case .delete(let query):
                 try changing(query, conversation) { query throws(KeychainError) in try engine.delete(query) }
             case .lockState:
@@ -105,7 +107,11 @@ package struct EngineResponder: Sendable {
                 try engine.lock()
                 applications?.presence.forgetAll()
             case .setPasscode(let passcode, let current, let reportsProgress):
-                try engine.setPasscode(passcode, current: current, progress: reportsProgress ? Self.progress(to: conversation) : nil)
+                try engine.setPasscode(
+                    passcode,
+                    current: current,
+                    progress: reportsProgress ? Self.progress(to: conversation) : nil
+                )
             case .removePasscode(let current):
                 try engine.removePasscode(current: current)
             case .itemsLostWithPasscode:
@@ -119,20 +125,38 @@ package struct EngineResponder: Sendable {
                 engine.invalidateContext(context)
                 applications?.presence.forget(context)
             case .setApplicationPassword(let password, let context):
-                return authenticating { () throws(AuthenticationFailure) in try engine.setApplicationPassword(password, for: context) }
+                return authenticating { () throws(AuthenticationFailure) in
+                    try engine.setApplicationPassword(password, for: context)
+                }
             case .preflight(let policy, let context):
                 return .preflight(engine.preflight(policy, for: context))
             case .evaluatePolicy(let policy, let context, let reason, let interactionAllowed, let target):
                 let prompt = prompt(for: target, conversation: conversation)
                 return authenticating { () throws(AuthenticationFailure) in
-                    try engine.evaluate(policy, for: context, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
+                    try engine.evaluate(
+                        policy,
+                        for: context,
+                        reason: reason,
+                        interactionAllowed: interactionAllowed,
+                        prompt: prompt
+                    )
                 }
-            case .evaluateAccessControl(let accessControl, let operation, let missing, let context, let reason, let interactionAllowed, let target):
+            case .evaluateAccessControl(
+                let accessControl,
+                let operation,
+                let missing,
+                let context,
+                let reason,
+                let interactionAllowed,
+                let target
+            ):
                 let prompt = prompt(for: target, conversation: conversation)
                 // The daemon's own presence check is evaluated whole, whatever the client says is
                 // missing or sends as the access control, and asks in the daemon's words.
                 let checksPresence = applications != nil && operation == .confirmPresence
-                let asked = checksPresence ? "let \(conversation.program ?? "a program") use keychain items of sandboxed apps" : reason
+                let asked =
+                    checksPresence
+                    ? "let \(conversation.program ?? "a program") use keychain items of sandboxed apps" : reason
                 return authenticating { () throws(AuthenticationFailure) in
                     try engine.evaluate(
                         checksPresence ? PresenceLedger.check : accessControl,
@@ -157,7 +181,11 @@ package struct EngineResponder: Sendable {
                 return .applications(try registry(for: conversation).applications())
             case .grantAccessGroups(let groups, let application, let target):
                 let registry = try registry(for: conversation)
-                if case .failure(let failure) = confirmPasscode(target: target, conversation: conversation, reason: "let the app \(application) use the keychain groups \(groups.joined(separator: ", "))") {
+                if case .failure(let failure) = confirmPasscode(
+                    target: target,
+                    conversation: conversation,
+                    reason: "let the app \(application) use the keychain groups \(groups.joined(separator: ", "))"
+                ) {
                     return .authenticationFailure(failure)
                 }
                 try registry.grant(groups, to: application)
@@ -182,7 +210,10 @@ package struct EngineResponder: Sendable {
     /// client's own prompt through the conversation.
     func prompt(for target: PromptTarget, conversation: EngineConversation) -> PasscodePrompt {
         let relay = PasscodePrompt { purpose, reason in
-            guard let question = try? EngineWire.encode(EngineResponse.ask(PromptQuestion(purpose: purpose, reason: reason))),
+            guard
+                let question = try? EngineWire.encode(
+                    EngineResponse.ask(PromptQuestion(purpose: purpose, reason: reason))
+                ),
                 let answer = conversation.ask(question),
                 case .answer(let reply)? = try? EngineWire.decode(EngineRequest.self, from: answer)
             else { return .unavailable }
@@ -191,7 +222,9 @@ package struct EngineResponder: Sendable {
         var prompt = prompts.prompt(target, conversation.program, relay)
         let program = conversation.program ?? "a program"
         prompt.notify = { text in
-            if let bytes = try? EngineWire.encode(EngineResponse.notice("\(program): \(text)")) { conversation.report(bytes) }
+            if let bytes = try? EngineWire.encode(EngineResponse.notice("\(program): \(text)")) {
+                conversation.report(bytes)
+            }
         }
         // The simulated sensor's question needs no secret to answer: on a terminal of its own a
         // sandboxed app would approve itself, where only the user's programs may script the sensor.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import Foundation
 package import KeychainCore
 

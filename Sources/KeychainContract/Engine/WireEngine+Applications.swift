@@ -24,7 +24,11 @@ extension WireEngine {
 
     /// Grants sandboxed app `application` the `groups`; the daemon asks for the passcode through
     /// `prompt` (this engine's own when `nil`) where it cannot show its own.
-    package func grantAccessGroups(_ groups: [String], to application: String, prompt: PasscodePrompt? = nil) throws(KeychainError) {
+    package func grantAccessGroups(
+        _ groups: [String],
+        to application: String,
+        prompt: PasscodePrompt? = nil
+    ) throws(KeychainError) {
         let target = PromptTarget.current(for: prompt ?? self.prompt)
         let response = try send(.grantAccessGroups(groups, application: application, target: target), prompt: prompt)
         switch response {

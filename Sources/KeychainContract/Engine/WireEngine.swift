@@ -177,7 +177,8 @@ package final class WireEngine: Engine {
     }
 
     package func setPasscode(_ passcode: String, current: String?, progress: RekeyProgress?) throws(KeychainError) {
-        let response = try send(.setPasscode(passcode: passcode, current: current, reportsProgress: progress != nil)) { interim in
+        let response = try send(.setPasscode(passcode: passcode, current: current, reportsProgress: progress != nil)) {
+            interim in
             if case .progress(let completed, let total) = interim { progress?(completed, total) }
         }
         guard case .done = response else { throw Self.unexpected(response) }
@@ -209,7 +210,8 @@ package final class WireEngine: Engine {
         _ = try? send(.invalidateContext(context))
     }
 
-    package func setApplicationPassword(_ password: Data?, for context: ContextReference) throws(AuthenticationFailure) {
+    package func setApplicationPassword(_ password: Data?, for context: ContextReference) throws(AuthenticationFailure)
+    {
         try authenticate(.setApplicationPassword(password, context: context))
     }
 
@@ -233,7 +235,13 @@ package final class WireEngine: Engine {
         prompt: PasscodePrompt?
     ) throws(AuthenticationFailure) {
         try evaluate(prompt: prompt) { target in
-            .evaluatePolicy(policy, context: context, reason: reason, interactionAllowed: interactionAllowed, target: target)
+            .evaluatePolicy(
+                policy,
+                context: context,
+                reason: reason,
+                interactionAllowed: interactionAllowed,
+                target: target
+            )
         }
     }
 

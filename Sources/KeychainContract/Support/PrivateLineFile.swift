@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 // Depending on build order, `struct stat` is declared for Swift by Glibc's headers, by
 // Dispatch's C module or by CoreFoundation's, and member import visibility wants that module
 // imported to read its fields: Foundation brings the first; the others are imported here.
@@ -20,7 +22,6 @@ import CDispatch
 #if canImport(CoreFoundation)
 import CoreFoundation
 #endif
-import Foundation
 
 /// A small secret file read only if it is private to this user.
 package enum PrivateLineFile {

@@ -13,6 +13,7 @@
 
 import Foundation
 package import KeychainCore
+
 #if canImport(CoreFoundation)
 // `termios` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
 import CoreFoundation

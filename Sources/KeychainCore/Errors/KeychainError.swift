@@ -179,7 +179,10 @@ extension KeychainError: Codable {
             file: try container.decode(String.self, forKey: .file),
             line: try container.decode(Int.self, forKey: .line)
         )
-        authenticationRequest = try container.decodeIfPresent(AuthenticationRequest.self, forKey: .authenticationRequest)
+        authenticationRequest = try container.decodeIfPresent(
+            AuthenticationRequest.self,
+            forKey: .authenticationRequest
+        )
     }
 
     package func encode(to encoder: any Encoder) throws {

@@ -42,7 +42,9 @@ package struct ContextReference: Hashable, Sendable, Codable {
     package init(from decoder: any Decoder) throws {
         let data = try decoder.singleValueContainer().decode(Data.self)
         guard let reference = ContextReference(data) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a context reference has 16 bytes"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a context reference has 16 bytes")
+            )
         }
         self = reference
     }

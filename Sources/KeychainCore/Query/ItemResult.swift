@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import Foundation
 
 /// What a search hands back for one item.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import Foundation
 
 /// What the engine does with the private key of a token key item (Apple's Secure Enclave keys):

@@ -42,7 +42,8 @@ package enum QueryParser {
             switch key {
             case QueryKey.itemClass:
                 continue
-            case QueryKey.returnData, QueryKey.returnAttributes, QueryKey.returnReference, QueryKey.returnPersistentReference:
+            case QueryKey.returnData, QueryKey.returnAttributes, QueryKey.returnReference,
+                QueryKey.returnPersistentReference:
                 // A delete returns nothing and ignores them (`_SecItemDelete`; Apple's si-43 deletes
                 // with kSecReturnAttributes).
                 guard operation != .update else { throw invalid("\(key) is not allowed in \(operation)") }
@@ -55,14 +56,21 @@ package enum QueryParser {
                 case .delete:
                     // A delete removes every match: only a finite limit is refused (`_SecItemDelete`:
                     // `q_limit != kSecMatchUnlimited`).
-                    guard try matchLimit(value) == .all else { throw invalid("a finite kSecMatchLimit is not allowed in SecItemDelete") }
+                    guard try matchLimit(value) == .all else {
+                        throw invalid("a finite kSecMatchLimit is not allowed in SecItemDelete")
+                    }
                 }
             case QueryKey.matchHostOrSubdomainOfHost:
                 guard operation == .copyMatching else { throw invalid("\(key) is not allowed in \(operation)") }
-                guard let host = value as? String else { throw invalid("kSecMatchHostOrSubdomainOfHost must be a string") }
+                guard let host = value as? String else {
+                    throw invalid("kSecMatchHostOrSubdomainOfHost must be a string")
+                }
                 // Apple matches servers of internet passwords only (SecItemServer.c: errSecUnsupportedOperation otherwise).
                 guard query.itemClass == .internetPassword else {
-                    throw KeychainError(.unimplemented, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
+                    throw KeychainError(
+                        .unimplemented,
+                        "kSecMatchHostOrSubdomainOfHost applies to internet passwords only"
+                    )
                 }
                 query.hostOrSubdomainOf = host
             case _ where key.hasPrefix(QueryKey.matchPrefix):
@@ -140,7 +148,9 @@ package enum QueryParser {
         }
 
         try resolveProtection(&query.protection, accessControl: query.accessControl)
-        if query.attributes[QueryKey.synchronizable] == nil && !query.matchesAnySynchronizable && query.persistentReference == nil {
+        if query.attributes[QueryKey.synchronizable] == nil && !query.matchesAnySynchronizable
+            && query.persistentReference == nil
+        {
             query.attributes[QueryKey.synchronizable] = .bool(false)
         }
         if case .bool(true)? = query.attributes[QueryKey.synchronizable] {
@@ -302,7 +312,10 @@ package enum QueryParser {
         guard let descriptor = schema.attribute(key) else {
             // Apple: a four-character attribute code the class lacks is errSecNoSuchAttr; anything else is errSecParam.
             if key.utf8.count == 4, key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), !key.contains("_") {
-                throw KeychainError(.noSuchAttribute, "\(key) is not an attribute of class \(schema.itemClass.rawValue)")
+                throw KeychainError(
+                    .noSuchAttribute,
+                    "\(key) is not an attribute of class \(schema.itemClass.rawValue)"
+                )
             }
             throw invalid("unknown key \(key)")
         }

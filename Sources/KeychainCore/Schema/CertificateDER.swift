@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import SwiftASN1
 
 /// A DER-encoded X.509 certificate (RFC 5280), checked for shape and split into the fields the
@@ -50,7 +49,8 @@ package struct CertificateDER: Sendable {
         version = 0
         if let explicit = fields.first, explicit.identifier == Self.versionTag {
             guard let inner = explicit.children(tagged: Self.versionTag), inner.count == 1,
-                let value = inner[0].primitive(tagged: .integer), value.count == 1, (0...2).contains(value[value.startIndex])
+                let value = inner[0].primitive(tagged: .integer), value.count == 1,
+                (0...2).contains(value[value.startIndex])
             else { return nil }  // RFC 5280: v1(0), v2(1), v3(2), in DER one content byte
             version = Int64(value[value.startIndex])
             index = 1
@@ -79,8 +79,12 @@ package struct CertificateDER: Sendable {
             guard let wrapped = optional.children(tagged: Self.extensionsTag), wrapped.count == 1,
                 let extensions = wrapped[0].children(tagged: .sequence)
             else { return nil }
-            subjectKeyIdentifier = Self.extensionValue(Self.subjectKeyIdentifierOID, in: extensions)?.primitive(tagged: .octetString)
-            subjectAlternativeNames = Self.extensionValue(Self.subjectAlternativeNameOID, in: extensions)?.children(tagged: .sequence)
+            subjectKeyIdentifier = Self.extensionValue(Self.subjectKeyIdentifierOID, in: extensions)?.primitive(
+                tagged: .octetString
+            )
+            subjectAlternativeNames = Self.extensionValue(Self.subjectAlternativeNameOID, in: extensions)?.children(
+                tagged: .sequence
+            )
         }
     }
 
@@ -115,7 +119,8 @@ package struct CertificateDER: Sendable {
     private static func extensionValue(_ oid: [UInt8], in extensions: [ASN1Node]) -> ASN1Node? {
         var found: ASN1Node?
         for candidate in extensions {
-            guard let parts = candidate.children(tagged: .sequence), let type = parts.first?.primitive(tagged: .objectIdentifier),
+            guard let parts = candidate.children(tagged: .sequence),
+                let type = parts.first?.primitive(tagged: .objectIdentifier),
                 Array(type) == oid, let value = parts.last?.primitive(tagged: .octetString)
             else { continue }
             found = try? DER.parse(value)

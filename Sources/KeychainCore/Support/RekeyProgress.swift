@@ -11,6 +11,5 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// Reports how far a re-keying is: rows done, rows in all.
 package typealias RekeyProgress = @Sendable (_ completed: Int, _ total: Int) -> Void

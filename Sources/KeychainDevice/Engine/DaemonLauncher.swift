@@ -47,7 +47,10 @@ package struct DaemonLauncher: Sendable {
         }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        var arguments = [executable, "--keychain", home.path, "--socket", endpoint.socketPath, "--ready-fd", "3", "--log-file", endpoint.logPath]
+        var arguments = [
+            executable, "--keychain", home.path, "--socket", endpoint.socketPath, "--ready-fd", "3", "--log-file",
+            endpoint.logPath,
+        ]
         if !DaemonEndpoint.isStandardHome(home) {
             arguments += ["--exit-when-idle", "\(Self.idleExit)"]
         }
@@ -63,7 +66,10 @@ package struct DaemonLauncher: Sendable {
         switch spawned {
         case .failure(let failure):
             close(ends[0])
-            throw KeychainError(.notAvailable, "cannot start the keychain daemon \(executable): \(String(cString: strerror(failure.code)))")
+            throw KeychainError(
+                .notAvailable,
+                "cannot start the keychain daemon \(executable): \(String(cString: strerror(failure.code)))"
+            )
         case .success(let processID):
             // Reap it in the background when it exits (another daemon held the lock, or it failed).
             Thread.detachNewThread { Spawner.wait(for: processID) }
@@ -85,7 +91,8 @@ package struct DaemonLauncher: Sendable {
         if let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append((program as NSString).deletingLastPathComponent + "/securityd")
         }
-        for directory in (environment["PATH"] ?? "/usr/local/bin:/usr/bin").split(separator: ":") where directory.hasPrefix("/") {
+        for directory in (environment["PATH"] ?? "/usr/local/bin:/usr/bin").split(separator: ":")
+        where directory.hasPrefix("/") {
             candidates.append(directory + "/securityd")
         }
         return candidates.first { access($0, X_OK) == 0 }

@@ -83,7 +83,9 @@ package final class DaemonTransport: EngineTransport {
             while true {
                 guard let reply = try Self.receive(on: descriptor) else {
                     close(descriptor)
-                    if answered { throw KeychainError(.io, "the keychain daemon closed the connection while it answered") }
+                    if answered {
+                        throw KeychainError(.io, "the keychain daemon closed the connection while it answered")
+                    }
                     return .closedBeforeReply
                 }
                 answered = true
@@ -151,7 +153,8 @@ package final class DaemonTransport: EngineTransport {
     private func connectOrStart() throws(KeychainError) -> Int32 {
         let first = Self.dial(endpoint.socketPath)
         if case .success(let descriptor) = first { return descriptor }
-        guard let launcher, case .failure(let failure) = first, failure.code == ENOENT || failure.code == ECONNREFUSED else {
+        guard let launcher, case .failure(let failure) = first, failure.code == ENOENT || failure.code == ECONNREFUSED
+        else {
             throw Self.unreachable(endpoint, first)
         }
         try launcher.start(endpoint: endpoint, timeout: Self.startTimeout)
@@ -231,7 +234,9 @@ package final class DaemonTransport: EngineTransport {
 
     /// One frame's message; `nil` when the daemon closed the connection before the frame began.
     private static func receive(on descriptor: Int32) throws(KeychainError) -> [UInt8]? {
-        guard let header = try readExactly(EngineFrame.headerLength, from: descriptor, endAllowed: true) else { return nil }
+        guard let header = try readExactly(EngineFrame.headerLength, from: descriptor, endAllowed: true) else {
+            return nil
+        }
         guard let length = EngineFrame.length(ofHeader: header) else {
             throw KeychainError(.io, "the keychain daemon sent a malformed frame")
         }
@@ -239,7 +244,11 @@ package final class DaemonTransport: EngineTransport {
     }
 
     /// `count` bytes; `nil` when the peer closed before the first of them and `endAllowed`.
-    private static func readExactly(_ count: Int, from descriptor: Int32, endAllowed: Bool) throws(KeychainError) -> [UInt8]? {
+    private static func readExactly(
+        _ count: Int,
+        from descriptor: Int32,
+        endAllowed: Bool
+    ) throws(KeychainError) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < count {

@@ -68,7 +68,10 @@ package final class AttemptCounters: Sendable {
                 let backoff = try AttemptTables.backoff(db)
                 if let allowed = backoff.nextAttemptAllowed(at: now) {
                     let seconds = Int(allowed.timeIntervalSince(now).rounded(.up))
-                    throw KeychainError(.passcodeBackoff, "too many wrong passcodes (\(backoff.failures)); try again in \(seconds) s")
+                    throw KeychainError(
+                        .passcodeBackoff,
+                        "too many wrong passcodes (\(backoff.failures)); try again in \(seconds) s"
+                    )
                 }
                 let inFlight = try AttemptTables.flights(db).count
                 // Were the attempts in flight all wrong, this one would have to wait: let them finish.
@@ -100,7 +103,11 @@ package final class AttemptCounters: Sendable {
     /// Settles a reserved attempt: a wrong passcode (`false`) counts as a failure, a correct one
     /// (`true`) clears the count (and with `endsBiometricLockout` the biometric failures); `nil`
     /// (the passcode could not be checked) only releases the reservation.
-    func settlePasscodeAttempt(_ reservation: Int64, outcome: Bool?, endsBiometricLockout: Bool = false) throws(KeychainError) {
+    func settlePasscodeAttempt(
+        _ reservation: Int64,
+        outcome: Bool?,
+        endsBiometricLockout: Bool = false
+    ) throws(KeychainError) {
         let now = clock()
         try store.write(erasing: false) { db throws(KeychainError) in
             try AttemptTables.deleteFlight(reservation, in: db)

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 package import Foundation
-package import KeychainCore
 package import KeychainContract
+package import KeychainCore
 
 /// The authentication gate (Apple's coreauthd and ACM): the table of authentication contexts, the
 /// evaluations that earn their credentials, and what a success releases from the keybag.
@@ -87,7 +87,10 @@ package final class AuthenticationGate: Sendable {
     }
 
     /// Sets (or with `nil` removes) the application password.
-    package func setApplicationPassword(_ password: Data?, for reference: ContextReference) throws(AuthenticationFailure) {
+    package func setApplicationPassword(
+        _ password: Data?,
+        for reference: ContextReference
+    ) throws(AuthenticationFailure) {
         try withContext(reference) { context in
             context.credentials.applicationPassword = password.map { ApplicationPassword($0) }
         }
@@ -109,7 +112,10 @@ package final class AuthenticationGate: Sendable {
     // MARK: Preflight
 
     /// Whether `policy` can be evaluated now; the failure `canEvaluatePolicy` reports otherwise.
-    package func failure(preventing policy: AuthenticationPolicy, for reference: ContextReference) -> AuthenticationFailure? {
+    package func failure(
+        preventing policy: AuthenticationPolicy,
+        for reference: ContextReference
+    ) -> AuthenticationFailure? {
         do {
             try withContext(reference) { _ in }
         } catch {
@@ -121,7 +127,8 @@ package final class AuthenticationGate: Sendable {
                 if case .failure(let failure) = try usableBiometry() { return failure }
                 return nil
             case .deviceOwner:
-                return try keybagService.hasPasscode() ? nil : AuthenticationFailure(.passcodeNotSet, "no passcode is set")
+                return try keybagService.hasPasscode()
+                    ? nil : AuthenticationFailure(.passcodeNotSet, "no passcode is set")
             case .companion, .wristDetection:
                 return AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
@@ -143,7 +150,10 @@ package final class AuthenticationGate: Sendable {
         }
         guard try !attempts.isBiometryLockedOut() else {
             return .failure(
-                AuthenticationFailure(.biometryLockout, "\(kind.displayName) is locked after too many failed attempts; enter the passcode")
+                AuthenticationFailure(
+                    .biometryLockout,
+                    "\(kind.displayName) is locked after too many failed attempts; enter the passcode"
+                )
             )
         }
         return .success(kind)
@@ -169,7 +179,12 @@ package final class AuthenticationGate: Sendable {
             case .biometrics, .biometricsOrCompanion:
                 try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
             case .deviceOwner:
-                try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
+                try biometryThenPasscode(
+                    reference,
+                    reason: reason,
+                    interactionAllowed: interactionAllowed,
+                    prompt: prompt
+                )
             case .companion, .wristDetection:
                 throw AuthenticationFailure(.companionNotAvailable, "no companion device is paired")
             }
@@ -194,7 +209,12 @@ package final class AuthenticationGate: Sendable {
         try running(reference) { () throws(AuthenticationFailure) in
             let policy = AccessPolicy(accessControl)
             if policy.requiresApplicationPassword {
-                try obtainApplicationPassword(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
+                try obtainApplicationPassword(
+                    reference,
+                    reason: reason,
+                    interactionAllowed: interactionAllowed,
+                    prompt: prompt
+                )
             }
             guard operation != .createItem && operation != .createKey else { return }
             let alternatives = missing ?? policy.alternatives.map(Set.init)
@@ -205,7 +225,12 @@ package final class AuthenticationGate: Sendable {
                 let offersBiometry = alternatives.contains { $0.isSubset(of: biometric) }
                 let offersPasscode = alternatives.contains([.passcode])
                 if offersBiometry && offersPasscode {
-                    try biometryThenPasscode(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
+                    try biometryThenPasscode(
+                        reference,
+                        reason: reason,
+                        interactionAllowed: interactionAllowed,
+                        prompt: prompt
+                    )
                 } else if offersBiometry {
                     try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 } else if offersPasscode {
@@ -242,7 +267,7 @@ package final class AuthenticationGate: Sendable {
             do {
                 try matchBiometry(reference, reason: reason, interactionAllowed: interactionAllowed, prompt: prompt)
                 return
-            } catch where error.code == .userFallback || error.code == .biometryLockout {
+            } catch  where error.code == .userFallback || error.code == .biometryLockout {
                 // The dialog switches to "Enter Passcode".
             }
         }
@@ -266,7 +291,10 @@ package final class AuthenticationGate: Sendable {
             return kind
         }
         guard interactionAllowed else {
-            throw AuthenticationFailure(.notInteractive, "\(kind.displayName) needs the user, and interaction is not allowed")
+            throw AuthenticationFailure(
+                .notInteractive,
+                "\(kind.displayName) needs the user, and interaction is not allowed"
+            )
         }
         // A real reader shows nothing itself: the person is told where the request comes from and why.
         if sensor.announcesScans { prompt.notice("touch the fingerprint reader (\(reason))") }
@@ -284,7 +312,8 @@ package final class AuthenticationGate: Sendable {
         case .unavailable:
             throw AuthenticationFailure(
                 .notInteractive,
-                sensor.whenUnavailable.map { "nobody can be asked for \(kind.displayName): \($0)" } ?? "nobody can be asked for \(kind.displayName)"
+                sensor.whenUnavailable.map { "nobody can be asked for \(kind.displayName): \($0)" }
+                    ?? "nobody can be asked for \(kind.displayName)"
             )
         case .cancelled:
             throw AuthenticationFailure(.userCancel, "the user cancelled \(kind.displayName)")
@@ -339,7 +368,10 @@ package final class AuthenticationGate: Sendable {
     ) throws(AuthenticationFailure) {
         if credentials(of: reference).applicationPassword != nil { return }
         guard interactionAllowed else {
-            throw AuthenticationFailure(.notInteractive, "the application password is needed, and interaction is not allowed")
+            throw AuthenticationFailure(
+                .notInteractive,
+                "the application password is needed, and interaction is not allowed"
+            )
         }
         switch prompt.ask(.applicationPassword, reason: reason) {
         case .unavailable:
@@ -370,13 +402,19 @@ package final class AuthenticationGate: Sendable {
     }
 
     /// Adds what an evaluation earned to the context, unless it was invalidated meanwhile.
-    private func earn(_ earned: AuthenticationCredentials, for reference: ContextReference) throws(AuthenticationFailure) {
+    private func earn(
+        _ earned: AuthenticationCredentials,
+        for reference: ContextReference
+    ) throws(AuthenticationFailure) {
         try withContext(reference) { $0.credentials.merge(earned) }
     }
 
     /// Runs one evaluation, failing with `invalidContext` after `invalidate()` and `appCancel` when
     /// it is invalidated meanwhile.
-    private func running(_ reference: ContextReference, _ body: () throws(AuthenticationFailure) -> Void) throws(AuthenticationFailure) {
+    private func running(
+        _ reference: ContextReference,
+        _ body: () throws(AuthenticationFailure) -> Void
+    ) throws(AuthenticationFailure) {
         try withContext(reference) { $0.evaluationsInFlight += 1 }
         defer {
             contexts.withLock { table in

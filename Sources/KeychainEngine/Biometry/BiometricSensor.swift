@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 package import Foundation
-package import KeychainCore
 package import KeychainContract
+package import KeychainCore
 
 /// A biometric sensor as the authentication gate uses it: what it is, who is enrolled, and one
 /// match at a time.

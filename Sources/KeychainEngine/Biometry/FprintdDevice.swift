@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CSDBus
 import Foundation
 import KeychainCore
@@ -42,7 +41,9 @@ final class FprintdDevice: Sendable {
     let timeout: Duration
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let seconds = environment["KEYCHAIN_FPRINTD_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 30
+        let seconds =
+            environment["KEYCHAIN_FPRINTD_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil }
+            ?? 30
         timeout = .milliseconds(Int64(seconds * 1000))
     }
 
@@ -109,7 +110,10 @@ final class FprintdDevice: Sendable {
         return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    private func converse<T>(cancellation: MatchCancellation? = nil, _ body: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
+    private func converse<T>(
+        cancellation: MatchCancellation? = nil,
+        _ body: (OpaquePointer) throws(Failure) -> T
+    ) throws(Failure) -> T {
         var status: Int32 = 0
         guard let fprint = c_fprint_open(&status) else {
             throw Failure(outcome: status, message: "the system bus cannot be reached")
@@ -118,7 +122,8 @@ final class FprintdDevice: Sendable {
         try Self.acceptOwner(fprint)
         guard let cancellation else { return try body(fprint) }
         let conversation = UnsafeConversation(pointer: fprint)
-        return try cancellation.whileWaiting(onCancel: { c_fprint_cancel(conversation.pointer) }) { () throws(Failure) -> T in
+        return try cancellation.whileWaiting(onCancel: { c_fprint_cancel(conversation.pointer) }) {
+            () throws(Failure) -> T in
             try body(fprint)
         }
     }
@@ -129,7 +134,10 @@ final class FprintdDevice: Sendable {
         var userID = UInt32.max
         try check(fprint, c_fprint_find_owner(fprint, &owner, owner.count, &userID))
         guard mayAnswer(asFprintdRunningAs: userID) else {
-            throw Failure(outcome: Int32(C_FPRINT_UNTRUSTED), message: "the program that answers as fprintd does not run as root")
+            throw Failure(
+                outcome: Int32(C_FPRINT_UNTRUSTED),
+                message: "the program that answers as fprintd does not run as root"
+            )
         }
         try check(fprint, c_fprint_use_owner(fprint, owner))
     }

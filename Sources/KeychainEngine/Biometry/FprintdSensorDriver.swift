@@ -11,12 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import CSDBus
 import Crypto
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 
 /// The fingerprint reader fprintd drives, as the keychain's biometric sensor (Touch ID's place).
 ///
@@ -85,12 +84,19 @@ struct FprintdSensorDriver: BiometricSensor {
     /// Enrols `finger` on the reader; fprintd's final status must be `enroll-completed`.
     func enroll(_ finger: String) throws(KeychainError) {
         guard Self.fingerNames.contains(finger) else {
-            throw KeychainError(.invalidParameter, "unknown finger \(finger); fprintd's names are \(Self.fingerNames.joined(separator: ", "))")
+            throw KeychainError(
+                .invalidParameter,
+                "unknown finger \(finger); fprintd's names are \(Self.fingerNames.joined(separator: ", "))"
+            )
         }
         let status: String
         do {
             status = try reader.enroll(finger)
-        } catch where [C_FPRINT_NO_BUS, C_FPRINT_NO_SERVICE, C_FPRINT_UNTRUSTED, C_FPRINT_NO_DEVICE].contains(Int(error.outcome)) {
+        } catch
+            where [C_FPRINT_NO_BUS, C_FPRINT_NO_SERVICE, C_FPRINT_UNTRUSTED, C_FPRINT_NO_DEVICE].contains(
+                Int(error.outcome)
+            )
+        {
             throw KeychainError(.notAvailable, "fprintd has no fingerprint reader (or is not running as root)")
         } catch {
             throw KeychainError(.notAvailable, "enrolling failed: \(error.message)")

@@ -11,12 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import GRDB
-import KeychainCore
 import KeychainContract
+import KeychainCore
 
 /// The sensor the keychain's settings choose (`security biometry sensor`), asked afresh at every
 /// call: another process may have chosen another one since.

@@ -14,8 +14,8 @@
 import Crypto
 package import Foundation
 import GRDB
-package import KeychainCore
 package import KeychainContract
+package import KeychainCore
 
 /// The simulated biometric sensor, as the engine drives it: Xcode Simulator's Touch ID / Face ID
 /// menu, one ``BiometricSensor``.
@@ -71,7 +71,11 @@ package struct SimulatedSensorDriver: BiometricSensor {
     ) throws(KeychainError) -> BiometricMatch {
         let queued = try keychain.store.write { db throws(KeychainError) -> SimulatedOutcome? in
             do {
-                guard let row = try Row.fetchOne(db, sql: "SELECT seq, outcome FROM simulated_outcome ORDER BY seq LIMIT 1"),
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: "SELECT seq, outcome FROM simulated_outcome ORDER BY seq LIMIT 1"
+                    ),
                     let seq = row["seq"] as Int64?
                 else { return nil }
                 try db.execute(sql: "DELETE FROM simulated_outcome WHERE seq = ?", arguments: [seq])
@@ -83,7 +87,9 @@ package struct SimulatedSensorDriver: BiometricSensor {
         if let queued { return BiometricMatch(queued) }
         guard let ask = prompt.askWord else { return .unavailable }
         for _ in 0..<3 {
-            guard let answer = ask("Simulated \(kind.displayName): \(reason)\nmatch? [y]es, [n]o, [c]ancel, [f]allback: ") else {
+            guard
+                let answer = ask("Simulated \(kind.displayName): \(reason)\nmatch? [y]es, [n]o, [c]ancel, [f]allback: ")
+            else {
                 return .unavailable
             }
             switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -210,8 +216,11 @@ package struct SimulatedSensorDriver: BiometricSensor {
             do {
                 let raw = try Int.fetchOne(db, sql: "SELECT biometry_type FROM simulated_sensor WHERE id = 1")
                 let kind = raw.flatMap { value in BiometryKind.allCases.first { $0.biometryTypeRawValue == value } }
-                let enrolment = try Row.fetchAll(db, sql: "SELECT name, enrolled FROM simulated_enrolment ORDER BY enrolled, name")
-                    .map { (name: $0["name"] as String? ?? "", enrolled: $0["enrolled"] as Double? ?? 0) }
+                let enrolment = try Row.fetchAll(
+                    db,
+                    sql: "SELECT name, enrolled FROM simulated_enrolment ORDER BY enrolled, name"
+                )
+                .map { (name: $0["name"] as String? ?? "", enrolled: $0["enrolled"] as Double? ?? 0) }
                 return State(kind: kind, enrolment: enrolment)
             } catch {
                 throw SQLiteItemStore.translate(error, "cannot read the simulated sensor")

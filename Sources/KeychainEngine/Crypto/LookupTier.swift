@@ -59,7 +59,11 @@ package struct LookupTier: Sendable {
             let table = itemClass.tableName
             if let descriptor = ItemSchema.of(itemClass).attribute("agrp") {
                 accessGroupHashes[table] = accessGroups.map {
-                    hasher.hash(table: table, column: descriptor.code, value: AttributeValue.string($0).canonicalBytes(for: descriptor.kind))
+                    hasher.hash(
+                        table: table,
+                        column: descriptor.code,
+                        value: AttributeValue.string($0).canonicalBytes(for: descriptor.kind)
+                    )
                 }
             }
             if kind != .protected {
@@ -73,13 +77,19 @@ package struct LookupTier: Sendable {
             }
             for descriptor in ItemSchema.of(itemClass).primaryKey where descriptor.kind == .bool {
                 let hash = { (flag: Bool) in
-                    hasher.hash(table: table, column: descriptor.code, value: AttributeValue.bool(flag).canonicalBytes(for: .bool))
+                    hasher.hash(
+                        table: table,
+                        column: descriptor.code,
+                        value: AttributeValue.bool(flag).canonicalBytes(for: .bool)
+                    )
                 }
                 booleanHashes[table + "." + descriptor.code] = (hash(false), hash(true))
             }
         }
         self.tags = tags
-        classesByTag = tags.mapValues { byClass in Dictionary(byClass.map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) }
+        classesByTag = tags.mapValues { byClass in
+            Dictionary(byClass.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         self.booleanHashes = booleanHashes
         self.accessGroupHashes = accessGroupHashes
         self.accessGroups = accessGroups
@@ -115,7 +125,11 @@ package struct LookupTier: Sendable {
             return tag
         }
         if tagsPerRow {
-            return hasher.hash(table: table, column: "pdmn", values: [Array(protection.rawValue.utf8), Array(identifier)])
+            return hasher.hash(
+                table: table,
+                column: "pdmn",
+                values: [Array(protection.rawValue.utf8), Array(identifier)]
+            )
         }
         return hasher.hash(table: table, column: "pdmn", value: Array(protection.rawValue.utf8))
     }
@@ -132,12 +146,16 @@ package struct LookupTier: Sendable {
             guard let protection = byTag[tag], covers(protection) else { return nil }
             return protection
         }
-        return ProtectionClass.allCases.first { covers($0) && protectionTag($0, table: table, identifier: identifier) == tag }
+        return ProtectionClass.allCases.first {
+            covers($0) && protectionTag($0, table: table, identifier: identifier) == tag
+        }
     }
 
     /// The keyed hash of one attribute value, as stored in its column.
     package func columnHash(_ value: AttributeValue, descriptor: AttributeDescriptor, table: String) -> Data {
-        if descriptor.kind == .bool, case .bool(let flag) = value, let hashes = booleanHashes[table + "." + descriptor.code] {
+        if descriptor.kind == .bool, case .bool(let flag) = value,
+            let hashes = booleanHashes[table + "." + descriptor.code]
+        {
             return flag ? hashes.true : hashes.false
         }
         return hasher.hash(table: table, column: descriptor.code, value: value.canonicalBytes(for: descriptor.kind))

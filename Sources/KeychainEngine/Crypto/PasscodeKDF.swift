@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 package import Crypto
+package import Foundation
 package import KeychainCore
 import _CryptoExtras
-package import Foundation
 
 /// The memory-hard key derivation that turns a passcode into a key-encryption key.
 ///
@@ -58,7 +58,8 @@ package struct PasscodeKDF: Hashable, Sendable {
     /// Refuses parameters that are out of range or cheaper than `minimum`: a stored cost is only
     /// an input, and one lowered by someone who altered the files would make guesses cheap.
     package func requireAtLeast(_ minimum: PasscodeKDF, what: String) throws(KeychainError) {
-        guard isValid, rounds >= minimum.rounds, blockSize >= minimum.blockSize, parallelism >= minimum.parallelism else {
+        guard isValid, rounds >= minimum.rounds, blockSize >= minimum.blockSize, parallelism >= minimum.parallelism
+        else {
             throw KeychainError(
                 .decode,
                 "\(what) (N = \(rounds), r = \(blockSize), p = \(parallelism)) is below the accepted cost or out of range"

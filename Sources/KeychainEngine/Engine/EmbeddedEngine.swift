@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 package import Foundation
-package import KeychainCore
 package import KeychainContract
+package import KeychainCore
 
 /// The engine in this process: the keychain's database and keybag, the authentication gate with
 /// its contexts, and the biometric sensor.
@@ -36,7 +36,8 @@ package final class EmbeddedEngine: Engine {
 
     /// Opens the keychain in `directory` (creating it if needed), its device and keybag secrets in
     /// `secrets` (by default, files in `directory`).
-    package init(directory: URL, configuration: DeviceConfiguration, secrets: SecretStores? = nil) throws(KeychainError) {
+    package init(directory: URL, configuration: DeviceConfiguration, secrets: SecretStores? = nil) throws(KeychainError)
+    {
         keychain = try Keychain(
             directory: directory,
             accessGroups: AccessGroups(configuration.accessGroups),
@@ -47,7 +48,11 @@ package final class EmbeddedEngine: Engine {
         )
         simulatedSensor = SimulatedSensorDriver(keychain: keychain)
         sensor = SelectedSensor(keychain: keychain, simulated: simulatedSensor, reader: FprintdDevice())
-        gate = AuthenticationGate(keybagService: keychain.keybagService, sensor: sensor, prompt: configuration.passcodePrompt)
+        gate = AuthenticationGate(
+            keybagService: keychain.keybagService,
+            sensor: sensor,
+            prompt: configuration.passcodePrompt
+        )
     }
 
     // MARK: Items
@@ -115,7 +120,8 @@ package final class EmbeddedEngine: Engine {
         gate.invalidate(context)
     }
 
-    package func setApplicationPassword(_ password: Data?, for context: ContextReference) throws(AuthenticationFailure) {
+    package func setApplicationPassword(_ password: Data?, for context: ContextReference) throws(AuthenticationFailure)
+    {
         try gate.setApplicationPassword(password, for: context)
     }
 

@@ -11,10 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
-import KeychainCore
 import KeychainContract
+import KeychainCore
 
 /// Introduces the engine to `LinkedEngine`; the constructor in `CKeychainEngineLoader` calls it
 /// when the program loads (see `LinkedEngine`).

@@ -98,7 +98,10 @@ package struct ConstraintEnvelope: Sendable {
             }
             for record in records {
                 guard record.isIntact else {
-                    throw KeychainError(.constraintDamaged, "the keybag's \(record.constraint) constraint key is damaged")
+                    throw KeychainError(
+                        .constraintDamaged,
+                        "the keybag's \(record.constraint) constraint key is damaged"
+                    )
                 }
                 guard record.isVerified else {
                     throw KeychainError(
@@ -131,7 +134,11 @@ package struct ConstraintEnvelope: Sendable {
                     constraints: constraintList,
                     usesApplicationPassword: applicationPasswordKey != nil,
                     ephemeralPublicKey: ephemeralPublic,
-                    wrappedKey: try AtRestCipher.wrap(secretKey, using: slotKey, binding: slotBinding(binding, index: slots.count))
+                    wrappedKey: try AtRestCipher.wrap(
+                        secretKey,
+                        using: slotKey,
+                        binding: slotBinding(binding, index: slots.count)
+                    )
                 )
             )
         }
@@ -179,7 +186,8 @@ package struct ConstraintEnvelope: Sendable {
             }
             var material = Data()
             if !slot.constraints.isEmpty {
-                guard let ephemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: slot.ephemeralPublicKey) else {
+                guard let ephemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: slot.ephemeralPublicKey)
+                else {
                     throw KeychainError(.decode, "an item's lock is damaged")
                 }
                 for key in keys {
@@ -196,7 +204,11 @@ package struct ConstraintEnvelope: Sendable {
                 constraints: slot.constraints
             )
             material.resetBytes(in: 0..<material.count)
-            if let key = try? AtRestCipher.unwrap(slot.wrappedKey, using: slotKey, binding: Self.slotBinding(binding, index: index)) {
+            if let key = try? AtRestCipher.unwrap(
+                slot.wrappedKey,
+                using: slotKey,
+                binding: Self.slotBinding(binding, index: index)
+            ) {
                 return key
             }
             if slot.usesApplicationPassword {
@@ -210,10 +222,15 @@ package struct ConstraintEnvelope: Sendable {
         // replaced constraint key (whose items are deleted).
         for slot in slots {
             for reference in slot.constraints where existing[reference.constraint]?.isIntact == false {
-                throw KeychainError(.constraintDamaged, "the keybag's \(reference.constraint) constraint key is damaged")
+                throw KeychainError(
+                    .constraintDamaged,
+                    "the keybag's \(reference.constraint) constraint key is damaged"
+                )
             }
         }
-        let live = slots.filter { slot in slot.constraints.allSatisfy { existing[$0.constraint]?.identifier == $0.identifier } }
+        let live = slots.filter { slot in
+            slot.constraints.allSatisfy { existing[$0.constraint]?.identifier == $0.identifier }
+        }
         guard !live.isEmpty else {
             throw KeychainError(.itemInvalidated, "the item's access control can no longer be satisfied")
         }
@@ -311,7 +328,8 @@ extension ConstraintEnvelope {
         if version == Self.currentVersion {
             guard let flag = reader.byte(), flag <= 1 else { throw KeychainError(.decode, "an item's lock is damaged") }
             if flag == 1 {
-                guard let numbers = reader.bytes(PasscodeKDF.serializedCount), let kdf = PasscodeKDF(serialized: numbers),
+                guard let numbers = reader.bytes(PasscodeKDF.serializedCount),
+                    let kdf = PasscodeKDF(serialized: numbers),
                     let saltLength = reader.byte(), let salt = reader.bytes(Int(saltLength))
                 else {
                     throw KeychainError(.decode, "an item's lock is truncated")
@@ -340,7 +358,12 @@ extension ConstraintEnvelope {
                 throw KeychainError(.decode, "an item's lock uses an application password without its parameters")
             }
             slots.append(
-                Slot(constraints: constraints, usesApplicationPassword: flag == 1, ephemeralPublicKey: Data(ephemeral), wrappedKey: Data(wrapped))
+                Slot(
+                    constraints: constraints,
+                    usesApplicationPassword: flag == 1,
+                    ephemeralPublicKey: Data(ephemeral),
+                    wrappedKey: Data(wrapped)
+                )
             )
         }
         let padding = reader.remaining

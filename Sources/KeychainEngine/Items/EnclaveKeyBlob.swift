@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainCore
@@ -77,21 +76,31 @@ struct EnclaveKeyBlob {
         fields.append(Field.accessGroup.rawValue, Array(accessGroup.utf8))
         fields.append(Field.publicKey.rawValue, publicKey)
         let bindings = Bindings(
-            protection: protection, generation: blobKey.generation, identifier: identifier,
-            accessControl: accessControl, accessGroup: accessGroup, publicKey: publicKey
+            protection: protection,
+            generation: blobKey.generation,
+            identifier: identifier,
+            accessControl: accessControl,
+            accessGroup: accessGroup,
+            publicKey: publicKey
         )
         if accessControl.hasConstraints {
             let secretKey = SymmetricKey(size: .bits256)
             let envelope = try sealToConstraints(secretKey, bindings.constraints)
             fields.append(Field.envelope.rawValue, envelope.serialized)
-            fields.append(Field.sealedKey.rawValue, try AtRestCipher.seal(privateKey, using: secretKey, binding: bindings.privateKey))
+            fields.append(
+                Field.sealedKey.rawValue,
+                try AtRestCipher.seal(privateKey, using: secretKey, binding: bindings.privateKey)
+            )
         } else {
             fields.append(Field.privateKey.rawValue, privateKey)
         }
         let name = Array(protection.rawValue.utf8)
         let generation = UInt32(blobKey.generation)
         var blob = Data([version, UInt8(name.count)] + name)
-        blob += [UInt8(generation >> 24), UInt8(truncatingIfNeeded: generation >> 16), UInt8(truncatingIfNeeded: generation >> 8), UInt8(truncatingIfNeeded: generation)]
+        blob += [
+            UInt8(generation >> 24), UInt8(truncatingIfNeeded: generation >> 16),
+            UInt8(truncatingIfNeeded: generation >> 8), UInt8(truncatingIfNeeded: generation),
+        ]
         blob += identifier
         blob += try AtRestCipher.seal(Data(fields.bytes), using: blobKey.key, binding: bindings.outer)
         return blob
@@ -120,7 +129,9 @@ struct EnclaveKeyBlob {
     ///   blob, or altered bytes).
     func open(with blobKey: SymmetricKey) throws(KeychainError) -> Contents {
         let outer = Bindings(protection: protection, generation: generation, identifier: identifier).outer
-        guard let plaintext = try? AtRestCipher.open(sealed, using: blobKey, binding: outer) else { throw Self.notABlob }
+        guard let plaintext = try? AtRestCipher.open(sealed, using: blobKey, binding: outer) else {
+            throw Self.notABlob
+        }
         var reader = ByteReader(Array(plaintext))
         var fields: [Field: [UInt8]] = [:]
         while !reader.isAtEnd {
@@ -142,7 +153,12 @@ struct EnclaveKeyBlob {
         default:
             throw KeychainError(.decode, "a key blob's private key does not match its access control")
         }
-        return Contents(accessControl: accessControl, accessGroup: String(decoding: group, as: UTF8.self), publicKey: Data(publicKey), material: material)
+        return Contents(
+            accessControl: accessControl,
+            accessGroup: String(decoding: group, as: UTF8.self),
+            publicKey: Data(publicKey),
+            material: material
+        )
     }
 
     /// The private key (X9.63) of opened `contents`, once `unlock` opens its envelope.
@@ -155,8 +171,12 @@ struct EnclaveKeyBlob {
             return key
         case .constrained(let envelopeBytes, let sealedKey):
             let bindings = Bindings(
-                protection: protection, generation: generation, identifier: identifier, accessControl: contents.accessControl,
-                accessGroup: contents.accessGroup, publicKey: contents.publicKey
+                protection: protection,
+                generation: generation,
+                identifier: identifier,
+                accessControl: contents.accessControl,
+                accessGroup: contents.accessGroup,
+                publicKey: contents.publicKey
             )
             let envelope = try ConstraintEnvelope(serialized: envelopeBytes)
             let secretKey = try openConstraints(envelope, bindings.constraints)
@@ -167,7 +187,8 @@ struct EnclaveKeyBlob {
     // MARK: Private
 
     private enum Field: UInt8 {
-        case accessControl = 1, accessGroup, publicKey, privateKey, envelope, sealedKey
+        case accessControl = 1
+        case accessGroup, publicKey, privateKey, envelope, sealedKey
     }
 
     /// The associated data of a blob's layers: the outer layer names the blob; the inner ones also
@@ -190,7 +211,8 @@ struct EnclaveKeyBlob {
                 .appending(String(generation))
                 .appending(Array(identifier))
             outer = base.bytes
-            let inner = base
+            let inner =
+                base
                 .appending(accessControl?.storedRepresentation ?? "")
                 .appending(accessGroup)
                 .appending(Array(publicKey))

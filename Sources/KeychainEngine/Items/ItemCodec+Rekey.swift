@@ -36,10 +36,16 @@ extension ItemCodec {
     /// identifier stay: nothing about the item changes but what opens it.
     ///
     /// - Throws: ``KeychainError/Code/decode`` when the row does not open with the `old` keys.
-    package func rekeyed(_ row: ItemRow, itemClass: ItemClass, from old: RowKeys, to new: RowKeys) throws(KeychainError) -> ItemRow? {
+    package func rekeyed(
+        _ row: ItemRow,
+        itemClass: ItemClass,
+        from old: RowKeys,
+        to new: RowKeys
+    ) throws(KeychainError) -> ItemRow? {
         let table = itemClass.tableName
         let schema = ItemSchema.of(itemClass)
-        guard let protection = old.tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) else {
+        guard let protection = old.tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier)
+        else {
             throw KeychainError(.decode, "an item's protection class is damaged")
         }
         guard protection.isPasscodeProtected else { return nil }
@@ -51,7 +57,12 @@ extension ItemCodec {
             throw KeychainError(.internalInconsistency, "re-keying needs every class key")
         }
         let tier = try tier(for: protection, in: new.tiers)
-        let (metadataKey, plaintext) = try openMetadataPlaintext(row, protection: protection, schema: schema, classKey: oldKey)
+        let (metadataKey, plaintext) = try openMetadataPlaintext(
+            row,
+            protection: protection,
+            schema: schema,
+            classKey: oldKey
+        )
         let attributes = try MetadataCodec.decode(plaintext)
         let (keyColumns, primaryKeyHash) = keyHashes(of: attributes, schema: schema, tier: tier)
         let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)

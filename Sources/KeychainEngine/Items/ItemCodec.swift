@@ -116,7 +116,9 @@ package struct ItemCodec: Sendable {
                 newParameters: .make(kdf: passcodeKDF),
                 binding: Self.constraintBinding(table: table, identifier: identifier, protection: protection)
             )
-            envelope = .constrained(try AtRestCipher.seal(constraintEnvelope.serialized, using: classKey, binding: binding("skey")))
+            envelope = .constrained(
+                try AtRestCipher.seal(constraintEnvelope.serialized, using: classKey, binding: binding("skey"))
+            )
         } else {
             envelope = .classWrapped(try AtRestCipher.wrap(secretKey, using: classKey, binding: binding("skey")))
         }
@@ -133,9 +135,17 @@ package struct ItemCodec: Sendable {
             primaryKeyHash: primaryKeyHash,
             keyColumns: keyColumns,
             wrappedMetadataKey: try AtRestCipher.wrap(metadataKey, using: classKey, binding: binding("mkey")),
-            metadata: try AtRestCipher.seal(LengthPadding.pad(MetadataCodec.encode(stored), smallest: LengthPadding.metadataBucket), using: metadataKey, binding: metadataBinding),
+            metadata: try AtRestCipher.seal(
+                LengthPadding.pad(MetadataCodec.encode(stored), smallest: LengthPadding.metadataBucket),
+                using: metadataKey,
+                binding: metadataBinding
+            ),
             secretKeyEnvelope: envelope.serialized,
-            secret: try AtRestCipher.seal(LengthPadding.pad(secret, smallest: LengthPadding.secretBucket), using: secretKey, binding: binding(Self.paddedSecretColumn))
+            secret: try AtRestCipher.seal(
+                LengthPadding.pad(secret, smallest: LengthPadding.secretBucket),
+                using: secretKey,
+                binding: binding(Self.paddedSecretColumn)
+            )
         )
     }
 
@@ -183,7 +193,8 @@ package struct ItemCodec: Sendable {
     /// The class of a row, from its tag.
     /// - Throws: ``KeychainError/Code/interactionNotAllowed`` when the tag may belong to the
     ///   locked protected tier, ``KeychainError/Code/decode`` when it belongs to no class.
-    package func protection(of row: ItemRow, table: String, tiers: LookupTiers) throws(KeychainError) -> ProtectionClass {
+    package func protection(of row: ItemRow, table: String, tiers: LookupTiers) throws(KeychainError) -> ProtectionClass
+    {
         if let protection = tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) {
             return protection
         }
@@ -207,14 +218,25 @@ package struct ItemCodec: Sendable {
         let binding = Self.binding(table: table, identifier: row.identifier, protection: protection)
         let metadataKey = try AtRestCipher.unwrap(row.wrappedMetadataKey, using: classKey, binding: binding("mkey"))
         let hashes = (row.primaryKeyHash, row.keyColumns)
-        let padded = Self.metadataBinding(table: table, identifier: row.identifier, protection: protection, hashes: hashes, schema: schema)
+        let padded = Self.metadataBinding(
+            table: table,
+            identifier: row.identifier,
+            protection: protection,
+            hashes: hashes,
+            schema: schema
+        )
         if let plaintext = try? AtRestCipher.open(row.metadata, using: metadataKey, binding: padded) {
             return (metadataKey, try LengthPadding.unpad(plaintext))
         }
         // Rows written before padding (format 2) bound the same hashes under another label; rows
         // written before the look-up hashes were bound (format 1) name only their place.
         let unpadded = Self.metadataBinding(
-            table: table, identifier: row.identifier, protection: protection, hashes: hashes, schema: schema, padded: false
+            table: table,
+            identifier: row.identifier,
+            protection: protection,
+            hashes: hashes,
+            schema: schema,
+            padded: false
         )
         if let plaintext = try? AtRestCipher.open(row.metadata, using: metadataKey, binding: unpadded) {
             return (metadataKey, plaintext)
@@ -243,8 +265,13 @@ package struct ItemCodec: Sendable {
             operation: operation,
             currentConstraints: currentConstraints
         )
-        let binding = Self.binding(table: item.itemClass.tableName, identifier: row.identifier, protection: item.protection)
-        if let padded = try? AtRestCipher.open(row.secret, using: secretKey, binding: binding(Self.paddedSecretColumn)) {
+        let binding = Self.binding(
+            table: item.itemClass.tableName,
+            identifier: row.identifier,
+            protection: item.protection
+        )
+        if let padded = try? AtRestCipher.open(row.secret, using: secretKey, binding: binding(Self.paddedSecretColumn))
+        {
             return try LengthPadding.unpad(padded)
         }
         return try AtRestCipher.open(row.secret, using: secretKey, binding: binding("v_Data"))
@@ -274,7 +301,9 @@ package struct ItemCodec: Sendable {
             guard requiresAuthentication else {
                 throw KeychainError(.decode, "an item's key envelope does not match its access control")
             }
-            let constraintEnvelope = try ConstraintEnvelope(serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey")))
+            let constraintEnvelope = try ConstraintEnvelope(
+                serialized: try AtRestCipher.open(sealed, using: classKey, binding: binding("skey"))
+            )
             return try constraintEnvelope.open(
                 accessControl: item.accessControl,
                 operation: operation,
@@ -343,7 +372,11 @@ package struct ItemCodec: Sendable {
         keybag.record.legacyApplicationPassword.map { ApplicationPasswordParameters(kdf: $0.kdf, salt: $0.salt) }
     }
 
-    private static func constraintBinding(table: String, identifier: Data, protection: ProtectionClass) -> AssociatedData {
+    private static func constraintBinding(
+        table: String,
+        identifier: Data,
+        protection: ProtectionClass
+    ) -> AssociatedData {
         AssociatedData("swift-keychain/v1/item-lock")
             .appending(table)
             .appending(Array(identifier))

@@ -70,7 +70,8 @@ package struct ConstraintKeyRecord: Sendable {
     ///
     /// - Throws: ``KeychainError/Code/authenticationFailed`` if `wrappingKey` is not the one
     ///   that wrapped it (a wrong passcode), or the row was altered.
-    package func privateKey(using wrappingKey: SymmetricKey) throws(KeychainError) -> Curve25519.KeyAgreement.PrivateKey {
+    package func privateKey(using wrappingKey: SymmetricKey) throws(KeychainError) -> Curve25519.KeyAgreement.PrivateKey
+    {
         let raw: Data
         do {
             raw = try AtRestCipher.open(
@@ -90,12 +91,19 @@ package struct ConstraintKeyRecord: Sendable {
         } catch let error as KeychainError {
             throw error
         } catch {
-            throw KeychainError(.decode, "the \(constraint) constraint key's private key is damaged", cause: SendableDescription(error))
+            throw KeychainError(
+                .decode,
+                "the \(constraint) constraint key's private key is damaged",
+                cause: SendableDescription(error)
+            )
         }
     }
 
     /// The same constraint key, with its private key re-wrapped by `newKey` (a passcode change).
-    package func rewrapped(from oldKey: SymmetricKey, to newKey: SymmetricKey) throws(KeychainError) -> ConstraintKeyRecord {
+    package func rewrapped(
+        from oldKey: SymmetricKey,
+        to newKey: SymmetricKey
+    ) throws(KeychainError) -> ConstraintKeyRecord {
         let key = try privateKey(using: oldKey)
         var copy = self
         copy.wrappedPrivateKey = try AtRestCipher.seal(
@@ -119,7 +127,10 @@ extension ConstraintKeyRecord {
     /// their own (items sealed to it afterwards would open without the passcode).
     package static func authenticationKey(classKey: SymmetricKey) -> SymmetricKey {
         SymmetricKey(
-            data: HMAC<SHA256>.authenticationCode(for: Array("swift-keychain/v2/lock-authentication".utf8), using: classKey)
+            data: HMAC<SHA256>.authenticationCode(
+                for: Array("swift-keychain/v2/lock-authentication".utf8),
+                using: classKey
+            )
         )
     }
 

@@ -72,6 +72,9 @@ package struct SecretStores: Sendable {
 
     /// `device.key` and `keybag.key` in the keychain home `directory`.
     package static func files(in directory: URL) -> SecretStores {
-        SecretStores(device: FileDeviceSecretStore(directory: directory), keybag: FileKeybagSecretStore(directory: directory))
+        SecretStores(
+            device: FileDeviceSecretStore(directory: directory),
+            keybag: FileKeybagSecretStore(directory: directory)
+        )
     }
 }

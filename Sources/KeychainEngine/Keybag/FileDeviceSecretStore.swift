@@ -39,7 +39,10 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
     package func load() throws(KeychainError) -> SymmetricKey {
         let path = location
         guard let existing = try Self.read(path) else {
-            throw KeychainError(.decode, "the device secret \(path) is missing; the keychain cannot be decrypted without it")
+            throw KeychainError(
+                .decode,
+                "the device secret \(path) is missing; the keychain cannot be decrypted without it"
+            )
         }
         return existing
     }

@@ -74,7 +74,10 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
         let hex = KeybagSecret.hex(identifier)
         if let error = PrivateFile.renameFile(stagedPath(hex), to: currentPath) {
             guard error == ENOENT else {
-                throw KeychainError(.io, "cannot install the keybag secret \(currentPath): \(PrivateFile.describe(error))")
+                throw KeychainError(
+                    .io,
+                    "cannot install the keybag secret \(currentPath): \(PrivateFile.describe(error))"
+                )
             }
             // Another process promoted it first; it erases what it replaced.
             guard try read(currentPath)?.identifier == identifier else {
@@ -96,7 +99,9 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
             let hex = String(name.dropFirst(prefix.count))
-            guard hex != keep, hex.count == 2 * KeybagSecret.identifierLength, hex.allSatisfy(\.isHexDigit) else { continue }
+            guard hex != keep, hex.count == 2 * KeybagSecret.identifierLength, hex.allSatisfy(\.isHexDigit) else {
+                continue
+            }
             Self.remove(directory + "/" + name)
         }
         PrivateFile.syncDirectory(directory)

@@ -126,7 +126,11 @@ package final class Keybag: Sendable {
     /// The protected tier that `sealed` holds, opened with the `cku` class key.
     private func protectedTier(sealed: Data, classKey: SymmetricKey) throws(KeychainError) -> LookupTier {
         do {
-            let key = try AtRestCipher.unwrap(sealed, using: classKey, binding: KeybagRecord.protectedLookupKeyBinding.bytes)
+            let key = try AtRestCipher.unwrap(
+                sealed,
+                using: classKey,
+                binding: KeybagRecord.protectedLookupKeyBinding.bytes
+            )
             return LookupTier(kind: .protected, hasher: LookupHasher(key: key), accessGroups: accessGroups)
         } catch {
             throw KeychainError(.decode, "the keybag's protected look-up key is damaged", cause: error)
@@ -204,7 +208,9 @@ package final class Keybag: Sendable {
 
     /// The stored keybag this process follows.
     package var stored: StoredKeybag {
-        state.withLock { StoredKeybag(generation: $0.generation, secretIdentifier: $0.secretIdentifier, record: $0.record) }
+        state.withLock {
+            StoredKeybag(generation: $0.generation, secretIdentifier: $0.secretIdentifier, record: $0.record)
+        }
     }
 
     /// Sets the tiers that `record` and the unlocked class keys give. A keychain never goes back
@@ -224,7 +230,10 @@ package final class Keybag: Sendable {
             current.sealedProtectedLookupKey = nil
             return
         }
-        current.tiers = LookupTiers(device: deviceTier, protected: try protectedTier(sealed: sealed, classKey: classKey))
+        current.tiers = LookupTiers(
+            device: deviceTier,
+            protected: try protectedTier(sealed: sealed, classKey: classKey)
+        )
         current.sealedProtectedLookupKey = sealed
     }
 
@@ -264,7 +273,11 @@ package final class Keybag: Sendable {
     }
 
     /// Derives the passcode key of `record` for `passcode`.
-    package func passcodeKey(for passcode: String, record: KeybagRecord, minimum: PasscodeKDF) throws(KeychainError) -> SymmetricKey {
+    package func passcodeKey(
+        for passcode: String,
+        record: KeybagRecord,
+        minimum: PasscodeKDF
+    ) throws(KeychainError) -> SymmetricKey {
         guard let salt = record.passcodeSalt else {
             throw KeychainError(.decode, "the keybag has a passcode but no passcode salt")
         }

@@ -22,12 +22,14 @@ extension KeybagRecord {
     package static let format: UInt8 = 2
 
     private enum Tag: UInt8 {
-        case deviceSalt = 1, passcodeSalt, kdf, hasPasscode, lookupKey, protectedLookupKey, classKey, epoch, constraintKey,
+        case deviceSalt = 1
+        case passcodeSalt, kdf, hasPasscode, lookupKey, protectedLookupKey, classKey, epoch, constraintKey,
             legacyApplicationPassword, needsClassKeyRotation, blobKey
     }
 
     private enum ConstraintKeyTag: UInt8 {
-        case kind = 1, identifier, publicKey, wrappedPrivateKey, domainHash, mac, damaged
+        case kind = 1
+        case identifier, publicKey, wrappedPrivateKey, domainHash, mac, damaged
     }
 
     // MARK: Writing
@@ -78,7 +80,10 @@ extension KeybagRecord {
         var reader = ByteReader(bytes)
         guard let format = reader.byte() else { throw KeychainError(.decode, "the keybag is empty") }
         guard format == Self.format else {
-            throw KeychainError(.invalidKeychain, "the keybag has format \(format); this version reads format \(Self.format)")
+            throw KeychainError(
+                .invalidKeychain,
+                "the keybag has format \(format); this version reads format \(Self.format)"
+            )
         }
         var deviceSalt: Data?
         var kdf: PasscodeKDF?
@@ -97,7 +102,9 @@ extension KeybagRecord {
             case .protectedLookupKey: record.sealedProtectedLookupKey = Data(value)
             case .classKey:
                 let (protection, wrapped) = try Self.perClass(value, what: "class key")
-                guard record.wrappedClassKeys[protection] == nil else { throw KeychainError(.decode, "the keybag holds a class key twice") }
+                guard record.wrappedClassKeys[protection] == nil else {
+                    throw KeychainError(.decode, "the keybag holds a class key twice")
+                }
                 record.wrappedClassKeys[protection] = wrapped
             case .blobKey:
                 // One field per generation, in order.
@@ -106,16 +113,21 @@ extension KeybagRecord {
             case .epoch: epoch = Data(value)
             case .constraintKey:
                 let key = try Self.decodeConstraintKey(value)
-                guard record.constraints[key.constraint] == nil else { throw KeychainError(.decode, "the keybag holds a constraint key twice") }
+                guard record.constraints[key.constraint] == nil else {
+                    throw KeychainError(.decode, "the keybag holds a constraint key twice")
+                }
                 record.constraints[key.constraint] = key
             case .legacyApplicationPassword:
-                guard value.count > PasscodeKDF.serializedCount else { throw KeychainError(.decode, "the keybag's legacy parameters are damaged") }
+                guard value.count > PasscodeKDF.serializedCount else {
+                    throw KeychainError(.decode, "the keybag's legacy parameters are damaged")
+                }
                 record.legacyApplicationPassword = LegacyApplicationPassword(
                     kdf: try Self.decodeKDF(Array(value.prefix(PasscodeKDF.serializedCount))),
                     salt: Data(value.dropFirst(PasscodeKDF.serializedCount))
                 )
             case .needsClassKeyRotation: record.needsClassKeyRotation = try Self.flag(value)
-            case nil: throw KeychainError(.invalidKeychain, "the keybag has a field (\(tag)) this version does not know")
+            case nil:
+                throw KeychainError(.invalidKeychain, "the keybag has a field (\(tag)) this version does not know")
             }
         }
         guard let deviceSalt, let kdf, let hasPasscode, let lookupKey, let epoch else {
@@ -137,7 +149,9 @@ extension KeybagRecord {
     /// A field naming a class and holding its wrapped key: a length-prefixed class name, then the key.
     private static func perClass(_ value: [UInt8], what: String) throws(KeychainError) -> (ProtectionClass, Data) {
         guard let length = value.first.map(Int.init), value.count > 1 + length,
-            let protection = ProtectionClass(rawValue: String(decoding: value.dropFirst().prefix(length), as: UTF8.self))
+            let protection = ProtectionClass(
+                rawValue: String(decoding: value.dropFirst().prefix(length), as: UTF8.self)
+            )
         else { throw KeychainError(.decode, "the keybag holds a damaged \(what)") }
         return (protection, Data(value.dropFirst(1 + length)))
     }
@@ -148,7 +162,9 @@ extension KeybagRecord {
     }
 
     private static func decodeKDF(_ value: [UInt8]) throws(KeychainError) -> PasscodeKDF {
-        guard let kdf = PasscodeKDF(serialized: value) else { throw KeychainError(.decode, "the keybag's KDF parameters are damaged") }
+        guard let kdf = PasscodeKDF(serialized: value) else {
+            throw KeychainError(.decode, "the keybag's KDF parameters are damaged")
+        }
         return kdf
     }
 
@@ -199,7 +215,10 @@ struct TaggedFields {
     mutating func append(_ tag: UInt8, _ value: some Collection<UInt8>) {
         let count = UInt32(value.count)
         bytes.append(tag)
-        bytes.append(contentsOf: [UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)])
+        bytes.append(contentsOf: [
+            UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8),
+            UInt8(truncatingIfNeeded: count),
+        ])
         bytes.append(contentsOf: value)
     }
 }

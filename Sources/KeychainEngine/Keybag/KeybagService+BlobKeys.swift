@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 package import Crypto
 import Foundation
 package import KeychainCore
@@ -26,9 +25,12 @@ extension KeybagService {
     /// opens only while the keychain is unlocked, a `WhenPasscodeSet` blob dies with the passcode.
     /// - Throws: ``KeychainError/Code/interactionNotAllowed`` while the class is locked,
     ///   ``KeychainError/Code/decode`` if the stored blob key does not open.
-    package func currentBlobKey(for protection: ProtectionClass) throws(KeychainError) -> (generation: Int, key: SymmetricKey) {
+    package func currentBlobKey(
+        for protection: ProtectionClass
+    ) throws(KeychainError) -> (generation: Int, key: SymmetricKey) {
         if let current = try newestBlobKey(protection, in: try currentRecord()) { return current }
-        let (_, current) = try writeKeybag { (_, latest) throws(KeychainError) -> (KeybagRecord, (generation: Int, key: SymmetricKey)) in
+        let (_, current) = try writeKeybag {
+            (_, latest) throws(KeychainError) -> (KeybagRecord, (generation: Int, key: SymmetricKey)) in
             // Another process may have made it meanwhile: that one is the key.
             if let current = try newestBlobKey(protection, in: latest.record) { return (latest.record, current) }
             guard let classKey = keybag.classKey(protection) else {
@@ -37,7 +39,11 @@ extension KeybagService {
             let key = SymmetricKey(size: .bits256)
             var updated = latest.record
             updated.wrappedBlobKeys[protection] = [
-                try AtRestCipher.wrap(key, using: classKey, binding: KeybagRecord.blobKeyBinding(protection, generation: 0).bytes)
+                try AtRestCipher.wrap(
+                    key,
+                    using: classKey,
+                    binding: KeybagRecord.blobKeyBinding(protection, generation: 0).bytes
+                )
             ]
             return (updated, (0, key))
         }
@@ -50,7 +56,7 @@ extension KeybagService {
     package func blobKey(for protection: ProtectionClass, generation: Int) throws(KeychainError) -> SymmetricKey? {
         do {
             return try openBlobKey(protection, generation: generation, in: try currentRecord())
-        } catch where error.code == .decode {
+        } catch  where error.code == .decode {
             // Another thread may have followed newer class keys between the read and the unwrap: once more.
             return try openBlobKey(protection, generation: generation, in: try currentRecord())
         }
@@ -58,15 +64,24 @@ extension KeybagService {
 
     // MARK: Private
 
-    private func newestBlobKey(_ protection: ProtectionClass, in record: KeybagRecord) throws(KeychainError) -> (generation: Int, key: SymmetricKey)? {
+    private func newestBlobKey(
+        _ protection: ProtectionClass,
+        in record: KeybagRecord
+    ) throws(KeychainError) -> (generation: Int, key: SymmetricKey)? {
         guard let generations = record.wrappedBlobKeys[protection], !generations.isEmpty else { return nil }
         let generation = generations.count - 1
         guard let key = try openBlobKey(protection, generation: generation, in: record) else { return nil }
         return (generation, key)
     }
 
-    private func openBlobKey(_ protection: ProtectionClass, generation: Int, in record: KeybagRecord) throws(KeychainError) -> SymmetricKey? {
-        guard let generations = record.wrappedBlobKeys[protection], generations.indices.contains(generation) else { return nil }
+    private func openBlobKey(
+        _ protection: ProtectionClass,
+        generation: Int,
+        in record: KeybagRecord
+    ) throws(KeychainError) -> SymmetricKey? {
+        guard let generations = record.wrappedBlobKeys[protection], generations.indices.contains(generation) else {
+            return nil
+        }
         guard let classKey = keybag.classKey(protection) else {
             throw KeychainError(.interactionNotAllowed, "the \(protection.rawValue) class is locked")
         }

@@ -56,7 +56,8 @@ extension KeybagService {
             throw KeychainError(.interactionNotAllowed, "biometry needs the passcode once after the keychain is opened")
         }
         var credentials = AuthenticationCredentials()
-        for (lock, record) in try constraintKeyRecords() where (lock == .biometryAny || lock == .biometryCurrentSet) && record.isIntact {
+        for (lock, record) in try constraintKeyRecords()
+        where (lock == .biometryAny || lock == .biometryCurrentSet) && record.isIntact {
             credentials.constraintKeys[record.identifier] = try record.privateKey(using: wrappingKey)
         }
         return credentials
@@ -86,11 +87,15 @@ extension KeybagService {
         let lock = try ConstraintKeyRecord.make(.biometryCurrentSet, wrappingKey: wrappingKey, domainHash: domainHash)
         try writeKeybag { (_, latest) throws(KeychainError) -> (KeybagRecord, Void) in
             guard keybag.classKey(Self.biometryWrappingClass) == wrappingKey else {
-                throw KeychainError(.interactionNotAllowed, "the class keys were replaced by another process; enter the passcode")
+                throw KeychainError(
+                    .interactionNotAllowed,
+                    "the class keys were replaced by another process; enter the passcode"
+                )
             }
             var updated = latest.record
             if updated.constraints[.biometryAny] == nil {
-                updated.constraints[.biometryAny] = try ConstraintKeyRecord.make(.biometryAny, wrappingKey: wrappingKey).authenticated(authentication)
+                updated.constraints[.biometryAny] = try ConstraintKeyRecord.make(.biometryAny, wrappingKey: wrappingKey)
+                    .authenticated(authentication)
             }
             updated.constraints[.biometryCurrentSet] = lock.authenticated(authentication)
             return (updated, ())

@@ -31,7 +31,9 @@ extension KeybagService {
         let result = Result { () throws(KeychainError) in
             try writeKeybag(loading: passcodeKey) { (db, latest) throws(KeychainError) -> (KeybagRecord, Void) in
                 var updated = latest.record
-                guard updated.needsClassKeyRotation || updated.sealedProtectedLookupKey == nil else { return (updated, ()) }
+                guard updated.needsClassKeyRotation || updated.sealedProtectedLookupKey == nil else {
+                    return (updated, ())
+                }
                 let old = try keybag.classKeys(in: updated, passcodeKey: passcodeKey)
                 guard updated.wrappedClassKeys.keys.allSatisfy({ old[$0] != nil }) else {
                     throw KeychainError(.interactionNotAllowed, "re-keying needs every class key")

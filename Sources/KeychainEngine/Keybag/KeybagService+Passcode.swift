@@ -88,7 +88,11 @@ extension KeybagService {
     /// the old passcode. A first passcode creates the `WhenPasscodeSetThisDeviceOnly` class key.
     /// - Throws: ``KeychainError/Code/invalidParameter`` for a passcode shorter than four
     ///   characters or longer than 1,024 bytes.
-    package func setPasscode(_ newPasscode: String, current: String?, progress: RekeyProgress? = nil) throws(KeychainError) {
+    package func setPasscode(
+        _ newPasscode: String,
+        current: String?,
+        progress: RekeyProgress? = nil
+    ) throws(KeychainError) {
         try Self.validate(newPasscode)
         let stored = try currentStored()
         let (oldPasscodeKey, currentKeys) = try classKeys(of: stored.record, currentPasscode: current)
@@ -160,7 +164,10 @@ extension KeybagService {
     /// Refuses a passcode Apple would not accept as one.
     static func validate(_ passcode: String) throws(KeychainError) {
         guard passcode.count >= minimumPasscodeLength else {
-            throw KeychainError(.invalidParameter, "the passcode must have at least \(minimumPasscodeLength) characters")
+            throw KeychainError(
+                .invalidParameter,
+                "the passcode must have at least \(minimumPasscodeLength) characters"
+            )
         }
         guard passcode.utf8.count <= maximumPasscodeLength else {
             throw KeychainError(.invalidParameter, "the passcode must have at most \(maximumPasscodeLength) bytes")
@@ -211,7 +218,9 @@ extension KeybagService {
         }
         var doomed: [Int64] = []
         try table.forEachTag(in: db) { rowID, identifier, tag in
-            if tier.protection(forTag: tag, table: table.name, identifier: identifier) == protection { doomed.append(rowID) }
+            if tier.protection(forTag: tag, table: table.name, identifier: identifier) == protection {
+                doomed.append(rowID)
+            }
         }
         try table.bury(doomed, in: db)
     }
@@ -235,13 +244,14 @@ extension KeybagService {
             try attempts.settlePasscodeAttempt(attempt, outcome: nil)
             return try derived.get()
         }
-        let correct = record.wrappedClassKeys[.whenUnlocked].map { wrapped in
-            (try? AtRestCipher.unwrap(
-                wrapped,
-                using: key,
-                binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
-            )) != nil
-        } ?? false
+        let correct =
+            record.wrappedClassKeys[.whenUnlocked].map { wrapped in
+                (try? AtRestCipher.unwrap(
+                    wrapped,
+                    using: key,
+                    binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
+                )) != nil
+            } ?? false
         try attempts.settlePasscodeAttempt(attempt, outcome: correct, endsBiometricLockout: endsBiometricLockout)
         guard correct else {
             throw KeychainError(.authenticationFailed, "the passcode is not correct")

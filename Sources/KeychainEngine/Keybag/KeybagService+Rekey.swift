@@ -40,10 +40,16 @@ extension KeybagService {
         progress: RekeyProgress?
     ) throws(KeychainError) {
         guard let newConstraintWrappingKey = new[Self.biometryWrappingClass] else {
-            throw KeychainError(.internalInconsistency, "re-keying needs the \(Self.biometryWrappingClass.rawValue) class key")
+            throw KeychainError(
+                .internalInconsistency,
+                "re-keying needs the \(Self.biometryWrappingClass.rawValue) class key"
+            )
         }
         let oldTiers = try keybag.lookupTiers(of: record, classKeys: old)
-        record.sealedProtectedLookupKey = try Keybag.sealProtectedLookupKey(SymmetricKey(size: .bits256), classKey: newConstraintWrappingKey)
+        record.sealedProtectedLookupKey = try Keybag.sealProtectedLookupKey(
+            SymmetricKey(size: .bits256),
+            classKey: newConstraintWrappingKey
+        )
         let newTiers = try keybag.lookupTiers(of: record, classKeys: new)
         let from = RowKeys(classKeys: old, tiers: oldTiers)
         let to = RowKeys(classKeys: new, tiers: newTiers)
@@ -102,10 +108,13 @@ extension KeybagService {
             result[kind] = rewrapped.authenticated(newAuthentication)
         }
         if let passcodeKey, result[.passcode] == nil {
-            result[.passcode] = try ConstraintKeyRecord.make(.passcode, wrappingKey: passcodeKey).authenticated(newAuthentication)
+            result[.passcode] = try ConstraintKeyRecord.make(.passcode, wrappingKey: passcodeKey).authenticated(
+                newAuthentication
+            )
         }
         if passcodeKey != nil, result[.biometryAny] == nil {
-            result[.biometryAny] = try ConstraintKeyRecord.make(.biometryAny, wrappingKey: newConstraintWrappingKey).authenticated(newAuthentication)
+            result[.biometryAny] = try ConstraintKeyRecord.make(.biometryAny, wrappingKey: newConstraintWrappingKey)
+                .authenticated(newAuthentication)
         }
         return result
     }
@@ -125,8 +134,13 @@ extension KeybagService {
             var rewrapped: [Data] = []
             for (generation, sealed) in generations.enumerated() {
                 let binding = KeybagRecord.blobKeyBinding(protection, generation: generation).bytes
-                guard let oldKey = old[protection], let blobKey = try? AtRestCipher.unwrap(sealed, using: oldKey, binding: binding) else {
-                    logger.error("a blob key does not open with its class key; the keys sealed under it are refused", metadata: ["keychain.class": "\(protection.rawValue)"])
+                guard let oldKey = old[protection],
+                    let blobKey = try? AtRestCipher.unwrap(sealed, using: oldKey, binding: binding)
+                else {
+                    logger.error(
+                        "a blob key does not open with its class key; the keys sealed under it are refused",
+                        metadata: ["keychain.class": "\(protection.rawValue)"]
+                    )
                     rewrapped.append(sealed)
                     continue
                 }
@@ -143,7 +157,10 @@ extension KeybagService {
 
     /// Wraps class keys: the passcode-protected ones by `passcodeKey` when there is one, the rest
     /// by the device key.
-    func wrap(_ keys: [ProtectionClass: SymmetricKey], passcodeKey: SymmetricKey?) throws(KeychainError) -> [ProtectionClass: Data] {
+    func wrap(
+        _ keys: [ProtectionClass: SymmetricKey],
+        passcodeKey: SymmetricKey?
+    ) throws(KeychainError) -> [ProtectionClass: Data] {
         var wrapped: [ProtectionClass: Data] = [:]
         for (protection, key) in keys {
             let wrappingKey = protection.isPasscodeProtected ? passcodeKey ?? keybag.deviceKey : keybag.deviceKey
@@ -177,7 +194,8 @@ extension KeybagService {
             defer { didRow() }
             guard let row = try table.row(rowID, in: db) else { continue }
             if row.isTombstone, old.classKeys[.whenPasscodeSetThisDeviceOnly] == nil,
-                old.tiers.protection(forTag: row.protectionTag, table: table.name, identifier: row.identifier) == .whenPasscodeSetThisDeviceOnly
+                old.tiers.protection(forTag: row.protectionTag, table: table.name, identifier: row.identifier)
+                    == .whenPasscodeSetThisDeviceOnly
             {
                 // Lost with an earlier passcode: nothing to seal again, and nothing to keep.
                 try table.deleteRows([rowID], in: db)

@@ -64,7 +64,9 @@ extension KeybagService {
 
     /// The constraint keys of `record`, checked with this process's `cku` class key if it holds it.
     func verifiedConstraints(of record: KeybagRecord) -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
-        let key = keybag.classKey(Self.biometryWrappingClass).map { ConstraintKeyRecord.authenticationKey(classKey: $0) }
+        let key = keybag.classKey(Self.biometryWrappingClass).map {
+            ConstraintKeyRecord.authenticationKey(classKey: $0)
+        }
         return record.constraints.mapValues { $0.verified(key) }
     }
 
@@ -91,7 +93,9 @@ extension KeybagService {
                 let generation = current.generation + 1
                 let secret = try vault.save(record, generation: generation, in: db)
                 staged = secret
-                return (StoredKeybag(generation: generation, secretIdentifier: secret.identifier, record: record), value)
+                return (
+                    StoredKeybag(generation: generation, secretIdentifier: secret.identifier, record: record), value
+                )
             }
         }
         switch result {

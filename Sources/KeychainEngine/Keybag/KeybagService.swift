@@ -88,7 +88,8 @@ package final class KeybagService: Sendable {
         let secrets = stores.keybag
         if try store.read({ db throws(KeychainError) in try KeybagVault.exists(db) }) {
             let vault = try openVault(store: store, secrets: stores)
-            guard let stored = try store.read({ db throws(KeychainError) in try vault.stored(db, isWriting: false) }) else {
+            guard let stored = try store.read({ db throws(KeychainError) in try vault.stored(db, isWriting: false) })
+            else {
                 throw KeychainError(.decode, "the keybag is missing")
             }
             // A keybag write committed but was killed before it installed its secret: install it
@@ -154,14 +155,18 @@ package final class KeybagService: Sendable {
 
     /// The vault of a keychain whose keybag exists: with its device secret, or — when a creation
     /// committed but crashed before installing it — with the staged device secret that opens it.
-    private static func openVault(store: SQLiteItemStore, secrets stores: SecretStores) throws(KeychainError) -> KeybagVault {
+    private static func openVault(
+        store: SQLiteItemStore,
+        secrets stores: SecretStores
+    ) throws(KeychainError) -> KeybagVault {
         let device = stores.device
         if device.exists() {
             return KeybagVault(deviceSecret: try device.load(), secrets: stores.keybag)
         }
         for staged in device.staged() {
             let candidate = KeybagVault(deviceSecret: staged.key, secrets: stores.keybag)
-            let opens = (try? store.read { db throws(KeychainError) in try candidate.stored(db, isWriting: false) }) != nil
+            let opens =
+                (try? store.read { db throws(KeychainError) in try candidate.stored(db, isWriting: false) }) != nil
             if opens {
                 try device.install(staged)
                 return candidate

@@ -76,7 +76,9 @@ package final class KeybagVault: Sendable {
     package func stored(_ db: Database, isWriting: Bool) throws(KeychainError) -> StoredKeybag? {
         let row: Row?
         do {
-            row = try Row.fetchOne(db.cachedStatement(sql: "SELECT generation, secret_id, sealed FROM sealed_keybag WHERE id = 1"))
+            row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT generation, secret_id, sealed FROM sealed_keybag WHERE id = 1")
+            )
         } catch {
             throw SQLiteItemStore.translate(error, "cannot read the keybag")
         }
@@ -92,7 +94,13 @@ package final class KeybagVault: Sendable {
         let key = try bagKey(identifier: identifier, isWriting: isWriting)
         var plaintext: [UInt8]
         do {
-            plaintext = Array(try AtRestCipher.open(sealed, using: key, binding: Self.binding(generation: generation, identifier: identifier).bytes))
+            plaintext = Array(
+                try AtRestCipher.open(
+                    sealed,
+                    using: key,
+                    binding: Self.binding(generation: generation, identifier: identifier).bytes
+                )
+            )
         } catch {
             throw KeychainError(
                 .decode,
@@ -132,7 +140,8 @@ package final class KeybagVault: Sendable {
     ///
     /// The new secret becomes current with ``promote(_:)`` once the transaction has committed; if
     /// it does not, the next keybag write erases it (``prepareWrite(_:)``).
-    package func save(_ record: KeybagRecord, generation: Int64, in db: Database) throws(KeychainError) -> KeybagSecret {
+    package func save(_ record: KeybagRecord, generation: Int64, in db: Database) throws(KeychainError) -> KeybagSecret
+    {
         let secret = KeybagSecret.make()
         try secrets.stage(secret)
         var plaintext = record.serialized

@@ -82,7 +82,8 @@ package enum LegacyKeybag {
     }
 
     /// Writes `record` in the legacy layout (for tests of the conversion).
-    package static func save(_ record: KeybagRecord, deviceSecret: SymmetricKey, in db: Database) throws(KeychainError) {
+    package static func save(_ record: KeybagRecord, deviceSecret: SymmetricKey, in db: Database) throws(KeychainError)
+    {
         let deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
         do {
             try db.execute(
@@ -93,19 +94,25 @@ package enum LegacyKeybag {
                     VALUES (1, 1, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    record.deviceSalt, record.passcodeSalt, record.kdf.rounds, record.kdf.blockSize, record.kdf.parallelism,
+                    record.deviceSalt, record.passcodeSalt, record.kdf.rounds, record.kdf.blockSize,
+                    record.kdf.parallelism,
                     record.hasPasscode, record.sealedLookupKey, record.sealedProtectedLookupKey,
                 ]
             )
             try db.execute(sql: "DELETE FROM class_key; DELETE FROM lock_key")
             for (protection, wrapped) in record.wrappedClassKeys {
-                try db.execute(sql: "INSERT INTO class_key (pdmn, wrapped) VALUES (?, ?)", arguments: [protection.rawValue, wrapped])
+                try db.execute(
+                    sql: "INSERT INTO class_key (pdmn, wrapped) VALUES (?, ?)",
+                    arguments: [protection.rawValue, wrapped]
+                )
             }
             for key in record.constraints.values {
                 try db.execute(
-                    sql: "INSERT INTO lock_key (kind, key_id, public_key, wrapped_private, domain_hash, mac) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO lock_key (kind, key_id, public_key, wrapped_private, domain_hash, mac) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
-                        Int(key.constraint.rawValue), key.identifier, key.publicKey.rawRepresentation, key.wrappedPrivateKey,
+                        Int(key.constraint.rawValue), key.identifier, key.publicKey.rawRepresentation,
+                        key.wrappedPrivateKey,
                         key.domainHash, integrityCode(key, deviceKey: deviceKey),
                     ]
                 )
@@ -117,9 +124,15 @@ package enum LegacyKeybag {
 
     // MARK: Private
 
-    private static func constraints(_ db: Database, deviceKey: SymmetricKey) throws -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
+    private static func constraints(
+        _ db: Database,
+        deviceKey: SymmetricKey
+    ) throws -> [AccessPolicy.Constraint: ConstraintKeyRecord] {
         var constraints: [AccessPolicy.Constraint: ConstraintKeyRecord] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT kind, key_id, public_key, wrapped_private, domain_hash, mac FROM lock_key") {
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT kind, key_id, public_key, wrapped_private, domain_hash, mac FROM lock_key"
+        ) {
             guard let raw = row["kind"] as Int?, let byte = UInt8(exactly: raw),
                 let constraint = AccessPolicy.Constraint(rawValue: byte),
                 let identifier = row["key_id"] as Data?,

@@ -115,8 +115,17 @@ extension Keychain {
                 // An item with this primary key sealed to the lock before it was damaged is still
                 // there (refused on reading, never deleted): the add is a duplicate of it.
                 let tier = try codec.tier(for: accessControl.protection, in: tiers)
-                let hashes = [codec.primaryKeyHash(of: sealedAttributes, schema: schema, tier: tier)]
-                    + [try otherTierPrimaryKeyHash(of: sealedAttributes, protection: accessControl.protection, schema: schema, tiers: tiers, in: db)]
+                let hashes =
+                    [codec.primaryKeyHash(of: sealedAttributes, schema: schema, tier: tier)]
+                    + [
+                        try otherTierPrimaryKeyHash(
+                            of: sealedAttributes,
+                            protection: accessControl.protection,
+                            schema: schema,
+                            tiers: tiers,
+                            in: db
+                        )
+                    ]
                     .compactMap { $0 }
                 for hash in hashes where try ItemTable(itemClass).containsPrimaryKey(hash, in: db) {
                     throw KeychainError(.duplicateItem, "an item with the same primary key exists")
@@ -166,7 +175,9 @@ extension Keychain {
     /// A new random item identifier.
     static func makeIdentifier() -> Data {
         var generator = SystemRandomNumberGenerator()
-        return Data((0..<PersistentReference.identifierLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return Data(
+            (0..<PersistentReference.identifierLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        )
     }
 
     /// Deletes the row whose primary-key hash is `primaryKeyHash` if it cannot be decrypted; whether it did.
@@ -176,7 +187,9 @@ extension Keychain {
         in db: Database
     ) throws(KeychainError) -> Bool {
         let table = ItemTable(itemClass)
-        guard let existing = try table.row(primaryKeyHash: primaryKeyHash, in: db), let rowID = existing.rowID else { return false }
+        guard let existing = try table.row(primaryKeyHash: primaryKeyHash, in: db), let rowID = existing.rowID else {
+            return false
+        }
         // An item that merely needs authentication is a real duplicate; so is one whose lock in
         // the keybag is damaged: the item itself may be intact, and deleting it would lose it.
         let readable = Result { () throws(KeychainError) in
@@ -189,7 +202,9 @@ extension Keychain {
         switch readable {
         case .success:
             return false
-        case .failure(let error) where error.code == .authenticationNeeded || error.code == .authenticationFailed || error.code == .constraintDamaged:
+        case .failure(let error)
+        where error.code == .authenticationNeeded || error.code == .authenticationFailed
+            || error.code == .constraintDamaged:
             return false
         case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
             try table.deleteRows([rowID], in: db)

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainCore
 import KeychainCrypto
@@ -41,7 +40,10 @@ extension Keychain {
             flags: query.accessControl?.flags ?? 0
         )
         guard accessControl.protection.availability != .always else {
-            throw KeychainError(.invalidParameter, "a Secure Enclave key needs a class the passcode protects, not an Always class")
+            throw KeychainError(
+                .invalidParameter,
+                "a Secure Enclave key needs a class the passcode protects, not an Always class"
+            )
         }
         if accessControl.protection == .whenPasscodeSetThisDeviceOnly, try !keybagService.hasPasscode() {
             throw KeychainError(.notAvailable, "WhenPasscodeSetThisDeviceOnly keys need a passcode")
@@ -73,20 +75,31 @@ extension Keychain {
                     binding: binding
                 )
             }
-            if try keybagService.currentRecord().wrappedBlobKeys[accessControl.protection]?.count == blobKey.generation + 1 {
+            if try keybagService.currentRecord().wrappedBlobKeys[accessControl.protection]?.count == blobKey.generation
+                + 1
+            {
                 blob = sealed
             }
         }
         guard let blob else {
-            throw KeychainError(.interactionNotAllowed, "the keychain's keys kept changing while the key was made; try again")
+            throw KeychainError(
+                .interactionNotAllowed,
+                "the keychain's keys kept changing while the key was made; try again"
+            )
         }
         logger.info("generated a key blob", metadata: ["keychain.class": "\(accessControl.protection.rawValue)"])
         return ItemResult(
             itemClass: .key,
-            attributes: [QueryKey.accessGroup: .string(group), KeyOperation.generatedPublicKey: .data(key.publicKey.x963Representation)],
+            attributes: [
+                QueryKey.accessGroup: .string(group),
+                KeyOperation.generatedPublicKey: .data(key.publicKey.x963Representation),
+            ],
             accessControl: accessControl,
             data: blob,
-            persistentReference: PersistentReference(itemClass: .key, identifier: Data(repeating: 0, count: PersistentReference.identifierLength))
+            persistentReference: PersistentReference(
+                itemClass: .key,
+                identifier: Data(repeating: 0, count: PersistentReference.identifierLength)
+            )
         )
     }
 

@@ -53,7 +53,11 @@ extension Keychain {
     }
 
     /// Whether `itemClass`'s table has rows that only the locked protected tier can tell apart.
-    private func hasLockedRows(_ itemClass: ItemClass, tiers: LookupTiers, in db: Database) throws(KeychainError) -> Bool {
+    private func hasLockedRows(
+        _ itemClass: ItemClass,
+        tiers: LookupTiers,
+        in db: Database
+    ) throws(KeychainError) -> Bool {
         try ItemTable(itemClass).containsRows(taggedOutside: tiers.deviceTags(table: itemClass.tableName), in: db)
     }
 

@@ -67,15 +67,26 @@ extension Keychain {
             var targets: [(row: ItemRow, item: StoredItem, secret: Data)] = []
             try forEachMatch(of: query, in: db, limit: nil, tiers: tiers) { (row, item) throws(KeychainError) in
                 // A Secure Enclave key's private key and access control are its own for good.
-                if item.isTokenKey, changes.valueData != nil || changes.accessControl != nil || changes.protection != nil {
-                    throw KeychainError(.invalidParameter, "a Secure Enclave key's data and access control cannot be changed")
+                if item.isTokenKey,
+                    changes.valueData != nil || changes.accessControl != nil || changes.protection != nil
+                {
+                    throw KeychainError(
+                        .invalidParameter,
+                        "a Secure Enclave key's data and access control cannot be changed"
+                    )
                 }
                 // An item with an access control's constraints never syncs: Apple refuses the pair
                 // on add, and on an update that would make it (before anything is asked).
                 let flags = changes.accessControl?.flags ?? item.accessControl.flags
-                let synchronizable = changes.attributes[QueryKey.synchronizable] ?? item.attributes[QueryKey.synchronizable]
-                if case .bool(true)? = synchronizable, AccessControl(protection: item.protection, flags: flags).hasConstraints {
-                    throw KeychainError(.invalidParameter, "an item with kSecAttrAccessControl constraints is not synchronizable")
+                let synchronizable =
+                    changes.attributes[QueryKey.synchronizable] ?? item.attributes[QueryKey.synchronizable]
+                if case .bool(true)? = synchronizable,
+                    AccessControl(protection: item.protection, flags: flags).hasConstraints
+                {
+                    throw KeychainError(
+                        .invalidParameter,
+                        "an item with kSecAttrAccessControl constraints is not synchronizable"
+                    )
                 }
                 // Always opened: proves the caller may use the item, even when the secret is replaced.
                 let secret = try codec.openSecret(
@@ -92,7 +103,9 @@ extension Keychain {
                 throw KeychainError(.itemNotFound, "no item matched the query")
             }
             let newProtection = changes.protection
-            if newProtection == .whenPasscodeSetThisDeviceOnly, try keybagService.refreshKeybag(in: db).record.hasPasscode != true {
+            if newProtection == .whenPasscodeSetThisDeviceOnly,
+                try keybagService.refreshKeybag(in: db).record.hasPasscode != true
+            {
                 throw KeychainError(.notAvailable, "WhenPasscodeSetThisDeviceOnly items need a passcode")
             }
             for (row, item, current) in targets {
@@ -129,7 +142,8 @@ extension Keychain {
                     )
                     for hash in [updated.primaryKeyHash, other].compactMap({ $0 })
                     where try ItemTable(itemClass).containsPrimaryKey(hash, excluding: item.rowID, in: db) {
-                        guard try removeUndecryptableDuplicate(primaryKeyHash: hash, itemClass: itemClass, in: db) else {
+                        guard try removeUndecryptableDuplicate(primaryKeyHash: hash, itemClass: itemClass, in: db)
+                        else {
                             throw KeychainError(.duplicateItem, "the updated item would duplicate another")
                         }
                     }

@@ -47,7 +47,9 @@ extension Keychain {
         if let operation = query.keyOperation {
             // Its output is the item's data, so it asks for data: whatever guards reads of secrets
             // (an app's items, for another program) guards it too.
-            guard operation != .generate, query.itemClass == .key, query.matchLimit == .one, query.returnTypes.contains(.data) else {
+            guard operation != .generate, query.itemClass == .key, query.matchLimit == .one,
+                query.returnTypes.contains(.data)
+            else {
                 throw KeychainError(.invalidParameter, "a key operation uses one key item and returns data")
             }
         }
@@ -93,7 +95,16 @@ extension Keychain {
                 switch opened {
                 case .success(let data):
                     if let operation = query.keyOperation {
-                        results.append(ItemResult(item, data: try StoredEnclaveKeys.perform(operation, secret: data, publicKey: item.tokenPublicKey)))
+                        results.append(
+                            ItemResult(
+                                item,
+                                data: try StoredEnclaveKeys.perform(
+                                    operation,
+                                    secret: data,
+                                    publicKey: item.tokenPublicKey
+                                )
+                            )
+                        )
                     } else {
                         results.append(ItemResult(item, data: wantsData ? data : nil))
                     }
@@ -160,7 +171,9 @@ extension Keychain {
         var found = 0
         var lockedCandidates = false
         try ItemTable(query.itemClass).forEachRow(matching: filter, in: db) { row throws(KeychainError) -> Bool in
-            if tiers.protectedTierIsLocked, tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) == nil {
+            if tiers.protectedTierIsLocked,
+                tiers.protection(forTag: row.protectionTag, table: table, identifier: row.identifier) == nil
+            {
                 // A passcode-protected row before the first unlock: it may match or not.
                 lockedCandidates = true
                 return true
@@ -173,7 +186,10 @@ extension Keychain {
             case .success(let value):
                 item = value
             case .failure(let error) where error.code == .decode:
-                logger.warning("skipping an item that cannot be decrypted", metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"])
+                logger.warning(
+                    "skipping an item that cannot be decrypted",
+                    metadata: ["keychain.item.class": "\(query.itemClass.rawValue)"]
+                )
                 skipped?(row, error.code)
                 return true
             case .failure(let error) where error.code == .itemInvalidated:
@@ -203,7 +219,10 @@ extension Keychain {
         }
         if lockedCandidates {
             // Fewer items than asked for, and the rest may be among the locked ones.
-            throw KeychainError(.interactionNotAllowed, "the passcode-protected classes are locked until the first unlock")
+            throw KeychainError(
+                .interactionNotAllowed,
+                "the passcode-protected classes are locked until the first unlock"
+            )
         }
     }
 
@@ -213,7 +232,11 @@ extension Keychain {
     /// alternatives are joined with `OR`. Before the first unlock the protected tier cannot be
     /// hashed, so every protected row is a candidate, and opening it reports the lock, as a
     /// matching locked item does.
-    private func selection(for query: ItemQuery, schema: ItemSchema, tiers: LookupTiers) throws(KeychainError) -> RowFilter {
+    private func selection(
+        for query: ItemQuery,
+        schema: ItemSchema,
+        tiers: LookupTiers
+    ) throws(KeychainError) -> RowFilter {
         let table = query.itemClass.tableName
         var filter = RowFilter(identifier: query.persistentReference?.identifier)
         var groupsToMatch: [String]?
@@ -235,11 +258,15 @@ extension Keychain {
             if let protection = query.protection, !tier.covers(protection) { continue }
             var conditions: [RowFilter.Condition] = []
             if let groups = groupsToMatch, let descriptor = schema.attribute("agrp") {
-                conditions.append(.isIn(column: "agrp", tier.accessGroupHashes(groups, descriptor: descriptor, table: table)))
+                conditions.append(
+                    .isIn(column: "agrp", tier.accessGroupHashes(groups, descriptor: descriptor, table: table))
+                )
             }
             for descriptor in schema.primaryKey {
                 guard let value = query.attributes[descriptor.code] else { continue }
-                conditions.append(.equals(column: descriptor.code, tier.columnHash(value, descriptor: descriptor, table: table)))
+                conditions.append(
+                    .equals(column: descriptor.code, tier.columnHash(value, descriptor: descriptor, table: table))
+                )
             }
             if let protection = query.protection, let tag = tier.sharedTag(protection, table: table) {
                 conditions.append(.equals(column: "pdmn", tag))
@@ -265,7 +292,8 @@ extension Keychain {
         }
         if let host = query.hostOrSubdomainOf {
             // Apple's isHostOrSubdomainOfHost: the server is the host, or ends in "." and the host.
-            guard case .string(let server)? = item.attributes["srvr"], server == host || server.hasSuffix("." + host) else { return false }
+            guard case .string(let server)? = item.attributes["srvr"], server == host || server.hasSuffix("." + host)
+            else { return false }
         }
         for (code, wanted) in query.attributes {
             guard let descriptor = schema.attribute(code) else { return false }

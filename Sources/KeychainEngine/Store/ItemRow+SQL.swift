@@ -59,7 +59,9 @@ extension ItemRow {
         values += schema.primaryKey.map { keyColumns[$0.code] }
         values += [wrappedMetadataKey, metadata, secretKeyEnvelope, secret]
         do {
-            try db.cachedStatement(sql: RowSQL.of(schema.itemClass).insert).execute(arguments: StatementArguments(values))
+            try db.cachedStatement(sql: RowSQL.of(schema.itemClass).insert).execute(
+                arguments: StatementArguments(values)
+            )
         } catch {
             throw SQLiteItemStore.translate(error, "cannot store the item")
         }
@@ -72,7 +74,9 @@ extension ItemRow {
         values += schema.primaryKey.map { keyColumns[$0.code] }
         values += [wrappedMetadataKey, metadata, secretKeyEnvelope, secret, rowID]
         do {
-            try db.cachedStatement(sql: RowSQL.of(schema.itemClass).update).execute(arguments: StatementArguments(values))
+            try db.cachedStatement(sql: RowSQL.of(schema.itemClass).update).execute(
+                arguments: StatementArguments(values)
+            )
         } catch {
             throw SQLiteItemStore.translate(error, "cannot update the item")
         }

@@ -45,9 +45,12 @@ struct ItemTable {
     }
 
     /// Whether a row other than `rowID` has the primary-key hash `hash`.
-    func containsPrimaryKey(_ hash: Data, excluding rowID: Int64? = nil, in db: Database) throws(KeychainError) -> Bool {
+    func containsPrimaryKey(_ hash: Data, excluding rowID: Int64? = nil, in db: Database) throws(KeychainError) -> Bool
+    {
         try run("cannot check for a duplicate item") {
-            let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(name) WHERE pkey = ? AND rowid IS NOT ?)")
+            let statement = try db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM \(name) WHERE pkey = ? AND rowid IS NOT ?)"
+            )
             return try Bool.fetchOne(statement, arguments: [hash, rowID]) ?? false
         }
     }
@@ -91,7 +94,9 @@ struct ItemTable {
         try run("cannot read the items") {
             let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uuid, pdmn FROM \(name) ORDER BY rowid")
             while let row = try rows.next() {
-                guard let rowID = row[0] as Int64?, let identifier = row[1] as Data?, let tag = row[2] as Data? else { continue }
+                guard let rowID = row[0] as Int64?, let identifier = row[1] as Data?, let tag = row[2] as Data? else {
+                    continue
+                }
                 try body(rowID, identifier, tag)
             }
         }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import GRDB
 import KeychainCore
@@ -54,7 +53,10 @@ final class ReaderConnections: Sendable {
     /// connection to close folds the write-ahead log into the database and removes it, which a
     /// read-only one cannot do (the log would keep the pages of deleted secrets).
     func close() {
-        for connection in idle.withLock({ idle in defer { idle.removeAll() }; return idle }) {
+        for connection in idle.withLock({ idle in
+            defer { idle.removeAll() }
+            return idle
+        }) {
             try? connection.close()
         }
     }
@@ -68,7 +70,10 @@ final class ReaderConnections: Sendable {
     /// found damaged keychains within seconds).
     private func open() throws -> DatabaseQueue {
         guard let file, PrivateFile.identity(of: path) == file else {
-            throw KeychainError(.invalidKeychain, "the keychain database \(path) was moved or replaced while it was open")
+            throw KeychainError(
+                .invalidKeychain,
+                "the keychain database \(path) was moved or replaced while it was open"
+            )
         }
         var configuration = Configuration()
         configuration.readonly = true

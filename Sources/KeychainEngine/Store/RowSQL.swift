@@ -30,7 +30,9 @@ package struct RowSQL: Sendable {
         let table = itemClass.tableName
         let keyCodes = ItemSchema.of(itemClass).primaryKey.map(\.code)
         let stored = ["uuid", "pdmn", "pkey"] + keyCodes + ["mkey", "data", "skey", "v_Data"]
-        columns = (["rowid", "uuid", "pdmn", "pkey", "mkey", "data", "skey", "v_Data"] + keyCodes).joined(separator: ", ")
+        columns = (["rowid", "uuid", "pdmn", "pkey", "mkey", "data", "skey", "v_Data"] + keyCodes).joined(
+            separator: ", "
+        )
         select = "SELECT \(columns) FROM \(table)"
         let placeholders = Array(repeating: "?", count: stored.count).joined(separator: ", ")
         insert = "INSERT INTO \(table) (\(stored.joined(separator: ", "))) VALUES (\(placeholders))"

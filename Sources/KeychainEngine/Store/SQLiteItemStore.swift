@@ -129,9 +129,14 @@ package final class SQLiteItemStore: Sendable {
     /// A write that `erases` (deletes or overwrites stored data) has the log, which keeps earlier
     /// page versions, truncated within a second (see ``LogScrubber``). A write that only adds
     /// (a new item, a counter) leaves nothing behind that is not still stored, and skips it.
-    package func write<T>(erasing: Bool = true, _ body: (Database) throws(KeychainError) -> T) throws(KeychainError) -> T {
+    package func write<T>(
+        erasing: Bool = true,
+        _ body: (Database) throws(KeychainError) -> T
+    ) throws(KeychainError) -> T {
         do {
-            let result = try pool.writeWithoutTransaction { db in try StoreTransaction.run(.immediate, in: db) { db in try body(db) } }
+            let result = try pool.writeWithoutTransaction { db in
+                try StoreTransaction.run(.immediate, in: db) { db in try body(db) }
+            }
             if erasing { scrubber.noteWrite() }
             return result
         } catch {

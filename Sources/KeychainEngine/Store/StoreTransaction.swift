@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import GRDB
 
 /// A transaction begun and ended with prepared statements, kept by the connection.

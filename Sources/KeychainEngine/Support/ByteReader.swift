@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import KeychainCore
 
 /// Reads a byte array front to back without ever trapping.

@@ -13,6 +13,7 @@
 
 package import Foundation
 package import KeychainCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -47,7 +47,9 @@ extension PrivateFile {
     package static func eraseContents(of descriptor: Int32) {
         guard let size = size(of: descriptor), size > 0, linkCount(of: descriptor) == 0 else { return }
         let zeros = [UInt8](repeating: 0, count: size)
-        _ = zeros.withUnsafeBytes { bytes in retryingInterrupted { Int32(clamping: pwrite(descriptor, bytes.baseAddress, bytes.count, 0)) } }
+        _ = zeros.withUnsafeBytes { bytes in
+            retryingInterrupted { Int32(clamping: pwrite(descriptor, bytes.baseAddress, bytes.count, 0)) }
+        }
         _ = retryingInterrupted { fsync(descriptor) }
     }
 }

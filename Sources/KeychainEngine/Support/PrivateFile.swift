@@ -12,8 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-package import KeychainCore
 import KeychainContract
+package import KeychainCore
+
 #if canImport(CoreFoundation)
 // `struct stat` reaches Swift through CoreFoundation's headers first on Linux (member import visibility).
 import CoreFoundation
@@ -69,7 +70,9 @@ package enum PrivateFile {
         if let existing = try openChecked(path, flags: lookOnly) {
             descriptor = existing
         } else {
-            let created = retryingInterrupted { open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+            let created = retryingInterrupted {
+                open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
             if created < 0, errno == EEXIST, let raced = try openChecked(path, flags: lookOnly) {
                 descriptor = raced
             } else if created < 0 {
@@ -187,7 +190,10 @@ package enum PrivateFile {
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             if errno == ELOOP {
-                throw KeychainError(.invalidKeychain, "\(path) is a symbolic link; a keychain file must be a regular file")
+                throw KeychainError(
+                    .invalidKeychain,
+                    "\(path) is a symbolic link; a keychain file must be a regular file"
+                )
             }
             throw KeychainError(.io, "cannot open \(path): \(describeErrno())")
         }
@@ -214,7 +220,10 @@ package enum PrivateFile {
         } else {
             // An `O_PATH | O_NOFOLLOW` descriptor names a link itself instead of failing.
             guard type != S_IFLNK else {
-                throw KeychainError(.invalidKeychain, "\(path) is a symbolic link; a keychain file must be a regular file")
+                throw KeychainError(
+                    .invalidKeychain,
+                    "\(path) is a symbolic link; a keychain file must be a regular file"
+                )
             }
             guard type == S_IFREG else { throw KeychainError(.invalidKeychain, "\(path) is not a regular file") }
         }
@@ -315,4 +324,3 @@ package enum PrivateFile {
         String(cString: strerror(code)) + " (errno \(code))"
     }
 }
-

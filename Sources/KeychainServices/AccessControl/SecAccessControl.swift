@@ -118,7 +118,9 @@ public func SecAccessControlCreateWithFlags(
     if flags.contains(.userPresence) {
         let allowed: SecAccessControlCreateFlags = [.userPresence, .applicationPassword, .privateKeyUsage]
         if !flags.isSubset(of: allowed) {
-            return fail("kSecAccessControlUserPresence can be combined only with kSecAccessControlApplicationPassword and kSecAccessControlPrivateKeyUsage")
+            return fail(
+                "kSecAccessControlUserPresence can be combined only with kSecAccessControlApplicationPassword and kSecAccessControlPrivateKeyUsage"
+            )
         }
     }
     return SecAccessControl(AccessControl(protection: protectionClass, flags: flags.rawValue))

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -123,13 +122,16 @@ enum CertificateNames {
     static func isDNSName(_ name: String) -> Bool {
         let trimmed = name.hasSuffix(".") ? String(name.dropLast()) : name
         let labels = trimmed.split(separator: ".", omittingEmptySubsequences: false)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 255, let last = labels.last, last.contains(where: \.isLetter) else {
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 255, let last = labels.last, last.contains(where: \.isLetter)
+        else {
             return false
         }
         for (index, label) in labels.enumerated() {
             if index == 0, label == "*" { continue }
             guard (1...63).contains(label.utf8.count), label.first != "-", label.last != "-",
-                label.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
+                label.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-")
+                })
             else { return false }
         }
         return true

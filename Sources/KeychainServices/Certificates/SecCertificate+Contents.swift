@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -75,7 +74,8 @@ public func SecCertificateCopyCommonName(
     _ certificate: SecCertificate,
     _ commonName: UnsafeMutablePointer<CFString?>
 ) -> OSStatus {
-    guard let parsed = certificate.parsed, let names = CertificateNames.values(CertificateNames.commonName, in: parsed.subject),
+    guard let parsed = certificate.parsed,
+        let names = CertificateNames.values(CertificateNames.commonName, in: parsed.subject),
         let last = names.last
     else { return errSecInternal }
     commonName.pointee = last as NSString
@@ -129,7 +129,8 @@ public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertif
 ///   P-521 are supported (Apple also reads smaller RSA keys, P-192 and P-224, Ed25519 and Ed448).
 @discardableResult
 public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
-    guard let parsed = certificate.parsed, let parts = parsed.publicKeyAlgorithm.children(tagged: .sequence), !parts.isEmpty,
+    guard let parsed = certificate.parsed, let parts = parsed.publicKeyAlgorithm.children(tagged: .sequence),
+        !parts.isEmpty,
         let algorithm = parts[0].primitive(tagged: .objectIdentifier).map(Array.init)
     else { return nil }
     let keyBits = Data(parsed.publicKeyBits)
@@ -138,7 +139,8 @@ public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
         return (try? RSAPublicKey(derRepresentation: keyBits)).map { SecKey(.rsaPublic($0)) }
     case SecCertificate.ecPublicKeyOID:
         guard parts.count == 2, let oid = parts[1].primitive(tagged: .objectIdentifier).map(Array.init),
-            let curve = SecCertificate.namedCurves[oid], let key = try? ECPublicKey(x963Representation: keyBits), key.curve == curve
+            let curve = SecCertificate.namedCurves[oid], let key = try? ECPublicKey(x963Representation: keyBits),
+            key.curve == curve
         else { return nil }
         return SecKey(.ecPublic(key))
     default:

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -79,7 +78,11 @@ public func SecIdentityCopyPrivateKey(
 /// - Returns: The identity, or `nil` when `privateKey` is not the private key of the
 ///   certificate's public key.
 @discardableResult
-public func SecIdentityCreate(_ allocator: CFAllocator?, _ certificate: SecCertificate, _ privateKey: SecKey) -> SecIdentity? {
+public func SecIdentityCreate(
+    _ allocator: CFAllocator?,
+    _ certificate: SecCertificate,
+    _ privateKey: SecKey
+) -> SecIdentity? {
     guard privateKey.material.isPrivate, let publicKey = SecCertificateCopyKey(certificate),
         publicKey.material.publicKeyData == privateKey.material.publicKeyData
     else { return nil }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -83,7 +82,9 @@ public func SecPKCS12Import(
             certificates.first { bag.localKeyID != nil && $0.0.localKeyID == bag.localKeyID }
             ?? certificates.first { bag.friendlyName != nil && $0.0.friendlyName == bag.friendlyName }
             ?? certificates.first { SecIdentityCreate(nil, $0.1, privateKey) != nil }
-        guard let (_, certificate) = match, let identity = SecIdentityCreate(nil, certificate, privateKey) else { continue }
+        guard let (_, certificate) = match, let identity = SecIdentityCreate(nil, certificate, privateKey) else {
+            continue
+        }
         results.append([
             kSecImportItemIdentity as String: identity,
             kSecImportItemCertChain as String: [certificate] + certificates.map(\.1).filter { $0 != certificate },

@@ -21,16 +21,16 @@
 /// comment of the code's first constant. Codes that Apple ships without a message are absent.
 internal enum SecStatusMessages {
     static let table: [OSStatus: String] = [
-        0:      "No error.",
-        -4:     "Function or operation not implemented.",
-        -34:    "The disk is full.",
-        -36:    "I/O error.",
-        -49:    "File already open with write permission.",
-        -50:    "One or more parameters passed to a function were not valid.",
-        -61:    "Write permissions error.",
-        -108:   "Failed to allocate memory.",
-        -128:   "User canceled the operation.",
-        -909:   "Bad parameter or invalid state for operation.",
+        0: "No error.",
+        -4: "Function or operation not implemented.",
+        -34: "The disk is full.",
+        -36: "I/O error.",
+        -49: "File already open with write permission.",
+        -50: "One or more parameters passed to a function were not valid.",
+        -61: "Write permissions error.",
+        -108: "Failed to allocate memory.",
+        -128: "User canceled the operation.",
+        -909: "Bad parameter or invalid state for operation.",
         -34018: "A required entitlement isn't present.",
         -34020: "Client is restricted and is not permitted to perform this operation.",
         -25291: "No keychain is available. You may need to restart your computer.",
@@ -54,7 +54,8 @@ internal enum SecStatusMessages {
         -25309: "The specified attribute could not be modified.",
         -25310: "This keychain was created by a different version of the system software and cannot be opened.",
         -25311: "This item specifies a key size which is too large or too small.",
-        -25312: "A required component (data storage module) could not be loaded. You may need to restart your computer.",
+        -25312:
+            "A required component (data storage module) could not be loaded. You may need to restart your computer.",
         -25313: "A required component (certificate module) could not be loaded. You may need to restart your computer.",
         -25314: "A required component (policy module) could not be loaded. You may need to restart your computer.",
         -25315: "User interaction is required, but is currently not allowed.",
@@ -391,7 +392,8 @@ internal enum SecStatusMessages {
         -67903: "The certificate contains multiple extensions with the same extension ID.",
         -25330: "Auth is needed before the requested action can be performed.",
         -26276: "An internal error occured in the Security framework.",
-        -34019: "Error returned if keychain database needs a schema migration but the device is locked, clients should wait for a device unlock notification and retry the command.",
+        -34019:
+            "Error returned if keychain database needs a schema migration but the device is locked, clients should wait for a device unlock notification and retry the command.",
     ]
 }
 

@@ -22,23 +22,23 @@ public import Foundation
 // MARK: - Class key
 
 /// A key whose value is the item's class.
-nonisolated(unsafe) public let kSecClass:                 CFString = SecConstantString("class")
+nonisolated(unsafe) public let kSecClass: CFString = SecConstantString("class")
 
 // MARK: - Class values
 
 /// The class of generic password items.
-nonisolated(unsafe) public let kSecClassGenericPassword:  CFString = SecConstantString("genp")
+nonisolated(unsafe) public let kSecClassGenericPassword: CFString = SecConstantString("genp")
 
 /// The class of internet password items.
 nonisolated(unsafe) public let kSecClassInternetPassword: CFString = SecConstantString("inet")
 
 /// The class of certificate items.
-nonisolated(unsafe) public let kSecClassCertificate:      CFString = SecConstantString("cert")
+nonisolated(unsafe) public let kSecClassCertificate: CFString = SecConstantString("cert")
 
 /// The class of cryptographic key items.
-nonisolated(unsafe) public let kSecClassKey:              CFString = SecConstantString("keys")
+nonisolated(unsafe) public let kSecClassKey: CFString = SecConstantString("keys")
 
 /// The class of identities: a certificate paired with its private key.
-nonisolated(unsafe) public let kSecClassIdentity:         CFString = SecConstantString("idnt")
+nonisolated(unsafe) public let kSecClassIdentity: CFString = SecConstantString("idnt")
 
 #endif

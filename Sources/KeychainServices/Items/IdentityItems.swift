@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -29,10 +28,13 @@ import KeychainCore
 /// the pairs found, not on every certificate and every key that match each half of the query.
 enum IdentityItems {
     /// The attributes that match the certificate.
-    private static let certificateAttributes: Set<String> = ["labl", "issr", "slnr", "skid", "subj", "ctyp", "cenc", "pkhh", "alis"]
+    private static let certificateAttributes: Set<String> = [
+        "labl", "issr", "slnr", "skid", "subj", "ctyp", "cenc", "pkhh", "alis",
+    ]
     /// The keys that are not attributes: how to search, what to return, how to authenticate.
     private static let sharedKeys: Set<String> = [
-        QueryKey.authenticationUI, QueryKey.noAuthenticationUI, QueryKey.operationPrompt, QueryKey.authenticationContext,
+        QueryKey.authenticationUI, QueryKey.noAuthenticationUI, QueryKey.operationPrompt,
+        QueryKey.authenticationContext,
         QueryKey.credentialReference, QueryKey.dataProtectionKeychain, QueryKey.synchronizable, QueryKey.accessGroup,
     ]
     private static let identityReferencePrefix = Data(ItemClass.identity.rawValue.utf8)
@@ -41,7 +43,8 @@ enum IdentityItems {
     /// `kSecClassIdentity`, or it names a `SecIdentity`), its objects as they are; `nil` for any other
     /// call, which is told apart by two look-ups without copying the dictionary (every call asks).
     static func identityValues(of dictionary: CFDictionary) -> [String: Any]? {
-        let isIdentity = dictionary[QueryKey.itemClass] as? String == ItemClass.identity.rawValue
+        let isIdentity =
+            dictionary[QueryKey.itemClass] as? String == ItemClass.identity.rawValue
             || dictionary[QueryKey.valueReference] is SecIdentity
         return isIdentity ? values(of: dictionary) : nil
     }
@@ -55,13 +58,17 @@ enum IdentityItems {
 
     static func add(_ values: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         guard let identity = values[QueryKey.valueReference] as? SecIdentity else { return errSecParam }
-        let (certificateHalf, keyHalf) = split(values.filter { !$0.key.hasPrefix("r_") && $0.key != QueryKey.itemClass })
+        let (certificateHalf, keyHalf) = split(
+            values.filter { !$0.key.hasPrefix("r_") && $0.key != QueryKey.itemClass }
+        )
         var certificateItem = certificateHalf
         certificateItem[QueryKey.valueReference] = identity.certificate
         var keyItem = keyHalf
         keyItem[QueryKey.valueReference] = identity.privateKey
         let certificateStatus = SecItemAdd(certificateItem as CFDictionary, nil)
-        guard certificateStatus == errSecSuccess || certificateStatus == errSecDuplicateItem else { return certificateStatus }
+        guard certificateStatus == errSecSuccess || certificateStatus == errSecDuplicateItem else {
+            return certificateStatus
+        }
         let keyStatus = SecItemAdd(keyItem as CFDictionary, nil)
         guard keyStatus == errSecSuccess || keyStatus == errSecDuplicateItem else { return keyStatus }
         // Apple's client: only when both halves were there already is the add a duplicate.
@@ -98,7 +105,8 @@ enum IdentityItems {
             guard status == errSecSuccess || status == errSecItemNotFound else { return status }
             // The key goes with its last certificate.
             let others: [String: Any] = [
-                QueryKey.itemClass: ItemClass.certificate.rawValue, "pkhh": pair.label, QueryKey.synchronizable: QueryKey.synchronizableAny,
+                QueryKey.itemClass: ItemClass.certificate.rawValue, "pkhh": pair.label,
+                QueryKey.synchronizable: QueryKey.synchronizableAny,
             ]
             if SecItemCopyMatching(others as CFDictionary, nil) == errSecItemNotFound {
                 let keyStatus = SecItemDelete([QueryKey.valuePersistentReference: pair.keyReference] as CFDictionary)
@@ -118,7 +126,10 @@ enum IdentityItems {
         let (certificateChanges, keyChanges) = split(changes)
         for pair in found {
             if !certificateChanges.isEmpty {
-                let status = SecItemUpdate([QueryKey.valuePersistentReference: pair.certificateReference] as CFDictionary, certificateChanges as CFDictionary)
+                let status = SecItemUpdate(
+                    [QueryKey.valuePersistentReference: pair.certificateReference] as CFDictionary,
+                    certificateChanges as CFDictionary
+                )
                 guard status == errSecSuccess else { return status }
             }
             if !keyChanges.isEmpty {
@@ -158,15 +169,20 @@ enum IdentityItems {
     /// The identities `values` names: its certificate half matched against certificates, its key
     /// half against private keys, joined on the public-key hash.
     private static func pairs(matching values: [String: Any], keyReturns: [String: Any]) -> Result<[Pair], Failure> {
-        var query = values.filter { !$0.key.hasPrefix("r_") && !$0.key.hasPrefix("m_Limit") && $0.key != QueryKey.itemClass }
+        var query = values.filter {
+            !$0.key.hasPrefix("r_") && !$0.key.hasPrefix("m_Limit") && $0.key != QueryKey.itemClass
+        }
         let reference = query.removeValue(forKey: QueryKey.valueReference)
         let identity = reference as? SecIdentity
         if reference != nil, identity == nil { return .failure(Failure(status: errSecParam)) }
         var certificateReference: Data?
         if let persistent = query.removeValue(forKey: QueryKey.valuePersistentReference) {
             // An identity's persistent reference is its certificate's, under the identity class.
-            guard let data = persistent as? Data, data.starts(with: identityReferencePrefix) else { return .failure(Failure(status: errSecParam)) }
-            certificateReference = Data(ItemClass.certificate.rawValue.utf8) + data.dropFirst(identityReferencePrefix.count)
+            guard let data = persistent as? Data, data.starts(with: identityReferencePrefix) else {
+                return .failure(Failure(status: errSecParam))
+            }
+            certificateReference =
+                Data(ItemClass.certificate.rawValue.utf8) + data.dropFirst(identityReferencePrefix.count)
         }
         var (certificateQuery, keyQuery) = split(query)
         certificateQuery[QueryKey.itemClass] = ItemClass.certificate.rawValue
@@ -176,7 +192,9 @@ enum IdentityItems {
         certificateQuery[QueryKey.returnPersistentReference] = true
         if let identity { certificateQuery[QueryKey.valueReference] = identity.certificate }
         if let certificateReference {
-            certificateQuery = certificateQuery.filter { sharedKeys.contains($0.key) || $0.key.hasPrefix("r_") || $0.key.hasPrefix("m_") }
+            certificateQuery = certificateQuery.filter {
+                sharedKeys.contains($0.key) || $0.key.hasPrefix("r_") || $0.key.hasPrefix("m_")
+            }
             certificateQuery[QueryKey.itemClass] = nil
             certificateQuery[QueryKey.valuePersistentReference] = certificateReference
         }
@@ -207,10 +225,21 @@ enum IdentityItems {
         }
         var pairs: [Pair] = []
         for key in (keys as? [[String: Any]]) ?? [] {
-            guard let label = key["klbl"] as? Data, let keyReference = key[QueryKey.valuePersistentReference] as? Data else { continue }
+            guard let label = key["klbl"] as? Data, let keyReference = key[QueryKey.valuePersistentReference] as? Data
+            else { continue }
             for certificate in byLabel[label] ?? [] {
-                guard let certificateReferenceData = certificate[QueryKey.valuePersistentReference] as? Data else { continue }
-                pairs.append(Pair(certificate: certificate, key: key, label: label, certificateReference: certificateReferenceData, keyReference: keyReference))
+                guard let certificateReferenceData = certificate[QueryKey.valuePersistentReference] as? Data else {
+                    continue
+                }
+                pairs.append(
+                    Pair(
+                        certificate: certificate,
+                        key: key,
+                        label: label,
+                        certificateReference: certificateReferenceData,
+                        keyReference: keyReference
+                    )
+                )
             }
         }
         return .success(pairs)

@@ -137,13 +137,17 @@ struct SecItemCall {
 
     /// Parses a query, replacing its `kSecUseAuthenticationContext` by the context's reference
     /// (`kSecUseCredentialReference`), as Apple's client does before a call leaves the process.
-    static func parse(_ dictionary: CFDictionary, for operation: KeychainOperation) throws(KeychainError) -> SecItemCall {
+    static func parse(_ dictionary: CFDictionary, for operation: KeychainOperation) throws(KeychainError) -> SecItemCall
+    {
         var values = try Self.dictionary(dictionary)
         var provided: (any AuthenticationContextProviding)?
         var handle: ContextHandle?
         if let context = values[QueryKey.authenticationContext] as? any AuthenticationContextProviding {
             guard values[QueryKey.credentialReference] == nil else {
-                throw KeychainError(.invalidParameter, "kSecUseAuthenticationContext and kSecUseCredentialReference together")
+                throw KeychainError(
+                    .invalidParameter,
+                    "kSecUseAuthenticationContext and kSecUseCredentialReference together"
+                )
             }
             do {
                 handle = try context.contextHandle()

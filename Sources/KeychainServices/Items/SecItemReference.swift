@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -28,7 +27,8 @@ enum SecItemReference {
     /// The key attributes an item added by reference takes from its `SecKey` (what
     /// `SecKeyCopyAttributes` reports that the key class stores); attributes the caller gave win.
     private static let keyAttributes = [
-        "kcls", "klbl", "type", "bsiz", "esiz", "perm", "sens", "extr", "encr", "decr", "drve", "sign", "vrfy", "wrap", "unwp",
+        "kcls", "klbl", "type", "bsiz", "esiz", "perm", "sens", "extr", "encr", "decr", "drve", "sign", "vrfy", "wrap",
+        "unwp",
     ]
 
     /// Replaces a query's `kSecValueRef` by what it stands for.
@@ -42,7 +42,10 @@ enum SecItemReference {
             if operation == .add {
                 guard let data = key.material.externalRepresentation else {
                     if case .enclave(let enclaveKey) = key.material, case .blob = enclaveKey.location {
-                        throw KeychainError(.unimplemented, "an ephemeral Secure Enclave key cannot be stored on Linux; make it with kSecAttrIsPermanent")
+                        throw KeychainError(
+                            .unimplemented,
+                            "an ephemeral Secure Enclave key cannot be stored on Linux; make it with kSecAttrIsPermanent"
+                        )
                     }
                     // A permanent Secure Enclave key is stored from the moment it is made.
                     throw KeychainError(.duplicateItem, "the Secure Enclave key is in the keychain already")

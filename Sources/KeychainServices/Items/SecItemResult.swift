@@ -61,7 +61,11 @@ enum SecItemResult {
         return values.first
     }
 
-    private static func single(_ item: ItemResult, returnTypes: ReturnTypes, object makeObject: () -> AnyObject?) -> AnyObject? {
+    private static func single(
+        _ item: ItemResult,
+        returnTypes: ReturnTypes,
+        object makeObject: () -> AnyObject?
+    ) -> AnyObject? {
         if returnTypes.contains(.reference), let object = makeObject() {
             guard returnTypes != .reference else { return object }
             var dictionary = returnTypes.contains(.attributes) ? attributes(of: item) : [:]

@@ -43,7 +43,8 @@ public func SecAddSharedWebCredential(
     _ completionHandler: @escaping (CFError?) -> Void
 ) {
     let status = (fqdn as String).isEmpty || (account as String).isEmpty ? errSecParam : errSecUnimplemented
-    let message = status == errSecParam
+    let message =
+        status == errSecParam
         ? "fqdn or account was not of type CFString, or not provided"
         : "shared web credentials are not supported on this platform"
     SharedWebCredentials.complete(status, message) { completionHandler($0) }
@@ -98,7 +99,13 @@ enum SharedWebCredentials {
         // Apple's block carries no Sendable promise; it is called exactly once, from one thread.
         nonisolated(unsafe) let handler = handler
         DispatchQueue.global().async {
-            handler(NSError(domain: NSOSStatusErrorDomain, code: Int(status), userInfo: [NSLocalizedDescriptionKey: message]))
+            handler(
+                NSError(
+                    domain: NSOSStatusErrorDomain,
+                    code: Int(status),
+                    userInfo: [NSLocalizedDescriptionKey: message]
+                )
+            )
         }
     }
 

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -46,7 +45,9 @@ enum KeyAlgorithmSpec: Equatable {
     case ecies(ECIES)
 
     init?(_ algorithm: SecKeyAlgorithm) {
-        let parts = (algorithm.rawValue as String).split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let parts = (algorithm.rawValue as String).split(separator: ":", omittingEmptySubsequences: false).map(
+            String.init
+        )
         guard parts.count >= 3, parts[0] == "algid" else { return nil }
         switch (parts[1], parts[2]) {
         case ("sign", "ECDSA"):
@@ -140,7 +141,8 @@ extension KeyAlgorithmSpec.SignatureInput {
     }
 
     /// The digest to sign, and its hash: `data` hashed, or `data` itself after checking its length.
-    func digest(of data: Data, algorithm: SecKeyAlgorithm, operation: String) throws(SecKeyError) -> (Data, DigestKind?) {
+    func digest(of data: Data, algorithm: SecKeyAlgorithm, operation: String) throws(SecKeyError) -> (Data, DigestKind?)
+    {
         switch self {
         case .message(let kind):
             return (kind.hash(data), kind)

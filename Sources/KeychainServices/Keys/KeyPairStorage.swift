@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -57,21 +56,28 @@ struct KeyPairStorage {
         let status = SecItemAdd(item as CFDictionary, nil)
         guard status == errSecSuccess else {
             SecItemDelete(Self.identity(of: privateKey, privateAttributes) as CFDictionary)
-            throw SecKeyError(status, "SecKeyCreateRandomKey: the public key could not be added to the keychain (\(status))")
+            throw SecKeyError(
+                status,
+                "SecKeyCreateRandomKey: the public key could not be added to the keychain (\(status))"
+            )
         }
     }
 
     /// Adds the halves marked permanent; if the second cannot be added, the first is removed again.
     func store(privateKey: SecKey, publicKey: SecKey) throws(SecKeyError) {
         var added: [[String: Any]] = []
-        for (key, attributes) in [(privateKey, privateAttributes), (publicKey, publicAttributes)] where Self.isPermanent(attributes) {
+        for (key, attributes) in [(privateKey, privateAttributes), (publicKey, publicAttributes)]
+        where Self.isPermanent(attributes) {
             var item = attributes
             item[kSecClass as String] = kSecClassKey as String
             item[kSecValueRef as String] = key
             let status = SecItemAdd(item as CFDictionary, nil)
             guard status == errSecSuccess else {
                 for earlier in added { SecItemDelete(earlier as CFDictionary) }
-                throw SecKeyError(status, "SecKeyCreateRandomKey: the key could not be added to the keychain (\(status))")
+                throw SecKeyError(
+                    status,
+                    "SecKeyCreateRandomKey: the key could not be added to the keychain (\(status))"
+                )
             }
             added.append(Self.identity(of: key, attributes))
         }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -55,7 +54,10 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         compactRepresentable: Bool,
         name: String = "generating a key"
     ) throws(SealedEnclaveKeyError) -> SealedEnclaveKey {
-        let kept: Set<String> = [kSecAttrAccessControl as String, kSecAttrAccessible as String, kSecAttrAccessGroup as String, kSecUseAuthenticationContext as String]
+        let kept: Set<String> = [
+            kSecAttrAccessControl as String, kSecAttrAccessible as String, kSecAttrAccessGroup as String,
+            kSecUseAuthenticationContext as String,
+        ]
         var dictionary = attributes.filter { kept.contains($0.key) }
         dictionary[kSecClass as String] = kSecClassKey as String
         dictionary[kSecReturnData as String] = true
@@ -65,10 +67,16 @@ package struct SealedEnclaveKey: @unchecked Sendable {
             query.keyOperation = .generateWrapped(compactRepresentable: compactRepresentable)
             return try device.engine.add(query)
         }
-        guard let blob = result.data, case .data(let publicKey)? = result.attributes[KeyOperation.generatedPublicKey] else {
+        guard let blob = result.data, case .data(let publicKey)? = result.attributes[KeyOperation.generatedPublicKey]
+        else {
             throw SealedEnclaveKeyError(errSecInternalError, "\(name): the engine returned no key")
         }
-        return SealedEnclaveKey(blob: blob, publicKey: publicKey, device: device, context: attributes[kSecUseAuthenticationContext as String] as AnyObject?)
+        return SealedEnclaveKey(
+            blob: blob,
+            publicKey: publicKey,
+            device: device,
+            context: attributes[kSecUseAuthenticationContext as String] as AnyObject?
+        )
     }
 
     /// The key a blob holds, checked by the engine (which asks for no authentication to name its public key).
@@ -77,7 +85,8 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         let device = try Self.currentDevice(name)
         var dictionary = Self.useDictionary(context)
         dictionary[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail as String
-        let result = try Self.call(on: device, dictionary, operation: .copyMatching, name: name) { query throws(KeychainError) in
+        let result = try Self.call(on: device, dictionary, operation: .copyMatching, name: name) {
+            query throws(KeychainError) in
             var query = query
             query.keyOperation = .publicKeyOfWrapped(blob: blob)
             return try Self.single(device.engine.search(query))
@@ -104,7 +113,10 @@ package struct SealedEnclaveKey: @unchecked Sendable {
 
     /// The ECDH shared secret (the X coordinate) with `peer` (X9.63), after the access control is
     /// satisfied for key exchange.
-    package func sharedSecret(with peer: Data, name: String = "computing a shared secret") throws(SealedEnclaveKeyError) -> Data {
+    package func sharedSecret(
+        with peer: Data,
+        name: String = "computing a shared secret"
+    ) throws(SealedEnclaveKeyError) -> Data {
         try perform(.keyExchangeWrapped(blob: blob, publicKey: peer), name: name)
     }
 
@@ -112,7 +124,8 @@ package struct SealedEnclaveKey: @unchecked Sendable {
 
     private func perform(_ operation: KeyOperation, name: String) throws(SealedEnclaveKeyError) -> Data {
         let device = device
-        let result = try Self.call(on: device, Self.useDictionary(context), operation: .copyMatching, name: name) { query throws(KeychainError) in
+        let result = try Self.call(on: device, Self.useDictionary(context), operation: .copyMatching, name: name) {
+            query throws(KeychainError) in
             var query = query
             query.keyOperation = operation
             return try Self.single(device.engine.search(query))
@@ -153,7 +166,9 @@ package struct SealedEnclaveKey: @unchecked Sendable {
         _ body: (ItemQuery) throws(KeychainError) -> ItemResult
     ) throws(SealedEnclaveKeyError) -> ItemResult {
         do {
-            return try StoredEnclaveKey.run(on: device, dictionary, operation: operation, name: name) { _, query throws(KeychainError) in
+            return try StoredEnclaveKey.run(on: device, dictionary, operation: operation, name: name) {
+                _,
+                query throws(KeychainError) in
                 try body(query)
             }
         } catch {

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -53,7 +52,10 @@ public func SecKeyCreateRandomKey(
         }
         let bits = parameters.integer(kSecAttrKeySizeInBits)
         if bits == 192 || bits == 224 {
-            throw SecKeyError(errSecUnimplemented, "SecKeyCreateRandomKey: P-192 and P-224 keys are not available on Linux")
+            throw SecKeyError(
+                errSecUnimplemented,
+                "SecKeyCreateRandomKey: P-192 and P-224 keys are not available on Linux"
+            )
         }
         guard let curve = bits.flatMap(ECCurve.init(bits:)) else {
             throw SecKeyError(errSecParam, "failed to generate key")
@@ -65,7 +67,9 @@ public func SecKeyCreateRandomKey(
             }
             guard storage.isPrivateKeyPermanent else {
                 // Not stored: the engine seals the private key into a blob the key object holds.
-                let key = SecKey(.enclave(try StoredEnclaveKey.generateEphemeral(attributes: storage.privateAttributes)))
+                let key = SecKey(
+                    .enclave(try StoredEnclaveKey.generateEphemeral(attributes: storage.privateAttributes))
+                )
                 try storage.store(publicKey: SecKey(key.material.publicHalf), after: key)
                 return key
             }
@@ -86,7 +90,10 @@ private func makeRSAKey(_ parameters: KeyParameters) throws(SecKeyError) -> SecK
         throw SecKeyError(errSecParam, "failed to generate key")
     }
     guard bits >= 1024 else {
-        throw SecKeyError(errSecUnimplemented, "SecKeyCreateRandomKey: RSA keys under 1024 bits are not available on Linux")
+        throw SecKeyError(
+            errSecUnimplemented,
+            "SecKeyCreateRandomKey: RSA keys under 1024 bits are not available on Linux"
+        )
     }
     guard let privateKey = try? RSAPrivateKey(generatingBits: bits) else {
         throw SecKeyError(errSecParam, "failed to generate key")

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -101,7 +100,10 @@ public func SecKeyCreateDecryptedData(
                     // The agreement runs in the engine, after the key's access control; the
                     // derivation and AES-GCM here, as Apple's client does them.
                     do throws(SecKeyError) {
-                        return try enclaveKey.perform(.keyExchange(publicKey: ephemeral.x963Representation), name: operation)
+                        return try enclaveKey.perform(
+                            .keyExchange(publicKey: ephemeral.x963Representation),
+                            name: operation
+                        )
                     } catch {
                         throw .delegated(status: error.status, message: error.message)
                     }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -70,11 +69,15 @@ public func SecKeyCopyKeyExchangeResult(
         }
         guard let kdf else { return secret as NSData }
         let values = (parameters as? [String: Any]) ?? [:]
-        guard let size = (values[kSecKeyKeyExchangeParameterRequestedSize as String] as? NSNumber)?.intValue, size > 0 else {
+        guard let size = (values[kSecKeyKeyExchangeParameterRequestedSize as String] as? NSNumber)?.intValue, size > 0
+        else {
             throw SecKeyError(errSecParam, "kSecKeyKeyExchangeParameterRequestedSize is missing")
         }
         guard size <= X963KDF.maximumByteCount else {
-            throw SecKeyError(errSecParam, "kSecKeyKeyExchangeParameterRequestedSize is larger than \(X963KDF.maximumByteCount) bytes")
+            throw SecKeyError(
+                errSecParam,
+                "kSecKeyKeyExchangeParameterRequestedSize is larger than \(X963KDF.maximumByteCount) bytes"
+            )
         }
         let sharedInfo: Data
         switch values[kSecKeyKeyExchangeParameterSharedInfo as String] {

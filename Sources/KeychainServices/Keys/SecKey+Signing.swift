@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -66,7 +65,9 @@ public func SecKeyCreateSignature(
             switch format {
             case .x962: return der as NSData
             case .rfc4754:
-                guard let curve = key.material.ecPublicKey?.curve, let raw = ECSignatureFormat.raw(fromDER: der, curve: curve) else {
+                guard let curve = key.material.ecPublicKey?.curve,
+                    let raw = ECSignatureFormat.raw(fromDER: der, curve: curve)
+                else {
                     throw SecKeyError(errSecInternal, "\(operation): the signature cannot be put in RFC 4754 form")
                 }
                 return raw as NSData
@@ -109,7 +110,8 @@ public func SecKeyVerifySignature(
                 throw SecKeyError(errSecVerifyFailed, "EC signature verification failed, no match")
             }
             return true
-        case (.rsaPublic, .rsaSignature(let padding, let input)?), (.rsaPrivate, .rsaSignature(let padding, let input)?):
+        case (.rsaPublic, .rsaSignature(let padding, let input)?),
+            (.rsaPrivate, .rsaSignature(let padding, let input)?):
             let rsaKey: RSAPublicKey
             switch key.material {
             case .rsaPublic(let value): rsaKey = value

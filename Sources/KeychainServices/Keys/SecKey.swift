@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -54,7 +53,8 @@ public final class SecKey: NSObject, @unchecked Sendable {
         }
         let kind = material.isPrivate ? "ECPrivateKey" : "ECPublicKey"
         let token = if case .enclave = material { "('com.apple.setoken') " } else { "" }
-        return "<SecKeyRef:\(token)curve type: \(curve.appleName), algorithm id: 3, key type: \(kind), block size: \(curve.bits) bits>"
+        return
+            "<SecKeyRef:\(token)curve type: \(curve.appleName), algorithm id: 3, key type: \(kind), block size: \(curve.bits) bits>"
     }
 }
 
@@ -149,7 +149,8 @@ enum KeyMaterial: Sendable, Equatable {
 
     static func == (lhs: KeyMaterial, rhs: KeyMaterial) -> Bool {
         switch (lhs, rhs) {
-        case (.enclave(let left), .enclave(let right)): left.location == right.location && left.publicKey == right.publicKey
+        case (.enclave(let left), .enclave(let right)):
+            left.location == right.location && left.publicKey == right.publicKey
         case (.enclave, _), (_, .enclave): false
         default: lhs.isPrivate == rhs.isPrivate && lhs.externalRepresentation == rhs.externalRepresentation
         }

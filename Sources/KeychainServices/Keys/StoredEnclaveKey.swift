@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 #if KEYCHAIN_IN_SWIFTPM && !KEYCHAIN_IN_SWIFTPM_FORCE_BUILD_API
 @_exported import Security
 #else
@@ -79,14 +78,23 @@ struct StoredEnclaveKey: @unchecked Sendable {
         guard let data = item.data, let publicKey = try? ECPublicKey(x963Representation: data) else {
             throw KeychainError(.decode, "a Secure Enclave key item has no public key")
         }
-        return StoredEnclaveKey(device: device, location: .item(item.persistentReference), publicKey: publicKey, context: context)
+        return StoredEnclaveKey(
+            device: device,
+            location: .item(item.persistentReference),
+            publicKey: publicKey,
+            context: context
+        )
     }
 
     /// Generates a key that is not stored: the engine seals it into a blob this object keeps.
     static func generateEphemeral(attributes: [String: Any]) throws(SecKeyError) -> StoredEnclaveKey {
         let sealed: SealedEnclaveKey
         do {
-            sealed = try SealedEnclaveKey.generate(attributes: attributes, compactRepresentable: false, name: "SecKeyCreateRandomKey")
+            sealed = try SealedEnclaveKey.generate(
+                attributes: attributes,
+                compactRepresentable: false,
+                name: "SecKeyCreateRandomKey"
+            )
         } catch {
             throw SecKeyError(error.status, error.message)
         }
@@ -124,7 +132,9 @@ struct StoredEnclaveKey: @unchecked Sendable {
         ]
         if let context { dictionary[kSecUseAuthenticationContext as String] = context }
         let device = self.device
-        return try Self.run(on: device, dictionary, operation: .copyMatching, name: name) { _, query throws(KeychainError) in
+        return try Self.run(on: device, dictionary, operation: .copyMatching, name: name) {
+            _,
+            query throws(KeychainError) in
             var query = query
             query.keyOperation = operation
             guard let data = try device.engine.search(query).first?.data else {

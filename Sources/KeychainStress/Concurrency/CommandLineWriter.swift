@@ -49,7 +49,9 @@ struct CommandLineWriter {
             // Through a daemon, the lock thread locks every process, between a tool's own unlock and
             // its retry too: the tool's items are then after-first-unlock ones, as the library writers' are.
             let protection = environment.isEmpty ? [] : ["--accessible", "AfterFirstUnlock"]
-            let secret = ["-l", StressItems.label(version: version), "-X", Self.hex(StressItems.secret(key, version: version))] + protection
+            let secret =
+                ["-l", StressItems.label(version: version), "-X", Self.hex(StressItems.secret(key, version: version))]
+                + protection
             switch generator.next() % 4 {
             case 0:
                 expect(run(["add-generic-password"] + item + secret), model[key] == nil ? 0 : 45, "add \(key)")
@@ -87,7 +89,11 @@ struct CommandLineWriter {
         process.executableURL = tool
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment
-            .merging(["KEYCHAIN_HOME": home, "KEYCHAIN_PROMPT": "stdin", "KEYCHAIN_PASSCODE_COST": "testing"].merging(environment) { $1 }) { _, new in new }
+            .merging(
+                ["KEYCHAIN_HOME": home, "KEYCHAIN_PROMPT": "stdin", "KEYCHAIN_PASSCODE_COST": "testing"].merging(
+                    environment
+                ) { $1 }
+            ) { _, new in new }
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice

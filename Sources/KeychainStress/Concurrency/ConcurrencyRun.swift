@@ -47,36 +47,51 @@ struct ConcurrencyRun: ParsableCommand {
         try? FileManager.default.removeItem(at: folder)
         // A daemon serves only a home inside a private folder, and listens in one.
         let daemon = try throughDaemon ? StressDaemon(folder: folder) : nil
-        if daemon != nil { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        if daemon != nil {
+            try FileManager.default.createDirectory(
+                at: folder,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        }
         let homeURL = daemon?.home ?? folder
         let server = try daemon?.start()
         defer { server.map(StressDaemon.stop) }
-        let tool = tool.map(URL.init(fileURLWithPath:))
+        let tool =
+            tool.map(URL.init(fileURLWithPath:))
             ?? ChildProcess.executable.deletingLastPathComponent().appendingPathComponent("security")
         let passcode = "concurrency-passcode"
         let device = try Device.stress(homeURL, daemonSocket: daemon?.socket)
         Device.setProcessDefault(device)
         try device.setPasscode(passcode)
         try Self.addSharedItems()
-        print("concurrency: seed \(seed); \(processes) library processes × \(threads) threads, \(threads) threads here, "
-            + "\(scripts) security scripts, a lock/unlock thread")
+        print(
+            "concurrency: seed \(seed); \(processes) library processes × \(threads) threads, \(threads) threads here, "
+                + "\(scripts) security scripts, a lock/unlock thread"
+        )
 
-        let (threads, operations, scripts, scriptOperations, homePath) = (threads, operations, scripts, scriptOperations, homeURL.path)
+        let (threads, operations, scripts, scriptOperations, homePath) = (
+            threads, operations, scripts, scriptOperations, homeURL.path
+        )
         let started = Date()
         let deadline = started.addingTimeInterval(900)
         let workers = try (0..<processes).map { index in
-            try ChildProcess.startCapturing([
-                "concurrency-worker", "--home", homeURL.path, "--name", "p\(index)", "--threads", String(threads),
-                "--operations", String(operations), "--seed", String(SplitMix64.derive(seed, 100 + index)),
-                "--passcode", passcode,
-            ] + (index < 2 ? ["--shared-attribute", String(2 + index)] : []) + (daemon?.workerArguments ?? []))
+            try ChildProcess.startCapturing(
+                [
+                    "concurrency-worker", "--home", homeURL.path, "--name", "p\(index)", "--threads", String(threads),
+                    "--operations", String(operations), "--seed", String(SplitMix64.derive(seed, 100 + index)),
+                    "--passcode", passcode,
+                ] + (index < 2 ? ["--shared-attribute", String(2 + index)] : []) + (daemon?.workerArguments ?? [])
+            )
         }
         let outcomes = Collector<Writer.Outcome>()
         let lockCycles = Collector<[String]>()
         // Thread 0 locks and unlocks; the next `threads` write; the rest run the scripts.
         let finished = runThreads(1 + threads + scripts, deadline: deadline) { index in
             if index == 0 {
-                lockCycles.append(Self.lockAndUnlock(device, passcode: passcode, until: { outcomes.all.count >= threads + scripts }))
+                lockCycles.append(
+                    Self.lockAndUnlock(device, passcode: passcode, until: { outcomes.all.count >= threads + scripts })
+                )
             } else if index <= threads {
                 var writer = Writer(
                     name: "t\(index)",
@@ -87,7 +102,11 @@ struct ConcurrencyRun: ParsableCommand {
                 outcomes.append(writer.outcome)
             } else {
                 var writer = CommandLineWriter(
-                    name: "cli\(index)", tool: tool, home: homePath, passcode: passcode, environment: daemon?.toolEnvironment ?? [:],
+                    name: "cli\(index)",
+                    tool: tool,
+                    home: homePath,
+                    passcode: passcode,
+                    environment: daemon?.toolEnvironment ?? [:],
                     seed: SplitMix64.derive(seed, 200 + index)
                 )
                 writer.run(operations: scriptOperations)
@@ -115,15 +134,18 @@ struct ConcurrencyRun: ParsableCommand {
         }
         failures += try verifier.keychain.integrityProblems().map { "SQLite integrity check: \($0)" }
         let totalOperations = all.map(\.operations).reduce(0, +)
-        let summary = "concurrency: \(processes + 1 + scripts * scriptOperations) processes, \(all.count) writers, "
+        let summary =
+            "concurrency: \(processes + 1 + scripts * scriptOperations) processes, \(all.count) writers, "
             + "\(totalOperations) operations in \(String(format: "%.1f", elapsed)) s; \(failures.count) failures; seed \(seed)"
         for failure in failures.prefix(20) { FileHandle.standardError.write(Data("\(failure)\n".utf8)) }
         print(summary)
         if let results {
             try JSONLines.append(
                 [
-                    "test": "concurrency", "seed": String(seed), "library_processes": processes, "threads_per_process": threads,
-                    "security_processes": scripts * scriptOperations, "writers": all.count, "operations": totalOperations,
+                    "test": "concurrency", "seed": String(seed), "library_processes": processes,
+                    "threads_per_process": threads,
+                    "security_processes": scripts * scriptOperations, "writers": all.count,
+                    "operations": totalOperations,
                     "failures": failures.count, "seconds": elapsed,
                 ],
                 to: URL(fileURLWithPath: results)
@@ -135,9 +157,9 @@ struct ConcurrencyRun: ParsableCommand {
 
     private static var sharedQuery: [String: Any] {
         [
-        kSecClass as String: kSecClassGenericPassword,
-        kSecAttrService as String: Writer.service,
-        kSecAttrAccount as String: Writer.sharedAccount,
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: Writer.service,
+            kSecAttrAccount as String: Writer.sharedAccount,
         ]
     }
 
@@ -148,7 +170,9 @@ struct ConcurrencyRun: ParsableCommand {
         var probe = sharedQuery
         probe[kSecAttrAccount as String] = "probe"
         probe[kSecValueData as String] = Data("probe".utf8)
-        guard SecItemAdd(shared as CFDictionary, nil) == errSecSuccess, SecItemAdd(probe as CFDictionary, nil) == errSecSuccess else {
+        guard SecItemAdd(shared as CFDictionary, nil) == errSecSuccess,
+            SecItemAdd(probe as CFDictionary, nil) == errSecSuccess
+        else {
             throw StressError("cannot add the shared items")
         }
     }

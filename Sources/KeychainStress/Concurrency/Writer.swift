@@ -45,7 +45,9 @@ struct Writer {
     }
 
     /// After-first-unlock items: the lock/unlock thread does not change what their operations return.
-    private var items: StressItems { StressItems(service: "\(Self.service)-\(name)", protection: kSecAttrAccessibleAfterFirstUnlock) }
+    private var items: StressItems {
+        StressItems(service: "\(Self.service)-\(name)", protection: kSecAttrAccessibleAfterFirstUnlock)
+    }
 
     mutating func run(operations count: Int, keys: Int = 16) {
         for step in 0..<count {
@@ -58,7 +60,11 @@ struct Writer {
             let version = UInt64(step + 1)
             switch (generator.next() % 4, model[key]) {
             case (0, _):
-                expect(items.add(key, version: version), model[key] == nil ? errSecSuccess : errSecDuplicateItem, "add \(key)")
+                expect(
+                    items.add(key, version: version),
+                    model[key] == nil ? errSecSuccess : errSecDuplicateItem,
+                    "add \(key)"
+                )
                 if model[key] == nil { model[key] = version }
             case (1, let current):
                 let (status, data) = items.read(key)
@@ -67,7 +73,11 @@ struct Writer {
                     failures.append("\(name): read \(key) returned another version's secret")
                 }
             case (2, let current):
-                expect(items.update(key, version: version), current == nil ? errSecItemNotFound : errSecSuccess, "update \(key)")
+                expect(
+                    items.update(key, version: version),
+                    current == nil ? errSecItemNotFound : errSecSuccess,
+                    "update \(key)"
+                )
                 if current != nil { model[key] = version }
             default:
                 expect(items.delete(key), model[key] == nil ? errSecItemNotFound : errSecSuccess, "delete \(key)")
@@ -82,7 +92,9 @@ struct Writer {
             kSecAttrService as String: Self.service,
             kSecAttrAccount as String: Self.sharedAccount,
         ]
-        let changes: [String: Any] = [Self.sharedAttributes[attribute] as String: Self.sharedValue(name, step: step, attribute: attribute)]
+        let changes: [String: Any] = [
+            Self.sharedAttributes[attribute] as String: Self.sharedValue(name, step: step, attribute: attribute)
+        ]
         expect(SecItemUpdate(query as CFDictionary, changes as CFDictionary), errSecSuccess, "update shared")
         lastSharedStep = step
     }
@@ -120,7 +132,9 @@ struct Writer {
 
         /// Checks the writer's items in the keychain against what it was told (from any view).
         func verify() -> [String] {
-            let expected = Dictionary(uniqueKeysWithValues: model.compactMap { key, value in Int(key).map { ($0, value) } })
+            let expected = Dictionary(
+                uniqueKeysWithValues: model.compactMap { key, value in Int(key).map { ($0, value) } }
+            )
             switch StressItems(service: "\(Writer.service)-\(name)").list() {
             case .items(let found):
                 return found == expected ? [] : ["\(name): items differ from the acknowledged operations"]
@@ -135,7 +149,8 @@ struct Writer {
             let key = Writer.sharedAttributes[attribute] as String
             let expected = Writer.sharedValue(name, step: step, attribute: attribute)
             let found = attributes[key]
-            let same = (found as? String).map { $0 == expected as? String }
+            let same =
+                (found as? String).map { $0 == expected as? String }
                 ?? (found as? NSNumber).map { $0 == expected as? NSNumber } ?? false
             return same ? [] : ["\(name): the shared item lost its update of \(key) (lost update)"]
         }

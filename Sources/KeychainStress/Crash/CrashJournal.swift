@@ -54,8 +54,12 @@ struct CrashJournal {
             let fields = text.split(separator: " ")
             guard let name = fields.first, fields.count >= 2, let first = Int(fields[1]) else { return nil }
             switch (name, fields.count) {
-            case ("add", 3): guard let version = UInt64(fields[2]) else { return nil }; self = .add(key: first, version: version)
-            case ("update", 3): guard let version = UInt64(fields[2]) else { return nil }; self = .update(key: first, version: version)
+            case ("add", 3):
+                guard let version = UInt64(fields[2]) else { return nil }
+                self = .add(key: first, version: version)
+            case ("update", 3):
+                guard let version = UInt64(fields[2]) else { return nil }
+                self = .update(key: first, version: version)
             case ("delete", 2): self = .delete(key: first)
             case ("passcode", 2): self = .changePasscode(to: first)
             default: return nil

@@ -35,7 +35,10 @@ struct CrashRun: ParsableCommand {
     @Option(help: "Append the summary as one JSON line to this file.") var results: String?
     @Flag(help: "Use a worker that acknowledges before it writes: the harness must then report losses.")
     var brokenWorker = false
-    @Flag(help: "Serve the keychain from a securityd (beside this program) and kill the daemon in the middle of the worker's writes.")
+    @Flag(
+        help:
+            "Serve the keychain from a securityd (beside this program) and kill the daemon in the middle of the worker's writes."
+    )
     var throughDaemon = false
 
     func run() throws {
@@ -43,7 +46,11 @@ struct CrashRun: ParsableCommand {
         var generator = SplitMix64(seed: seed)
         let home = URL(fileURLWithPath: home ?? NSTemporaryDirectory() + "keychain-crash-\(seed)")
         try? FileManager.default.removeItem(at: home)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: home,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         // A daemon serves only a home inside a private folder, and listens in one.
         let daemon = try throughDaemon ? StressDaemon(folder: home) : nil
         let keychainHome = daemon?.home ?? home
@@ -55,12 +62,14 @@ struct CrashRun: ParsableCommand {
         for round in 0..<kills {
             let journalURL = home.appendingPathComponent("journal-\(round)")
             let server = try daemon?.start()
-            let worker = try ChildProcess.start([
-                "crash-worker", "--home", keychainHome.path, "--journal", journalURL.path,
-                "--seed", String(SplitMix64.derive(seed, round)),
-                "--passcode-index", String(model.passcodeIndex),
-                "--first-version", String(UInt64(round + 1) << 32),
-            ] + (brokenWorker ? ["--acknowledge-early"] : []) + (daemon?.workerArguments ?? []))
+            let worker = try ChildProcess.start(
+                [
+                    "crash-worker", "--home", keychainHome.path, "--journal", journalURL.path,
+                    "--seed", String(SplitMix64.derive(seed, round)),
+                    "--passcode-index", String(model.passcodeIndex),
+                    "--first-version", String(UInt64(round + 1) << 32),
+                ] + (brokenWorker ? ["--acknowledge-early"] : []) + (daemon?.workerArguments ?? [])
+            )
             // One kill in ten lands while the worker opens, unlocks and lists; the others while it writes.
             if generator.next() % 10 == 0 {
                 ChildProcess.sleep(milliseconds: Double(generator.next() % 60))
@@ -85,7 +94,9 @@ struct CrashRun: ParsableCommand {
             for operation in journal.acknowledged { expected = operation.apply(to: expected) }
             model = try Self.verify(keychainHome, expected: expected, inFlight: journal.inFlight, round: round)
             tally.record(journal)
-            if (round + 1) % 50 == 0 { print("crash: \(round + 1) kill points, \(tally.acknowledged) operations acknowledged") }
+            if (round + 1) % 50 == 0 {
+                print("crash: \(round + 1) kill points, \(tally.acknowledged) operations acknowledged")
+            }
         }
         print(tally.summary(seed: seed))
         if let results { try tally.append(to: URL(fileURLWithPath: results), seed: seed) }
@@ -101,7 +112,9 @@ struct CrashRun: ParsableCommand {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if let data = try? Data(contentsOf: journal), data.first == UInt8(ascii: "R") { return }
-            if !worker.isRunning { throw StressError("the worker exited before it was ready (\(worker.terminationStatus))") }
+            if !worker.isRunning {
+                throw StressError("the worker exited before it was ready (\(worker.terminationStatus))")
+            }
             ChildProcess.sleep(milliseconds: 1)
         }
         throw StressError("the worker was not ready within 60 s")
@@ -130,7 +143,9 @@ struct CrashRun: ParsableCommand {
                 }
             }
             guard let passcodeIndex else {
-                throw StressError("round \(round): the keychain no longer opens with the passcode (in flight: \(inFlight?.description ?? "none"))")
+                throw StressError(
+                    "round \(round): the keychain no longer opens with the passcode (in flight: \(inFlight?.description ?? "none"))"
+                )
             }
             switch StressItems(service: "crash").list() {
             case .failed(let status):
@@ -168,11 +183,14 @@ struct CrashTally {
 
     func summary(seed: UInt64) -> String {
         let kinds = byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "crash: \(kills) kill points (\(kinds)); \(acknowledged) operations acknowledged; 0 lost, 0 half-written; seed \(seed)"
+        return
+            "crash: \(kills) kill points (\(kinds)); \(acknowledged) operations acknowledged; 0 lost, 0 half-written; seed \(seed)"
     }
 
     func append(to url: URL, seed: UInt64) throws {
-        var record: [String: Any] = ["test": "crash", "seed": String(seed), "kills": kills, "acknowledged": acknowledged, "lost": 0]
+        var record: [String: Any] = [
+            "test": "crash", "seed": String(seed), "kills": kills, "acknowledged": acknowledged, "lost": 0,
+        ]
         record["kill_points"] = byKind
         try JSONLines.append(record, to: url)
     }

@@ -70,7 +70,10 @@ struct CrashWorker: ParsableCommand {
             case .delete(let key): status = items.delete(key)
             case .changePasscode(let index):
                 do {
-                    try device.changePasscode(from: KeychainModel.passcode(passcodeIndex), to: KeychainModel.passcode(index))
+                    try device.changePasscode(
+                        from: KeychainModel.passcode(passcodeIndex),
+                        to: KeychainModel.passcode(index)
+                    )
                     status = errSecSuccess
                 } catch {
                     status = errSecAuthFailed

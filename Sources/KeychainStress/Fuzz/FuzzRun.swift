@@ -68,7 +68,9 @@ struct FuzzRun: ParsableCommand {
             let status = fuzzCase.run()
             watchdog.end()
             tally.record(fuzzCase.function, status: status, execution: execution, documented: Self.documented)
-            if (execution + 1) % 100_000 == 0 { print("fuzz: \(execution + 1) executions, \(tally.failures.count) failures") }
+            if (execution + 1) % 100_000 == 0 {
+                print("fuzz: \(execution + 1) executions, \(tally.failures.count) failures")
+            }
         }
         let elapsed = Date().timeIntervalSince(started)
         print(tally.summary(seconds: elapsed, seed: seed))
@@ -99,8 +101,12 @@ struct FuzzRun: ParsableCommand {
         for _ in 0...values.below(4) {
             switch values.below(7) {
             case 0: fuzzCase.query[values.key()] = values.value()
-            case 1: if let key = fuzzCase.query.keys.randomElement(using: &values.generator) { fuzzCase.query[key] = nil }
-            case 2: if let key = fuzzCase.query.keys.randomElement(using: &values.generator) { fuzzCase.query[key] = values.value() }
+            case 1:
+                if let key = fuzzCase.query.keys.randomElement(using: &values.generator) { fuzzCase.query[key] = nil }
+            case 2:
+                if let key = fuzzCase.query.keys.randomElement(using: &values.generator) {
+                    fuzzCase.query[key] = values.value()
+                }
             case 3: fuzzCase.changes[values.key()] = values.value()
             case 4: fuzzCase.query[kSecClass as String] = values.value()
             case 5: fuzzCase.flags ^= CFOptionFlags(1) << CFOptionFlags(values.below(32))
@@ -116,7 +122,9 @@ struct FuzzRun: ParsableCommand {
         for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey] {
             _ = SecItemDelete([kSecClass as String: itemClass] as CFDictionary)
         }
-        let flags: [SecAccessControlCreateFlags] = [[], .devicePasscode, .biometryAny, .applicationPassword, .userPresence]
+        let flags: [SecAccessControlCreateFlags] = [
+            [], .devicePasscode, .biometryAny, .applicationPassword, .userPresence,
+        ]
         for (index, flag) in flags.enumerated() {
             var item: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
@@ -124,7 +132,9 @@ struct FuzzRun: ParsableCommand {
                 kSecAttrAccount as String: "account-\(index)",
                 kSecValueData as String: Data("standing item \(index)".utf8),
             ]
-            if !flag.isEmpty, let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, flag, nil) {
+            if !flag.isEmpty,
+                let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, flag, nil)
+            {
                 item[kSecAttrAccessControl as String] = access
             }
             _ = SecItemAdd(item as CFDictionary, nil)
@@ -148,12 +158,14 @@ struct FuzzTally {
 
     func summary(seconds: Double, seed: UInt64) -> String {
         let lines = byFunction.sorted { $0.key < $1.key }.map { function, statuses in
-            "  \(function): " + statuses.sorted { $0.value > $1.value }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+            "  \(function): "
+                + statuses.sorted { $0.value > $1.value }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
         }
-        return (["fuzz: statuses by function"] + lines + [
-            "fuzz: \(executions) executions in \(String(format: "%.0f", seconds)) s; 0 crashes, 0 hangs, "
-                + "\(failures.count) undocumented statuses; seed \(seed)"
-        ]).joined(separator: "\n")
+        return
+            (["fuzz: statuses by function"] + lines + [
+                "fuzz: \(executions) executions in \(String(format: "%.0f", seconds)) s; 0 crashes, 0 hangs, "
+                    + "\(failures.count) undocumented statuses; seed \(seed)"
+            ]).joined(separator: "\n")
     }
 
     func append(to url: URL, seed: UInt64, seconds: Double) throws {
@@ -180,9 +192,12 @@ final class Watchdog: @unchecked Sendable {
                 let running = current
                 lock.unlock()
                 if let running, Date().timeIntervalSince(running.started) > limit {
-                    FileHandle.standardError.write(Data(
-                        "fuzz: hang: execution \(running.execution) ran over \(limit) s (replay: --seed \(seed) --start \(running.execution))\n".utf8
-                    ))
+                    FileHandle.standardError.write(
+                        Data(
+                            "fuzz: hang: execution \(running.execution) ran over \(limit) s (replay: --seed \(seed) --start \(running.execution))\n"
+                                .utf8
+                        )
+                    )
                     exit(3)
                 }
             }

@@ -37,7 +37,12 @@ enum ChildProcess {
 
     /// Starts `executable arguments…` with standard input closed and standard output discarded
     /// (standard error too when `quiet`).
-    static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], quiet: Bool = false) throws -> Process {
+    static func start(
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        quiet: Bool = false
+    ) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

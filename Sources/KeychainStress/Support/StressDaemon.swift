@@ -27,7 +27,9 @@ struct StressDaemon {
     init(folder: URL) throws {
         executable = ChildProcess.executable.deletingLastPathComponent().appendingPathComponent("securityd")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw StressError("--through-daemon needs securityd beside keychain-stress (swift build --product securityd)")
+            throw StressError(
+                "--through-daemon needs securityd beside keychain-stress (swift build --product securityd)"
+            )
         }
         home = folder.appendingPathComponent("home")
         socket = folder.appendingPathComponent("socket").path
@@ -41,7 +43,10 @@ struct StressDaemon {
             environment: ["KEYCHAIN_PASSCODE_COST": "testing", "KEYCHAIN_PROMPT": "none", "KEYCHAIN_PINENTRY": "none"],
             quiet: true
         )
-        let engine = WireEngine(transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil), prompt: .none)
+        let engine = WireEngine(
+            transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil),
+            prompt: .none
+        )
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if (try? engine.lockState()) != nil { return daemon }

@@ -88,7 +88,8 @@ open class LAContext: NSObject, @unchecked Sendable {
     open var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
         get { storage.withLock { $0.reuseDuration } }
         set {
-            let clamped = newValue.isNaN ? 0 : min(max(newValue, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration)
+            let clamped =
+                newValue.isNaN ? 0 : min(max(newValue, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration)
             storage.withLock { $0.reuseDuration = clamped }
         }
     }
@@ -140,7 +141,9 @@ open class LAContext: NSObject, @unchecked Sendable {
             error?.pointee = Self.nsError(failure)
             return false
         }
-        if policy == .deviceOwnerAuthenticationWithBiometrics || policy == .deviceOwnerAuthenticationWithBiometricsOrCompanion {
+        if policy == .deviceOwnerAuthenticationWithBiometrics
+            || policy == .deviceOwnerAuthenticationWithBiometricsOrCompanion
+        {
             storage.withLock { $0.evaluatedPolicyDomainState = state?.1 }
         }
         return true
@@ -152,8 +155,14 @@ open class LAContext: NSObject, @unchecked Sendable {
         localizedReason: String,
         reply: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        evaluate(localizedReason: localizedReason, reply: reply) { (handle, reason, interactive) throws(AuthenticationFailure) in
-            try handle.engine.evaluate(AuthenticationPolicy(policy), for: handle.reference, reason: reason, interactionAllowed: interactive)
+        evaluate(localizedReason: localizedReason, reply: reply) {
+            (handle, reason, interactive) throws(AuthenticationFailure) in
+            try handle.engine.evaluate(
+                AuthenticationPolicy(policy),
+                for: handle.reference,
+                reason: reason,
+                interactionAllowed: interactive
+            )
             if policy != .deviceOwnerAuthentication, let state = try? self.deviceState() {
                 self.storage.withLock { $0.evaluatedPolicyDomainState = state.1 }
             }
@@ -183,7 +192,8 @@ open class LAContext: NSObject, @unchecked Sendable {
     ) {
         let engineAccessControl = accessControl.accessControl
         let engineOperation = AccessOperation(operation)
-        evaluate(localizedReason: localizedReason, reply: reply) { (handle, reason, interactive) throws(AuthenticationFailure) in
+        evaluate(localizedReason: localizedReason, reply: reply) {
+            (handle, reason, interactive) throws(AuthenticationFailure) in
             try handle.engine.evaluate(
                 engineAccessControl,
                 operation: engineOperation,
@@ -203,7 +213,9 @@ open class LAContext: NSObject, @unchecked Sendable {
         localizedReason: String
     ) async throws -> Bool {
         try await withCheckedThrowingContinuation { continuation in
-            evaluateAccessControl(accessControl, operation: operation, localizedReason: localizedReason) { success, error in
+            evaluateAccessControl(accessControl, operation: operation, localizedReason: localizedReason) {
+                success,
+                error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: success) }
             }
         }
@@ -300,7 +312,11 @@ open class LAContext: NSObject, @unchecked Sendable {
     }
 
     private static func nsError(_ failure: AuthenticationFailure) -> NSError {
-        NSError(domain: LAErrorDomain, code: failure.code.rawValue, userInfo: [NSLocalizedDescriptionKey: failure.message])
+        NSError(
+            domain: LAErrorDomain,
+            code: failure.code.rawValue,
+            userInfo: [NSLocalizedDescriptionKey: failure.message]
+        )
     }
 }
 

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainContract
 
@@ -112,7 +111,8 @@ final class AssuanSession {
                 return .error(UInt32(String(decoding: digits, as: UTF8.self)) ?? 0)
             }
             if line.starts(with: Array("D ".utf8)) {
-                guard let decoded = Assuan.unescape(line.dropFirst(2)), data.count + decoded.count <= Self.maximumData else {
+                guard let decoded = Assuan.unescape(line.dropFirst(2)), data.count + decoded.count <= Self.maximumData
+                else {
                     return .broken
                 }
                 data.append(contentsOf: decoded)

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 package import KeychainContract
 
@@ -39,8 +38,12 @@ package struct Pinentry: Sendable {
             executable = named
             return
         }
-        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin").split(separator: ":").filter { $0.hasPrefix("/") }
-        guard let found = directories.map({ String($0) + "/pinentry" }).first(where: { access($0, X_OK) == 0 }) else { return nil }
+        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin").split(separator: ":").filter {
+            $0.hasPrefix("/")
+        }
+        guard let found = directories.map({ String($0) + "/pinentry" }).first(where: { access($0, X_OK) == 0 }) else {
+            return nil
+        }
         executable = found
     }
 
@@ -76,7 +79,9 @@ package struct Pinentry: Sendable {
     private func getPin(description: String, prompt: String, target: PromptTarget) -> PasscodePrompt.Reply? {
         let terminal = target.terminal.flatMap(Self.usableTerminal)
         guard terminal != nil || target.hasDisplay else { return nil }
-        guard let session = AssuanSession(executable: executable, environment: environment(for: target)) else { return nil }
+        guard let session = AssuanSession(executable: executable, environment: environment(for: target)) else {
+            return nil
+        }
         defer { session.finish() }
         guard session.greeting() else { return nil }
         // Options pinentry does not know are refused with an error that changes nothing.
@@ -129,9 +134,13 @@ package struct Pinentry: Sendable {
     /// `path` when it is a terminal device of this user that can be opened; pinentry-tty reports
     /// an unusable terminal as a cancellation, so it is checked first.
     private static func usableTerminal(_ path: String) -> String? {
-        guard path.hasPrefix("/dev/"), !path.contains(".."), path.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
+        guard path.hasPrefix("/dev/"), !path.contains(".."), path.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+            return nil
+        }
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR, status.st_uid == getuid() else { return nil }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFCHR, status.st_uid == getuid() else {
+            return nil
+        }
         let descriptor = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         close(descriptor)

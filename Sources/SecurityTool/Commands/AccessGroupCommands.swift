@@ -34,7 +34,9 @@ struct AccessGroupCommands: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the sandboxed apps seen and the groups granted to each.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the sandboxed apps seen and the groups granted to each."
+        )
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
@@ -43,7 +45,8 @@ struct AccessGroupCommands: ParsableCommand {
             }
             if applications.isEmpty { Swift.print("no sandboxed app has used the keychain") }
             for (app, groups) in applications.sorted(by: { $0.key < $1.key }) {
-                let granted = groups.isEmpty ? "its own group only" : groups.map(Terminal.escaped).joined(separator: ", ")
+                let granted =
+                    groups.isEmpty ? "its own group only" : groups.map(Terminal.escaped).joined(separator: ", ")
                 Swift.print("\(Terminal.escaped(app)): \(granted)")
             }
         }
@@ -52,7 +55,8 @@ struct AccessGroupCommands: ParsableCommand {
     struct Grant: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let an app use access groups besides its own.")
         @Argument(help: "The app's id (org.example.Notes).") var app: String
-        @Argument(help: "The groups: default (the user's items), flatpak:<app id> (another app's), any group.") var groups: [String]
+        @Argument(help: "The groups: default (the user's items), flatpak:<app id> (another app's), any group.")
+        var groups: [String]
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
@@ -69,7 +73,8 @@ struct AccessGroupCommands: ParsableCommand {
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
-            try AccessGroupCommands.change("revoke", reported: "revoked", app: app, groups: groups, keychain: keychain) {
+            try AccessGroupCommands.change("revoke", reported: "revoked", app: app, groups: groups, keychain: keychain)
+            {
                 try $0.revokeAccessGroups(groups, from: $1)
             }
         }
@@ -90,14 +95,17 @@ struct AccessGroupCommands: ParsableCommand {
 
     /// An app named by its id or by its group.
     static func appID(_ name: String) -> String {
-        name.hasPrefix(ClientIdentity.flatpakGroupPrefix) ? String(name.dropFirst(ClientIdentity.flatpakGroupPrefix.count)) : name
+        name.hasPrefix(ClientIdentity.flatpakGroupPrefix)
+            ? String(name.dropFirst(ClientIdentity.flatpakGroupPrefix.count)) : name
     }
 
     /// The engine of the keychain's daemon; an in-process keychain has no apps to tell apart.
     static func daemon(_ keychain: String?) throws -> WireEngine {
         let device = try Session.open(home: keychain)
         guard let engine = device.engine as? WireEngine else {
-            Terminal.printError("security: access-group: this keychain is served in-process (KEYCHAIN_ENGINE=embedded), where apps are not told apart")
+            Terminal.printError(
+                "security: access-group: this keychain is served in-process (KEYCHAIN_ENGINE=embedded), where apps are not told apart"
+            )
             throw ExitCode(1)
         }
         return engine

@@ -20,7 +20,8 @@ import KeychainDevice
 struct BiometryCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "biometry",
-        abstract: "Choose the biometric sensor (fprintd's reader or the simulated one); enrol; script the simulated one.",
+        abstract:
+            "Choose the biometric sensor (fprintd's reader or the simulated one); enrol; script the simulated one.",
         discussion: """
             `security biometry sensor fprintd` uses the fingerprint reader fprintd drives (`auto`: when
             fprintd has one); `touchid`, `faceid`, `opticid` install the simulated sensor, whose state
@@ -32,7 +33,10 @@ struct BiometryCommands: ParsableCommand {
     )
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the sensor, enrolment and lockout.")
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Show the sensor, enrolment and lockout."
+        )
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
@@ -46,9 +50,11 @@ struct BiometryCommands: ParsableCommand {
 
     struct Sensor: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Choose the sensor: fprintd (the fingerprint reader), auto (fprintd's when it has one), or a simulated touchid, faceid, opticid, or none."
+            abstract:
+                "Choose the sensor: fprintd (the fingerprint reader), auto (fprintd's when it has one), or a simulated touchid, faceid, opticid, or none."
         )
-        @Argument(help: ArgumentHelp("The sensor.", valueName: "fprintd|auto|touchid|faceid|opticid|none")) var kind: String
+        @Argument(help: ArgumentHelp("The sensor.", valueName: "fprintd|auto|touchid|faceid|opticid|none")) var kind:
+            String
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
@@ -57,7 +63,9 @@ struct BiometryCommands: ParsableCommand {
                 let device = try Session.open(home: keychain)
                 try BiometryCommands.perform("biometry sensor") { try device.selectBiometricSensor(source) }
                 let status = try BiometryCommands.perform("biometry sensor") { try device.biometryStatus() }
-                Swift.print("sensor: \(name) (\(status.readerName.map { "reader: \(Terminal.escaped($0))" } ?? "no fingerprint reader"))")
+                Swift.print(
+                    "sensor: \(name) (\(status.readerName.map { "reader: \(Terminal.escaped($0))" } ?? "no fingerprint reader"))"
+                )
                 return
             }
             let chosen: BiometryKind?
@@ -79,9 +87,11 @@ struct BiometryCommands: ParsableCommand {
 
     struct Enroll: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Enrol a finger on the fingerprint reader (fprintd's names: right-index-finger, …), or a simulated finger, face or eye by name."
+            abstract:
+                "Enrol a finger on the fingerprint reader (fprintd's names: right-index-finger, …), or a simulated finger, face or eye by name."
         )
-        @Argument(help: "A name for it (\"right thumb\"; on fprintd's reader: right-index-finger, left-thumb, …).") var name: String
+        @Argument(help: "A name for it (\"right thumb\"; on fprintd's reader: right-index-finger, left-thumb, …).")
+        var name: String
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
@@ -93,7 +103,9 @@ struct BiometryCommands: ParsableCommand {
             if status.source == .simulated {
                 try BiometryCommands.perform("biometry enroll") { try device.simulatedSensor.enroll(name) }
             } else {
-                Terminal.printError("Touch the fingerprint reader until it has the whole finger (\(Terminal.escaped(name))).")
+                Terminal.printError(
+                    "Touch the fingerprint reader until it has the whole finger (\(Terminal.escaped(name)))."
+                )
                 try BiometryCommands.perform("biometry enroll") { try device.enrollOnReader(finger: name) }
             }
             Swift.print("enrolled \(Terminal.escaped(name))")
@@ -116,13 +128,18 @@ struct BiometryCommands: ParsableCommand {
     }
 
     struct Next: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Queue the outcomes of the next matches: match, nonmatch, cancel, fallback.")
-        @Argument(help: ArgumentHelp("Outcomes, in order.", valueName: "match|nonmatch|cancel|fallback")) var outcomes: [String]
+        static let configuration = CommandConfiguration(
+            abstract: "Queue the outcomes of the next matches: match, nonmatch, cancel, fallback."
+        )
+        @Argument(help: ArgumentHelp("Outcomes, in order.", valueName: "match|nonmatch|cancel|fallback")) var outcomes:
+            [String]
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
             let parsed = try outcomes.map { name in
-                guard let outcome = SimulatedOutcome(rawValue: name.lowercased().replacingOccurrences(of: "-", with: "")) else {
+                guard
+                    let outcome = SimulatedOutcome(rawValue: name.lowercased().replacingOccurrences(of: "-", with: ""))
+                else {
                     throw ValidationError("unknown outcome \(name); use match, nonmatch, cancel or fallback")
                 }
                 return outcome
@@ -149,12 +166,18 @@ struct BiometryCommands: ParsableCommand {
     static func print(_ status: BiometryStatus) {
         Swift.print("biometry: \(status.kind?.displayName ?? "none")")
         if status.source != .simulated {
-            Swift.print("sensor: \(status.source.rawValue) (\(status.readerName.map { "reader: \(Terminal.escaped($0))" } ?? "no fingerprint reader"))")
+            Swift.print(
+                "sensor: \(status.source.rawValue) (\(status.readerName.map { "reader: \(Terminal.escaped($0))" } ?? "no fingerprint reader"))"
+            )
         }
         if status.kind != nil {
-            Swift.print("enrolled: \(status.enrolled.isEmpty ? "none" : status.enrolled.map(Terminal.escaped).joined(separator: ", "))")
+            Swift.print(
+                "enrolled: \(status.enrolled.isEmpty ? "none" : status.enrolled.map(Terminal.escaped).joined(separator: ", "))"
+            )
         }
-        Swift.print("failed biometric matches: \(status.failedMatches)\(status.isLockedOut ? " (locked out until the passcode is entered)" : "")")
+        Swift.print(
+            "failed biometric matches: \(status.failedMatches)\(status.isLockedOut ? " (locked out until the passcode is entered)" : "")"
+        )
         if !status.queuedOutcomes.isEmpty {
             Swift.print("queued outcomes: \(status.queuedOutcomes.map(\.rawValue).joined(separator: " "))")
         }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import ArgumentParser
 import Crypto
 import Foundation
@@ -22,7 +21,10 @@ import KeychainServices
 /// a part of it), `-e` an email address; without `-p` the attribute block, `-Z` hashes, `-m` the
 /// email addresses.
 struct FindCertificate: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "find-certificate", abstract: "Find a certificate item.")
+    static let configuration = CommandConfiguration(
+        commandName: "find-certificate",
+        abstract: "Find a certificate item."
+    )
 
     @Flag(name: .customShort("a"), help: "Find all matching certificates, not just the first one.") var all = false
     @Option(name: .customShort("c"), help: "Match on \"name\" when searching (optional).") var name: String?
@@ -30,16 +32,24 @@ struct FindCertificate: ParsableCommand {
     @Flag(name: .customShort("m"), help: "Show the email addresses in the certificate.") var showEmails = false
     @Flag(name: .customShort("p"), help: "Output certificate in pem format.") var pem = false
     @Flag(name: .customShort("Z"), help: "Print SHA-256 (and SHA-1) hash of the certificate.") var hashes = false
-    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    @Argument(
+        help: ArgumentHelp(
+            "Existing keychains to search, in order (default: the default keychain).",
+            valueName: "keychain"
+        )
+    )
     var keychains: [String] = []
 
     func run() throws {
         var found = 0
         for (device, certificate, attributes) in try CertificateCommands.certificates(in: keychains) {
-            guard CertificateCommands.matches(certificate, name: email == nil ? name : nil, email: email) else { continue }
+            guard CertificateCommands.matches(certificate, name: email == nil ? name : nil, email: email) else {
+                continue
+            }
             var output = ""
             if hashes {
-                output += "SHA-256 hash: \(CertificateCommands.hex(Data(SHA256.hash(data: SecCertificateCopyData(certificate) as Data))))\n"
+                output +=
+                    "SHA-256 hash: \(CertificateCommands.hex(Data(SHA256.hash(data: SecCertificateCopyData(certificate) as Data))))\n"
                 output += "SHA-1 hash: \(CertificateCommands.hex(CertificateCommands.sha1(certificate)))\n"
             }
             if showEmails {
@@ -47,7 +57,10 @@ struct FindCertificate: ParsableCommand {
                 SecCertificateCopyEmailAddresses(certificate, &addresses)
                 output += "email addresses: \(((addresses as? [String]) ?? []).joined(separator: ", "))\n"
             }
-            output += pem ? CertificateCommands.pem(certificate) : CertificateCommands.block(certificate, attributes, device: device)
+            output +=
+                pem
+                ? CertificateCommands.pem(certificate)
+                : CertificateCommands.block(certificate, attributes, device: device)
             print(output, terminator: "")
             found += 1
             if !all { return }
@@ -61,16 +74,24 @@ struct FindCertificate: ParsableCommand {
 /// Linux has no trust store to evaluate a certificate against: "valid" here means within its
 /// validity period, where macOS also requires a trusted chain.
 struct FindIdentity: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "find-identity", abstract: "Find an identity (certificate + private key).")
+    static let configuration = CommandConfiguration(
+        commandName: "find-identity",
+        abstract: "Find an identity (certificate + private key)."
+    )
 
-    @Option(name: .customShort("p"), help: "Specify policy to evaluate (multiple -p options are allowed).") var policies: [String] = []
+    @Option(name: .customShort("p"), help: "Specify policy to evaluate (multiple -p options are allowed).")
+    var policies: [String] = []
     @Option(name: .customShort("s"), help: "Specify optional policy-specific string.") var string: String?
-    @Flag(name: .customShort("v"), help: "Show valid identities only (default is to show all identities).") var validOnly = false
-    @Argument(help: ArgumentHelp("Existing keychains to search (default: the default keychain).", valueName: "keychain"))
+    @Flag(name: .customShort("v"), help: "Show valid identities only (default is to show all identities).")
+    var validOnly = false
+    @Argument(
+        help: ArgumentHelp("Existing keychains to search (default: the default keychain).", valueName: "keychain")
+    )
     var keychains: [String] = []
 
     static let policyNames: [(String, String)] = [
-        ("ssl-client", "SSL (client)"), ("ssl-server", "SSL (server)"), ("smime", "S/MIME"), ("eap", "EAP"), ("ipsec", "IPsec"),
+        ("ssl-client", "SSL (client)"), ("ssl-server", "SSL (server)"), ("smime", "S/MIME"), ("eap", "EAP"),
+        ("ipsec", "IPsec"),
         ("ichat", "iChat"), ("codesigning", "Code Signing"), ("basic", "X.509 Basic"), ("appleID", "AppleID Sharing"),
         ("macappstore", "Mac App Store Receipt"),
     ]
@@ -81,10 +102,13 @@ struct FindIdentity: ParsableCommand {
         }
         var identities: [SecCertificate] = []
         for name in try Session.named(keychains, context: "SecKeychainSearchCopyNext") {
-            guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else { continue }
+            guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else {
+                continue
+            }
             var result: CFTypeRef?
             let query: [String: Any] = [
-                kSecClass as String: kSecClassIdentity, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnRef as String: true,
+                kSecClass as String: kSecClassIdentity, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnRef as String: true,
             ]
             let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
             guard status == errSecSuccess else { continue }
@@ -100,7 +124,8 @@ struct FindIdentity: ParsableCommand {
         for (policy, display) in Self.policyNames where chosen.contains(policy) {
             if !validOnly {
                 output += "\nPolicy: \(display)\n  Matching identities\n"
-                output += Self.lines(identities) + "     \(identities.count) identities found\n\n  Valid identities only\n"
+                output +=
+                    Self.lines(identities) + "     \(identities.count) identities found\n\n  Valid identities only\n"
             }
             output += Self.lines(valid) + "     \(valid.count) valid identities found\n"
         }
@@ -119,7 +144,10 @@ struct FindIdentity: ParsableCommand {
 
 /// `add-certificates [-k keychain] file...`: DER or PEM files, one certificate each.
 struct AddCertificates: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add-certificates", abstract: "Add certificates to a keychain.")
+    static let configuration = CommandConfiguration(
+        commandName: "add-certificates",
+        abstract: "Add certificates to a keychain."
+    )
 
     @Option(name: .customShort("k"), help: "The keychain (default: the default keychain).") var keychain: String?
     @Argument(help: ArgumentHelp("DER or PEM certificate files.", valueName: "file")) var files: [String]
@@ -138,7 +166,9 @@ struct AddCertificates: ParsableCommand {
                 failed = true
                 continue
             }
-            let status = try Session.call(device) { SecItemAdd([kSecValueRef as String: certificate] as CFDictionary, nil) }
+            let status = try Session.call(device) {
+                SecItemAdd([kSecValueRef as String: certificate] as CFDictionary, nil)
+            }
             if status == errSecDuplicateItem {
                 Terminal.printError("security: \(file): already in \(keychain ?? "default keychain")")
                 failed = true
@@ -154,12 +184,18 @@ struct AddCertificates: ParsableCommand {
 /// `delete-certificate [-c name] [-Z hash] [keychain...]`, and `delete-identity`, which also
 /// deletes the private key.
 struct DeleteCertificate: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete-certificate", abstract: "Delete a certificate from a keychain.")
+    static let configuration = CommandConfiguration(
+        commandName: "delete-certificate",
+        abstract: "Delete a certificate from a keychain."
+    )
 
     @Option(name: .customShort("c"), help: "Specify certificate to delete by its common name.") var name: String?
-    @Option(name: .customShort("Z"), help: "Specify certificate to delete by its SHA-256 (or SHA-1) hash value.") var hash: String?
-    @Flag(name: .customShort("t"), help: "Also delete user trust settings for this certificate (none on Linux).") var trust = false
-    @Argument(help: ArgumentHelp("Existing keychains (default: the default keychain).", valueName: "keychain")) var keychains: [String] = []
+    @Option(name: .customShort("Z"), help: "Specify certificate to delete by its SHA-256 (or SHA-1) hash value.")
+    var hash: String?
+    @Flag(name: .customShort("t"), help: "Also delete user trust settings for this certificate (none on Linux).")
+    var trust = false
+    @Argument(help: ArgumentHelp("Existing keychains (default: the default keychain).", valueName: "keychain"))
+    var keychains: [String] = []
 
     func run() throws {
         try CertificateCommands.delete(name: name, hash: hash, keychains: keychains, withKey: false)
@@ -167,12 +203,20 @@ struct DeleteCertificate: ParsableCommand {
 }
 
 struct DeleteIdentity: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete-identity", abstract: "Delete a certificate and its private key from a keychain.")
+    static let configuration = CommandConfiguration(
+        commandName: "delete-identity",
+        abstract: "Delete a certificate and its private key from a keychain."
+    )
 
     @Option(name: .customShort("c"), help: "Specify certificate to delete by its common name.") var name: String?
-    @Option(name: .customShort("Z"), help: "Specify certificate to delete by its SHA-256 (or SHA-1) hash value.") var hash: String?
-    @Flag(name: .customShort("t"), help: "Also delete user trust settings for this identity certificate (none on Linux).") var trust = false
-    @Argument(help: ArgumentHelp("Existing keychains (default: the default keychain).", valueName: "keychain")) var keychains: [String] = []
+    @Option(name: .customShort("Z"), help: "Specify certificate to delete by its SHA-256 (or SHA-1) hash value.")
+    var hash: String?
+    @Flag(
+        name: .customShort("t"),
+        help: "Also delete user trust settings for this identity certificate (none on Linux)."
+    ) var trust = false
+    @Argument(help: ArgumentHelp("Existing keychains (default: the default keychain).", valueName: "keychain"))
+    var keychains: [String] = []
 
     func run() throws {
         try CertificateCommands.delete(name: name, hash: hash, keychains: keychains, withKey: true)
@@ -187,7 +231,8 @@ struct ImportItems: ParsableCommand {
     @Argument(help: "The file to import.") var file: String
     @Option(name: .customShort("k"), help: "The keychain (default: the default keychain).") var keychain: String?
     @Option(name: .customShort("P"), help: "The passphrase of a PKCS #12 file.") var passphrase: String?
-    @Option(name: .customShort("f"), help: "The format: pkcs12 or x509 (default: from the contents).") var format: String?
+    @Option(name: .customShort("f"), help: "The format: pkcs12 or x509 (default: from the contents).") var format:
+        String?
     @Option(name: .customShort("t"), help: "The type: cert or agg (ignored).") var type: String?
 
     func run() throws {
@@ -202,9 +247,15 @@ struct ImportItems: ParsableCommand {
             certificates = [certificate]
         } else if format != "x509" {
             var items: CFArray?
-            let status = SecPKCS12Import(data as CFData, [kSecImportExportPassphrase as String: passphrase ?? ""] as CFDictionary, &items)
+            let status = SecPKCS12Import(
+                data as CFData,
+                [kSecImportExportPassphrase as String: passphrase ?? ""] as CFDictionary,
+                &items
+            )
             guard status == errSecSuccess else {
-                Terminal.printError("security: SecKeychainItemImport: \(SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)")")
+                Terminal.printError(
+                    "security: SecKeychainItemImport: \(SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)")"
+                )
                 throw ExitCode(1)
             }
             for item in (items as? [[String: Any]]) ?? [] {
@@ -218,14 +269,26 @@ struct ImportItems: ParsableCommand {
             throw ExitCode(1)
         }
         for identity in identities {
-            let status = try Session.call(device) { SecItemAdd([kSecValueRef as String: identity] as CFDictionary, nil) }
-            guard status == errSecSuccess || status == errSecDuplicateItem else { throw Session.fail(status, "SecKeychainItemImport") }
+            let status = try Session.call(device) {
+                SecItemAdd([kSecValueRef as String: identity] as CFDictionary, nil)
+            }
+            guard status == errSecSuccess || status == errSecDuplicateItem else {
+                throw Session.fail(status, "SecKeychainItemImport")
+            }
         }
         for certificate in certificates {
-            let status = try Session.call(device) { SecItemAdd([kSecValueRef as String: certificate] as CFDictionary, nil) }
-            guard status == errSecSuccess || status == errSecDuplicateItem else { throw Session.fail(status, "SecKeychainItemImport") }
+            let status = try Session.call(device) {
+                SecItemAdd([kSecValueRef as String: certificate] as CFDictionary, nil)
+            }
+            guard status == errSecSuccess || status == errSecDuplicateItem else {
+                throw Session.fail(status, "SecKeychainItemImport")
+            }
         }
-        if !identities.isEmpty { print("\(identities.count) \(identities.count == 1 ? "identity" : "identities") imported.") }
-        if !certificates.isEmpty { print("\(certificates.count) \(certificates.count == 1 ? "certificate" : "certificates") imported.") }
+        if !identities.isEmpty {
+            print("\(identities.count) \(identities.count == 1 ? "identity" : "identities") imported.")
+        }
+        if !certificates.isEmpty {
+            print("\(certificates.count) \(certificates.count == 1 ? "certificate" : "certificates") imported.")
+        }
     }
 }

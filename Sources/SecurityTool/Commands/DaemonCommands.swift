@@ -39,10 +39,13 @@ struct DaemonCommands: ParsableCommand {
                 Terminal.printError("security: daemon log: \(problem)")
                 throw ExitCode(1)
             }
-            let endpoint = DaemonEndpoint.named(environment: environment).map { DaemonEndpoint(socketPath: $0) }
+            let endpoint =
+                DaemonEndpoint.named(environment: environment).map { DaemonEndpoint(socketPath: $0) }
                 ?? DaemonEndpoint.forHome(KeychainHome.resolve(environment: environment).url, environment: environment)
             if endpoint.socketPath == DaemonEndpoint.systemSocketPath {
-                Terminal.printError("security: daemon log: the system daemon logs to the journal: journalctl -u swift-keychain-securityd")
+                Terminal.printError(
+                    "security: daemon log: the system daemon logs to the journal: journalctl -u swift-keychain-securityd"
+                )
                 throw ExitCode(1)
             }
             guard let log = FileManager.default.contents(atPath: endpoint.logPath) else {

@@ -51,7 +51,9 @@ struct Demo: ParsableCommand {
         step("3. SecItemCopyMatching with kSecReturnData")
         var result: CFTypeRef?
         show(SecItemCopyMatching(item.merging([kSecReturnData as String: true]) { $1 } as CFDictionary, &result))
-        say("   returned \((result as? Data)?.count ?? 0) bytes, equal to what was stored: \((result as? Data) == secret)")
+        say(
+            "   returned \((result as? Data)?.count ?? 0) bytes, equal to what was stored: \((result as? Data) == secret)"
+        )
 
         step("4. SecItemCopyMatching with kSecReturnAttributes")
         show(SecItemCopyMatching(item.merging([kSecReturnAttributes as String: true]) { $1 } as CFDictionary, &result))
@@ -123,12 +125,20 @@ struct Demo: ParsableCommand {
         try sensor.install(.touchID)
         try sensor.enroll("right thumb")
         if let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil) {
-            let bio: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "biometry"]
+            let bio: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "biometry",
+            ]
             show(
-                SecItemAdd(bio.merging([kSecValueData as String: secret, kSecAttrAccessControl as String: access]) { $1 } as CFDictionary, nil),
+                SecItemAdd(
+                    bio.merging([kSecValueData as String: secret, kSecAttrAccessControl as String: access]) { $1 }
+                        as CFDictionary,
+                    nil
+                ),
                 label: "   add it (adding never prompts)"
             )
-            let read = bio.merging([kSecReturnData as String: true, kSecUseOperationPrompt as String: "demo"]) { $1 } as CFDictionary
+            let read =
+                bio.merging([kSecReturnData as String: true, kSecUseOperationPrompt as String: "demo"]) { $1 }
+                as CFDictionary
             try sensor.queue([.match])
             show(SecItemCopyMatching(read, &result), label: "   read with a matching finger")
             try sensor.queue([.nonMatch])

@@ -29,7 +29,10 @@ struct Passcode: ParsableCommand {
     )
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a passcode where there is none.")
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set a passcode where there is none."
+        )
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
         func run() throws {
@@ -65,8 +68,10 @@ struct Passcode: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
-            abstract: "Remove the passcode (destroys WhenPasscodeSetThisDeviceOnly items and those that need the passcode or biometry).",
-            discussion: "Says how many items would be destroyed and asks first; -y removes it without asking (for scripts)."
+            abstract:
+                "Remove the passcode (destroys WhenPasscodeSetThisDeviceOnly items and those that need the passcode or biometry).",
+            discussion:
+                "Says how many items would be destroyed and asks first; -y removes it without asking (for scripts)."
         )
         @Flag(name: .customShort("y"), help: "Destroy the items that need the passcode without asking.") var yes = false
         @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
@@ -84,8 +89,11 @@ struct Passcode: ParsableCommand {
             let lost = try Passcode.perform("passcode remove") { try device.itemsLostWithPasscode() }
             if lost > 0 && !yes {
                 let items = lost == 1 ? "1 item needs" : "\(lost) items need"
-                Terminal.printError("security: \(items) the passcode (WhenPasscodeSetThisDeviceOnly, or protected by the passcode or biometry) and would be destroyed")
-                guard let answer = Terminal.ask("remove the passcode and destroy \(lost == 1 ? "it" : "them")? [y/N] ") else {
+                Terminal.printError(
+                    "security: \(items) the passcode (WhenPasscodeSetThisDeviceOnly, or protected by the passcode or biometry) and would be destroyed"
+                )
+                guard let answer = Terminal.ask("remove the passcode and destroy \(lost == 1 ? "it" : "them")? [y/N] ")
+                else {
                     Terminal.printError("security: passcode remove: not removed; give -y to remove it without asking")
                     throw ExitCode(1)
                 }
@@ -95,7 +103,9 @@ struct Passcode: ParsableCommand {
                 }
             }
             try Passcode.perform("passcode remove") { try device.removePasscode(current: current) }
-            print(lost == 0 ? "passcode removed" : "passcode removed; \(lost) \(lost == 1 ? "item" : "items") destroyed")
+            print(
+                lost == 0 ? "passcode removed" : "passcode removed; \(lost) \(lost == 1 ? "item" : "items") destroyed"
+            )
         }
     }
 
@@ -180,7 +190,10 @@ struct Unlock: ParsableCommand {
 
 /// `security status`: what iOS's Settings would show.
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the keychain's location, passcode, lock state and biometry.")
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the keychain's location, passcode, lock state and biometry."
+    )
     @Argument(help: "Keychain home directory (default: $KEYCHAIN_HOME).") var keychain: String?
 
     func run() throws {
@@ -192,7 +205,9 @@ struct Status: ParsableCommand {
         let hasPasscode = (try? device.hasPasscode()) ?? false
         print("keychain: \(device.home.url.path)")
         print("passcode: \(hasPasscode ? "set" : "not set")")
-        print("state: \(device.isUnlocked ? "unlocked" : device.hasBeenUnlocked ? "locked" : "locked (before first unlock)")")
+        print(
+            "state: \(device.isUnlocked ? "unlocked" : device.hasBeenUnlocked ? "locked" : "locked (before first unlock)")"
+        )
         if let attempts = try? device.passcodeAttempts() {
             print("failed passcode attempts: \(attempts.failures)")
             if let next = attempts.nextAttempt {

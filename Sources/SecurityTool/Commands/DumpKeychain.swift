@@ -32,7 +32,10 @@ struct DumpKeychain: ParsableCommand {
     @Flag(name: .customShort("r"), help: "Accepted for compatibility; raw encrypted data is never printed.")
     var raw = false
 
-    @Flag(name: .customShort("i"), help: "Interactive access-control editing: not available (Linux items have no per-application ACLs).")
+    @Flag(
+        name: .customShort("i"),
+        help: "Interactive access-control editing: not available (Linux items have no per-application ACLs)."
+    )
     var editAccess = false
 
     @Flag(name: .customLong("json"), help: "Print the items as a JSON array.")
@@ -43,12 +46,16 @@ struct DumpKeychain: ParsableCommand {
 
     func run() throws {
         if editAccess {
-            Terminal.printError("security: dump-keychain -i: items here have no per-application access control lists to edit")
+            Terminal.printError(
+                "security: dump-keychain -i: items here have no per-application access control lists to edit"
+            )
             throw ExitCode(1)
         }
         var objects: [Any] = []
         for name in try Session.named(keychains, context: "SecKeychainCopySearchList") {
-            guard let device = try Session.openExisting(home: name, context: "SecKeychainCopySearchList") else { continue }
+            guard let device = try Session.openExisting(home: name, context: "SecKeychainCopySearchList") else {
+                continue
+            }
             try dump(device, into: &objects)
         }
         if json { ItemPrinter.printJSON(objects) }
@@ -93,9 +100,13 @@ struct DumpKeychain: ParsableCommand {
         if showData {
             let (status, items) = try search(itemClass, in: device, interface: nil)
             if status == errSecSuccess || status == errSecItemNotFound { return items }
-            guard Self.authenticationStatuses.contains(status) else { throw Session.fail(status, "SecKeychainSearchCopyNext") }
+            guard Self.authenticationStatuses.contains(status) else {
+                throw Session.fail(status, "SecKeychainSearchCopyNext")
+            }
             let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
-            Terminal.printError("security: dump-keychain: \"\(className)\" items that need authentication were not listed (\(message))")
+            Terminal.printError(
+                "security: dump-keychain: \"\(className)\" items that need authentication were not listed (\(message))"
+            )
         }
         let (status, items) = try search(itemClass, in: device, interface: kSecUseAuthenticationUISkip)
         guard status == errSecSuccess || status == errSecItemNotFound else {
@@ -124,9 +135,15 @@ struct DumpKeychain: ParsableCommand {
     }
 
     /// The statuses of an authentication that did not happen: the rest is listed without it.
-    private static let authenticationStatuses: Set<OSStatus> = [errSecInteractionNotAllowed, errSecUserCanceled, errSecAuthFailed]
+    private static let authenticationStatuses: Set<OSStatus> = [
+        errSecInteractionNotAllowed, errSecUserCanceled, errSecAuthFailed,
+    ]
 
-    private func search(_ itemClass: CFString, in device: Device, interface: CFString?) throws -> (OSStatus, [[String: Any]]) {
+    private func search(
+        _ itemClass: CFString,
+        in device: Device,
+        interface: CFString?
+    ) throws -> (OSStatus, [[String: Any]]) {
         var query: [String: Any] = [
             kSecClass as String: itemClass,
             kSecMatchLimit as String: kSecMatchLimitAll,

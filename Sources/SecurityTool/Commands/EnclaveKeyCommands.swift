@@ -11,10 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import ArgumentParser
 import Foundation
 import KeychainCore
+import KeychainDevice
+import KeychainServices
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,8 +26,6 @@ import Darwin
 #else
 #error("Unsupported Platform")
 #endif
-import KeychainDevice
-import KeychainServices
 
 /// `security enclave …`: Secure Enclave keys by tag — made by the keychain's engine, used there,
 /// never exported. Signatures are X9.62 DER over SHA-256, ciphertexts Apple's ECIES (cofactor,
@@ -40,7 +40,9 @@ struct EnclaveKeyCommands: ParsableCommand {
             access control asks (--access-control privateKeyUsage,biometryCurrentSet: a match). \
             Input is a file or standard input; signatures, ciphertexts and plaintexts go to standard output.
             """,
-        subcommands: [Create.self, List.self, Delete.self, PublicKey.self, Sign.self, Verify.self, Encrypt.self, Decrypt.self]
+        subcommands: [
+            Create.self, List.self, Delete.self, PublicKey.self, Sign.self, Verify.self, Encrypt.self, Decrypt.self,
+        ]
     )
 
     /// The options every command has: which key, in which keychain.
@@ -56,8 +58,11 @@ struct EnclaveKeyCommands: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make a key in the keychain's engine.")
         @OptionGroup var key: KeyOptions
         @Option(name: .shortAndLong, help: "A label.") var label: String?
-        @Option(help: ArgumentHelp("Accessibility.", valueName: "WhenUnlockedThisDeviceOnly|…")) var accessible = "WhenUnlockedThisDeviceOnly"
-        @Option(help: ArgumentHelp("Access-control flags, comma-separated.", valueName: "privateKeyUsage,biometryAny|…"))
+        @Option(help: ArgumentHelp("Accessibility.", valueName: "WhenUnlockedThisDeviceOnly|…")) var accessible =
+            "WhenUnlockedThisDeviceOnly"
+        @Option(
+            help: ArgumentHelp("Access-control flags, comma-separated.", valueName: "privateKeyUsage,biometryAny|…")
+        )
         var accessControl = "privateKeyUsage"
 
         func run() throws {
@@ -78,8 +83,12 @@ struct EnclaveKeyCommands: ParsableCommand {
                 kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
                 kSecPrivateKeyAttrs as String: privateAttributes,
             ]
-            let created = try EnclaveKeyCommands.perform(device, "SecKeyCreateRandomKey") { SecKeyCreateRandomKey(parameters as CFDictionary, $0) }
-            Swift.print("created enclave key \(Terminal.escaped(key.tag)): \(EnclaveKeyCommands.hex(EnclaveKeyCommands.label(of: created)))")
+            let created = try EnclaveKeyCommands.perform(device, "SecKeyCreateRandomKey") {
+                SecKeyCreateRandomKey(parameters as CFDictionary, $0)
+            }
+            Swift.print(
+                "created enclave key \(Terminal.escaped(key.tag)): \(EnclaveKeyCommands.hex(EnclaveKeyCommands.label(of: created)))"
+            )
         }
     }
 
@@ -98,7 +107,8 @@ struct EnclaveKeyCommands: ParsableCommand {
             guard status != errSecItemNotFound else { return }
             guard status == errSecSuccess else { throw Session.fail(status, "SecItemCopyMatching") }
             for item in (result as? [[String: Any]]) ?? [] {
-                let tag = (item[kSecAttrApplicationTag as String] as? Data).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let tag =
+                    (item[kSecAttrApplicationTag as String] as? Data).map { String(decoding: $0, as: UTF8.self) } ?? ""
                 let label = item[kSecAttrLabel as String] as? String ?? ""
                 let hash = item[kSecAttrApplicationLabel as String] as? Data ?? Data()
                 Swift.print("\(Terminal.escaped(tag))\t\(Terminal.escaped(label))\t\(EnclaveKeyCommands.hex(hash))")
@@ -119,18 +129,24 @@ struct EnclaveKeyCommands: ParsableCommand {
     }
 
     struct PublicKey: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "public-key", abstract: "Write the public key: PEM or X9.63 bytes.")
+        static let configuration = CommandConfiguration(
+            commandName: "public-key",
+            abstract: "Write the public key: PEM or X9.63 bytes."
+        )
         @OptionGroup var key: KeyOptions
         @Option(help: ArgumentHelp("The format.", valueName: "pem|x963")) var format = "pem"
         @Option(name: .shortAndLong, help: "Where to write it (default: standard output).") var output: String?
 
         func run() throws {
-            guard format == "pem" || format == "x963" else { throw ValidationError("unknown format \(format); use pem or x963") }
+            guard format == "pem" || format == "x963" else {
+                throw ValidationError("unknown format \(format); use pem or x963")
+            }
             let device = try Session.open(home: key.keychain)
             let publicKey = try EnclaveKeyCommands.publicKey(device, key.tag)
-            let x963 = try EnclaveKeyCommands.perform(device, "SecKeyCopyExternalRepresentation") {
-                SecKeyCopyExternalRepresentation(publicKey, $0)
-            } as Data
+            let x963 =
+                try EnclaveKeyCommands.perform(device, "SecKeyCopyExternalRepresentation") {
+                    SecKeyCopyExternalRepresentation(publicKey, $0)
+                } as Data
             let pem = EnclaveKeyCommands.pem(subjectPublicKeyInfo: EnclaveKeyCommands.p256InfoPrefix + x963) + "\n"
             try EnclaveKeyCommands.write(format == "x963" ? x963 : Data(pem.utf8), to: output)
         }
@@ -140,10 +156,17 @@ struct EnclaveKeyCommands: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sign the input (ECDSA, SHA-256, DER).")
         @OptionGroup var key: KeyOptions
         @Option(name: .shortAndLong, help: "The file to sign (default: standard input).") var input: String?
-        @Option(name: .shortAndLong, help: "Where to write the signature (default: standard output).") var output: String?
+        @Option(name: .shortAndLong, help: "Where to write the signature (default: standard output).") var output:
+            String?
 
         func run() throws {
-            try EnclaveKeyCommands.transform(key, input: input, output: output, withPrivateKey: true, "SecKeyCreateSignature") {
+            try EnclaveKeyCommands.transform(
+                key,
+                input: input,
+                output: output,
+                withPrivateKey: true,
+                "SecKeyCreateSignature"
+            ) {
                 SecKeyCreateSignature($0, EnclaveKeyCommands.signing, $1, $2)
             }
         }
@@ -161,7 +184,15 @@ struct EnclaveKeyCommands: ParsableCommand {
             let signatureData = try EnclaveKeyCommands.read(signature)
             let publicKey = try EnclaveKeyCommands.publicKey(device, key.tag)
             var error: Unmanaged<CFError>?
-            guard SecKeyVerifySignature(publicKey, EnclaveKeyCommands.signing, message as CFData, signatureData as CFData, &error) else {
+            guard
+                SecKeyVerifySignature(
+                    publicKey,
+                    EnclaveKeyCommands.signing,
+                    message as CFData,
+                    signatureData as CFData,
+                    &error
+                )
+            else {
                 let status = OSStatus(truncatingIfNeeded: error?.takeRetainedValue().code ?? Int(errSecVerifyFailed))
                 throw Session.fail(status, "SecKeyVerifySignature")
             }
@@ -173,10 +204,17 @@ struct EnclaveKeyCommands: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Encrypt the input to the key (ECIES).")
         @OptionGroup var key: KeyOptions
         @Option(name: .shortAndLong, help: "The file to encrypt (default: standard input).") var input: String?
-        @Option(name: .shortAndLong, help: "Where to write the ciphertext (default: standard output).") var output: String?
+        @Option(name: .shortAndLong, help: "Where to write the ciphertext (default: standard output).") var output:
+            String?
 
         func run() throws {
-            try EnclaveKeyCommands.transform(key, input: input, output: output, withPrivateKey: false, "SecKeyCreateEncryptedData") {
+            try EnclaveKeyCommands.transform(
+                key,
+                input: input,
+                output: output,
+                withPrivateKey: false,
+                "SecKeyCreateEncryptedData"
+            ) {
                 SecKeyCreateEncryptedData($0, EnclaveKeyCommands.encryption, $1, $2)
             }
         }
@@ -186,10 +224,17 @@ struct EnclaveKeyCommands: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Decrypt input encrypted to the key.")
         @OptionGroup var key: KeyOptions
         @Option(name: .shortAndLong, help: "The file to decrypt (default: standard input).") var input: String?
-        @Option(name: .shortAndLong, help: "Where to write the plaintext (default: standard output).") var output: String?
+        @Option(name: .shortAndLong, help: "Where to write the plaintext (default: standard output).") var output:
+            String?
 
         func run() throws {
-            try EnclaveKeyCommands.transform(key, input: input, output: output, withPrivateKey: true, "SecKeyCreateDecryptedData") {
+            try EnclaveKeyCommands.transform(
+                key,
+                input: input,
+                output: output,
+                withPrivateKey: true,
+                "SecKeyCreateDecryptedData"
+            ) {
                 SecKeyCreateDecryptedData($0, EnclaveKeyCommands.encryption, $1, $2)
             }
         }
@@ -220,7 +265,9 @@ extension EnclaveKeyCommands {
 
     /// The public key of the key tagged `tag`.
     static func publicKey(_ device: Device, _ tag: String) throws -> SecKey {
-        guard let key = SecKeyCopyPublicKey(try privateKey(device, tag)) else { throw Session.fail(errSecItemNotFound, "SecKeyCopyPublicKey") }
+        guard let key = SecKeyCopyPublicKey(try privateKey(device, tag)) else {
+            throw Session.fail(errSecItemNotFound, "SecKeyCopyPublicKey")
+        }
         return key
     }
 
@@ -235,7 +282,8 @@ extension EnclaveKeyCommands {
         let status = try Session.call(device) {
             var error: Unmanaged<CFError>?
             value = body(&error)
-            return value != nil ? errSecSuccess : OSStatus(truncatingIfNeeded: error?.takeRetainedValue().code ?? Int(errSecParam))
+            return value != nil
+                ? errSecSuccess : OSStatus(truncatingIfNeeded: error?.takeRetainedValue().code ?? Int(errSecParam))
         }
         guard status == errSecSuccess, let value else { throw Session.fail(status, context) }
         return value

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import ArgumentParser
 import Foundation
 import KeychainCrypto
@@ -26,7 +25,8 @@ struct ExportItems: ParsableCommand {
 
     @Option(name: .customShort("k"), help: "The keychain (default: the default keychain).") var keychain: String?
     @Option(name: .customShort("t"), help: "The items: certs, identities or all (default).") var type = "all"
-    @Option(name: .customShort("f"), help: "The format: x509, pemseq or pkcs12 (default: by the items).") var format: String?
+    @Option(name: .customShort("f"), help: "The format: x509, pemseq or pkcs12 (default: by the items).") var format:
+        String?
     @Flag(name: .customShort("p"), help: "PEM armour (x509).") var pem = false
     @Option(name: .customShort("P"), help: "The passphrase of a PKCS #12 file.") var passphrase: String?
     @Option(name: .customShort("o"), help: "The file to write (default: standard output).") var output: String?
@@ -39,20 +39,31 @@ struct ExportItems: ParsableCommand {
         var identities: [SecIdentity] = []
         if type != "certs" {
             var result: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnRef as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassIdentity, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnRef as String: true,
+            ]
             let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
-            guard status == errSecSuccess || status == errSecItemNotFound else { throw Session.fail(status, "SecKeychainItemExport") }
+            guard status == errSecSuccess || status == errSecItemNotFound else {
+                throw Session.fail(status, "SecKeychainItemExport")
+            }
             identities = (result as? [SecIdentity]) ?? []
         }
-        let certificates = type == "identities" ? [] : try CertificateCommands.certificates(in: keychain.map { [$0] } ?? []).map(\.1)
-        let chosen = format ?? (type == "identities" || (type == "all" && !identities.isEmpty) ? "pkcs12" : certificates.count == 1 ? "x509" : "pemseq")
+        let certificates =
+            type == "identities" ? [] : try CertificateCommands.certificates(in: keychain.map { [$0] } ?? []).map(\.1)
+        let chosen =
+            format
+            ?? (type == "identities" || (type == "all" && !identities.isEmpty)
+                ? "pkcs12" : certificates.count == 1 ? "x509" : "pemseq")
         let data: Data
         switch chosen {
         case "pkcs12":
             guard let passphrase else { throw ValidationError("a PKCS #12 export needs -P passphrase") }
             data = try Self.pkcs12(identities, certificates: certificates, passphrase: passphrase)
         case "x509":
-            guard certificates.count == 1, let certificate = certificates.first else { throw Session.fail(errSecParam, "SecKeychainItemExport") }
+            guard certificates.count == 1, let certificate = certificates.first else {
+                throw Session.fail(errSecParam, "SecKeychainItemExport")
+            }
             data = pem ? Data(CertificateCommands.pem(certificate).utf8) : SecCertificateCopyData(certificate) as Data
         case "pemseq":
             guard !certificates.isEmpty else { throw Session.fail(errSecParam, "SecKeychainItemExport") }
@@ -64,7 +75,11 @@ struct ExportItems: ParsableCommand {
         if let output { Terminal.printError("...\(data.count) bytes written to \(output)") }
     }
 
-    private static func pkcs12(_ identities: [SecIdentity], certificates: [SecCertificate], passphrase: String) throws -> Data {
+    private static func pkcs12(
+        _ identities: [SecIdentity],
+        certificates: [SecCertificate],
+        passphrase: String
+    ) throws -> Data {
         guard !identities.isEmpty else { throw Session.fail(errSecItemNotFound, "SecKeychainItemExport") }
         var entries: [PKCS12.Identity] = []
         for identity in identities {
@@ -76,14 +91,20 @@ struct ExportItems: ParsableCommand {
                 // A Secure Enclave key never leaves the keychain's engine.
                 throw Session.fail(errSecUnimplemented, "SecKeychainItemExport")
             }
-            entries.append(PKCS12.Identity(
-                certificate: SecCertificateCopyData(certificate) as Data,
-                privateKeyPKCS8: pkcs8,
-                friendlyName: SecCertificateCopySubjectSummary(certificate).map { $0 as String }
-            ))
+            entries.append(
+                PKCS12.Identity(
+                    certificate: SecCertificateCopyData(certificate) as Data,
+                    privateKeyPKCS8: pkcs8,
+                    friendlyName: SecCertificateCopySubjectSummary(certificate).map { $0 as String }
+                )
+            )
         }
         do {
-            return try PKCS12.file(identities: entries, certificates: certificates.map { SecCertificateCopyData($0) as Data }, password: passphrase)
+            return try PKCS12.file(
+                identities: entries,
+                certificates: certificates.map { SecCertificateCopyData($0) as Data },
+                password: passphrase
+            )
         } catch {
             throw Session.fail(errSecParam, "SecKeychainItemExport")
         }

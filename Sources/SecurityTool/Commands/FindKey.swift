@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import ArgumentParser
 import Foundation
 import KeychainServices
@@ -29,7 +28,8 @@ struct FindKey: ParsableCommand {
     @Option(name: .customShort("l"), help: "Match \"label\" string.") var label: String?
     @Flag(name: .customShort("r"), help: "Match keys that can derive.") var derive = false
     @Flag(name: .customShort("s"), help: "Match keys that can sign.") var sign = false
-    @Option(name: .customShort("t"), help: "Type of key to find: one of \"symmetric\", \"public\", or \"private\".") var type: String?
+    @Option(name: .customShort("t"), help: "Type of key to find: one of \"symmetric\", \"public\", or \"private\".")
+    var type: String?
     @Flag(name: .customShort("u"), help: "Match keys that can unwrap.") var unwrap = false
     @Flag(name: .customShort("v"), help: "Match keys that can verify.") var verify = false
     @Flag(name: .customShort("w"), help: "Match keys that can wrap.") var wrap = false
@@ -52,7 +52,8 @@ struct FindKey: ParsableCommand {
 
     func run() throws {
         var query: [String: Any] = [
-            kSecClass as String: kSecClassKey, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+            kSecClass as String: kSecClassKey, kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
         ]
         if let applicationLabel { query[kSecAttrApplicationLabel as String] = Data(applicationLabel.utf8) }
         if let creator { query[kSecAttrCreator as String] = creator.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
@@ -61,7 +62,8 @@ struct FindKey: ParsableCommand {
         if let label { query[kSecAttrLabel as String] = label }
         if let type, let keyClass = Self.keyClasses[type] { query[kSecAttrKeyClass as String] = keyClass }
         let capabilities: [(Bool, CFString)] = [
-            (decrypt, kSecAttrCanDecrypt), (encrypt, kSecAttrCanEncrypt), (derive, kSecAttrCanDerive), (sign, kSecAttrCanSign),
+            (decrypt, kSecAttrCanDecrypt), (encrypt, kSecAttrCanEncrypt), (derive, kSecAttrCanDerive),
+            (sign, kSecAttrCanSign),
             (unwrap, kSecAttrCanUnwrap), (verify, kSecAttrCanVerify), (wrap, kSecAttrCanWrap),
         ]
         for (wanted, attribute) in capabilities where wanted { query[attribute as String] = true }

@@ -26,7 +26,12 @@ struct AddGenericPassword: ParsableCommand {
 
     @OptionGroup var options: AddOptions
 
-    @Argument(help: ArgumentHelp("An existing keychain: its folder, or login.keychain for the default one.", valueName: "keychain"))
+    @Argument(
+        help: ArgumentHelp(
+            "An existing keychain: its folder, or login.keychain for the default one.",
+            valueName: "keychain"
+        )
+    )
     var keychains: [String] = []
 
     func validate() throws {
@@ -61,7 +66,12 @@ struct FindGenericPassword: ParsableCommand {
 
     @OptionGroup var options: FindOptions
 
-    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    @Argument(
+        help: ArgumentHelp(
+            "Existing keychains to search, in order (default: the default keychain).",
+            valueName: "keychain"
+        )
+    )
     var keychains: [String] = []
 
     func run() throws {
@@ -87,7 +97,12 @@ struct DeleteGenericPassword: ParsableCommand {
     @Flag(name: [.customShort("g"), .customLong("show-password")], help: "Accepted for compatibility; ignored.")
     var showPassword = false
 
-    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    @Argument(
+        help: ArgumentHelp(
+            "Existing keychains to search, in order (default: the default keychain).",
+            valueName: "keychain"
+        )
+    )
     var keychains: [String] = []
 
     func run() throws {

@@ -26,7 +26,12 @@ struct AddInternetPassword: ParsableCommand {
 
     @OptionGroup var options: AddOptions
 
-    @Argument(help: ArgumentHelp("An existing keychain: its folder, or login.keychain for the default one.", valueName: "keychain"))
+    @Argument(
+        help: ArgumentHelp(
+            "An existing keychain: its folder, or login.keychain for the default one.",
+            valueName: "keychain"
+        )
+    )
     var keychains: [String] = []
 
     func validate() throws {
@@ -64,7 +69,12 @@ struct FindInternetPassword: ParsableCommand {
 
     @OptionGroup var options: FindOptions
 
-    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    @Argument(
+        help: ArgumentHelp(
+            "Existing keychains to search, in order (default: the default keychain).",
+            valueName: "keychain"
+        )
+    )
     var keychains: [String] = []
 
     func run() throws {
@@ -90,7 +100,12 @@ struct DeleteInternetPassword: ParsableCommand {
     @Flag(name: [.customShort("g"), .customLong("show-password")], help: "Accepted for compatibility; ignored.")
     var showPassword = false
 
-    @Argument(help: ArgumentHelp("Existing keychains to search, in order (default: the default keychain).", valueName: "keychain"))
+    @Argument(
+        help: ArgumentHelp(
+            "Existing keychains to search, in order (default: the default keychain).",
+            valueName: "keychain"
+        )
+    )
     var keychains: [String] = []
 
     func run() throws {

@@ -81,7 +81,9 @@ enum ItemCommands {
         if updateExisting, let reference = try firstMatch(kind, attributes, device) {
             var changes = attributes.merging(protection) { $1 }
             changes[kSecValueData as String] = secret
-            let query: [String: Any] = [kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: reference]
+            let query: [String: Any] = [
+                kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: reference,
+            ]
             let status = try Session.call(device) { SecItemUpdate(query as CFDictionary, changes as CFDictionary) }
             if status == errSecSuccess { return }
         }
@@ -142,7 +144,11 @@ enum ItemCommands {
             return
         }
         print(
-            ItemPrinter.block(itemClass: kind.itemClass as String, attributes: shown, keychainPath: Session.keychainPath(device)),
+            ItemPrinter.block(
+                itemClass: kind.itemClass as String,
+                attributes: shown,
+                keychainPath: Session.keychainPath(device)
+            ),
             terminator: ""
         )
         if showPassword {
@@ -155,7 +161,9 @@ enum ItemCommands {
     /// name is checked before anything is searched.
     private static func first(_ query: [String: Any], in keychains: [String]) throws -> (Device, [String: Any])? {
         for name in try Session.named(keychains, context: "SecKeychainSearchCopyNext") {
-            guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else { continue }
+            guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else {
+                continue
+            }
             var result: CFTypeRef?
             let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
             if status == errSecItemNotFound { continue }
@@ -186,11 +194,17 @@ enum ItemCommands {
         var shown = found
         shown[kSecValuePersistentRef as String] = nil
         print(
-            ItemPrinter.block(itemClass: kind.itemClass as String, attributes: shown, keychainPath: Session.keychainPath(device)),
+            ItemPrinter.block(
+                itemClass: kind.itemClass as String,
+                attributes: shown,
+                keychainPath: Session.keychainPath(device)
+            ),
             terminator: ""
         )
         let deleteStatus = try Session.call(device) {
-            SecItemDelete([kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: reference] as CFDictionary)
+            SecItemDelete(
+                [kSecClass as String: kind.itemClass, kSecValuePersistentRef as String: reference] as CFDictionary
+            )
         }
         FileHandle.standardOutput.synchronizeFile()
         if deleteStatus != errSecSuccess { throw Session.fail(deleteStatus, "SecKeychainItemDelete") }

@@ -22,7 +22,10 @@ import KeychainServices
 
 /// `security help [command…]`.
 struct Help: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "help", abstract: "Show all commands, or the usage of the commands named.")
+    static let configuration = CommandConfiguration(
+        commandName: "help",
+        abstract: "Show all commands, or the usage of the commands named."
+    )
     @Argument var names: [String] = []
 
     func run() throws {
@@ -33,7 +36,10 @@ struct Help: ParsableCommand {
 
 /// The options the search-list commands share: `-d domain` and `-s` (set).
 struct SearchListOptions: ParsableArguments {
-    @Option(name: .customShort("d"), help: ArgumentHelp("user, system, common or dynamic: accepted; there is one keychain.", valueName: "domain"))
+    @Option(
+        name: .customShort("d"),
+        help: ArgumentHelp("user, system, common or dynamic: accepted; there is one keychain.", valueName: "domain")
+    )
     var domain: String?
 
     @Flag(name: .customShort("s"), help: "Set the list or the default: not possible here (fails).")
@@ -44,7 +50,9 @@ struct SearchListOptions: ParsableArguments {
     /// Prints the default keychain as macOS lists keychains, or fails when asked to change it.
     func report(_ command: String) throws {
         if set || !keychains.isEmpty {
-            Terminal.printError("security: \(command): there is only the default keychain ($KEYCHAIN_HOME); it cannot be changed here")
+            Terminal.printError(
+                "security: \(command): there is only the default keychain ($KEYCHAIN_HOME); it cannot be changed here"
+            )
             throw ExitCode(1)
         }
         print("    \"\(try Session.resolve(nil).url.appendingPathComponent("keychain.db").path)\"")
@@ -62,30 +70,44 @@ extension KeychainListingCommand {
 
 /// `security list-keychains`: the search list, which is the default keychain.
 struct ListKeychains: KeychainListingCommand {
-    static let configuration = CommandConfiguration(commandName: "list-keychains", abstract: "Display the keychain search list (the default keychain).")
+    static let configuration = CommandConfiguration(
+        commandName: "list-keychains",
+        abstract: "Display the keychain search list (the default keychain)."
+    )
     @OptionGroup var options: SearchListOptions
 }
 
 /// `security default-keychain`.
 struct DefaultKeychain: KeychainListingCommand {
-    static let configuration = CommandConfiguration(commandName: "default-keychain", abstract: "Display the default keychain.")
+    static let configuration = CommandConfiguration(
+        commandName: "default-keychain",
+        abstract: "Display the default keychain."
+    )
     @OptionGroup var options: SearchListOptions
 }
 
 /// `security login-keychain`.
 struct LoginKeychain: KeychainListingCommand {
-    static let configuration = CommandConfiguration(commandName: "login-keychain", abstract: "Display the login keychain (the default keychain).")
+    static let configuration = CommandConfiguration(
+        commandName: "login-keychain",
+        abstract: "Display the login keychain (the default keychain)."
+    )
     @OptionGroup var options: SearchListOptions
 }
 
 /// `security lock-keychain [-a] [keychain]`: `security lock`, silently, as on macOS.
 struct LockKeychain: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "lock-keychain", abstract: "Lock the keychain (as `lock`, printing nothing).")
+    static let configuration = CommandConfiguration(
+        commandName: "lock-keychain",
+        abstract: "Lock the keychain (as `lock`, printing nothing)."
+    )
     @Flag(name: .customShort("a"), help: "Lock all keychains: there is one.") var all = false
-    @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain")) var keychain: String?
+    @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain"))
+    var keychain: String?
 
     func run() throws {
-        guard let device = try Session.openExisting(home: keychain, context: "SecKeychainLock \(keychain ?? "<NULL>")") else { return }
+        guard let device = try Session.openExisting(home: keychain, context: "SecKeychainLock \(keychain ?? "<NULL>")")
+        else { return }
         try device.lock()
     }
 }
@@ -98,18 +120,24 @@ struct UnlockKeychain: ParsableCommand {
         discussion: "Giving the passcode with -p puts it in the process list; prefer the prompt, or `security -i`."
     )
     @Option(name: .customShort("p"), help: ArgumentHelp("The passcode.", valueName: "password")) var password: String?
-    @Flag(name: .customShort("u"), help: "Ask instead of taking -p (the prompt is the only way here).") var prompt = false
-    @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain")) var keychain: String?
+    @Flag(name: .customShort("u"), help: "Ask instead of taking -p (the prompt is the only way here).") var prompt =
+        false
+    @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain"))
+    var keychain: String?
 
     func run() throws {
         let context = "SecKeychainUnlock \(keychain ?? "<NULL>")"
-        guard let device = try Session.openExisting(home: keychain, context: context), (try? device.hasPasscode()) == true else {
+        guard let device = try Session.openExisting(home: keychain, context: context),
+            (try? device.hasPasscode()) == true
+        else {
             return  // no passcode: always unlocked
         }
         let given = prompt ? nil : password
-        let entered = try given ?? Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
-            try Terminal.readSecret(prompt: "password to unlock \(keychain ?? "default"): ")
-        })
+        let entered =
+            try given
+            ?? Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
+                try Terminal.readSecret(prompt: "password to unlock \(keychain ?? "default"): ")
+            })
         guard let passcode = entered else {
             throw ExitCode(1)
         }
@@ -123,8 +151,12 @@ struct UnlockKeychain: ParsableCommand {
 
 /// `security show-keychain-info [keychain]`: macOS's settings line, on standard error.
 struct ShowKeychainInfo: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show-keychain-info", abstract: "Show the keychain's lock settings.")
-    @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain")) var keychain: String?
+    static let configuration = CommandConfiguration(
+        commandName: "show-keychain-info",
+        abstract: "Show the keychain's lock settings."
+    )
+    @Argument(help: ArgumentHelp("An existing keychain (default: the default one).", valueName: "keychain"))
+    var keychain: String?
 
     func run() throws {
         _ = try Session.resolve(keychain, context: "SecKeychainCopySettings \(keychain ?? "<NULL>")")

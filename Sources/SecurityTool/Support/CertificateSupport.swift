@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import ArgumentParser
 import Crypto
 import Foundation
@@ -25,11 +24,14 @@ enum CertificateCommands {
     static func certificates(in keychains: [String]) throws -> [(Device, SecCertificate, [String: Any])] {
         var found: [(Device, SecCertificate, [String: Any])] = []
         for name in try Session.named(keychains, context: "SecKeychainSearchCopyNext") {
-            guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else { continue }
+            guard let device = try Session.openExisting(home: name, context: "SecKeychainSearchCopyNext") else {
+                continue
+            }
             var result: CFTypeRef?
             let query: [String: Any] = [
                 kSecClass as String: kSecClassCertificate, kSecMatchLimit as String: kSecMatchLimitAll,
-                kSecReturnRef as String: true, kSecReturnAttributes as String: true, kSecReturnPersistentRef as String: true,
+                kSecReturnRef as String: true, kSecReturnAttributes as String: true,
+                kSecReturnPersistentRef as String: true,
             ]
             let status = try Session.call(device) { SecItemCopyMatching(query as CFDictionary, &result) }
             if status == errSecItemNotFound { continue }
@@ -52,7 +54,9 @@ enum CertificateCommands {
         }
         guard let name else { return true }
         var commonName: CFString?
-        guard SecCertificateCopyCommonName(certificate, &commonName) == errSecSuccess, let commonName else { return false }
+        guard SecCertificateCopyCommonName(certificate, &commonName) == errSecSuccess, let commonName else {
+            return false
+        }
         return (commonName as String).range(of: name, options: [.caseInsensitive]) != nil
     }
 
@@ -75,7 +79,9 @@ enum CertificateCommands {
     }
 
     static func pem(_ certificate: SecCertificate) -> String {
-        let base64 = (SecCertificateCopyData(certificate) as Data).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        let base64 = (SecCertificateCopyData(certificate) as Data).base64EncodedString(options: [
+            .lineLength64Characters, .endLineWithLineFeed,
+        ])
         return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
     }
 
@@ -99,7 +105,9 @@ enum CertificateCommands {
             let end = text.range(of: "-----END ", range: begin.upperBound..<text.endIndex)
         {
             let body = text[begin.upperBound..<end.lowerBound].split(separator: "\n").dropFirst().joined()
-            guard let der = Data(base64Encoded: body.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+            guard let der = Data(base64Encoded: body.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                return nil
+            }
             return SecCertificateCreateWithData(nil, der as CFData)
         }
         return SecCertificateCreateWithData(nil, data as CFData)
@@ -144,13 +152,19 @@ enum CertificateCommands {
                 var key: SecKey?
                 SecIdentityCopyPrivateKey(identity, &key)
                 if let key {
-                    let status = try Session.call(device) { SecItemDelete([kSecValueRef as String: key] as CFDictionary) }
+                    let status = try Session.call(device) {
+                        SecItemDelete([kSecValueRef as String: key] as CFDictionary)
+                    }
                     guard status == errSecSuccess else { throw Session.fail(status, "SecKeychainItemDelete") }
                 }
             }
         }
-        guard let reference = attributes[kSecValuePersistentRef as String] as? Data else { throw Session.fail(errSecItemNotFound, "SecKeychainItemDelete") }
-        let status = try Session.call(device) { SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary) }
+        guard let reference = attributes[kSecValuePersistentRef as String] as? Data else {
+            throw Session.fail(errSecItemNotFound, "SecKeychainItemDelete")
+        }
+        let status = try Session.call(device) {
+            SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
+        }
         guard status == errSecSuccess else { throw Session.fail(status, "SecKeychainItemDelete") }
     }
 }

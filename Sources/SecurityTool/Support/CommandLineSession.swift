@@ -52,7 +52,8 @@ enum CommandLineSession {
         guard case .success(let (options, operands)) = reading else {
             switch reading {
             case .failure(.illegalOption(let letter)): Terminal.printError("security: illegal option -- \(letter)")
-            case .failure(.missingValue(let letter)): Terminal.printError("security: option requires an argument -- \(letter)")
+            case .failure(.missingValue(let letter)):
+                Terminal.printError("security: option requires an argument -- \(letter)")
             default: break
             }
             print(SecurityTool.helpMessage())
@@ -235,8 +236,12 @@ enum CommandLineSession {
             return arguments
         }
         var secrets: [String] = []
-        if case .success(let (options, _)) = Getopt(letters, valuedLongOptions: ItemCommandLine.valuedLongOptions).read(arguments) {
-            for case .option(let letter, let value?) in options where secretLetters.contains(letter) { secrets.append(value) }
+        if case .success(let (options, _)) = Getopt(letters, valuedLongOptions: ItemCommandLine.valuedLongOptions).read(
+            arguments
+        ) {
+            for case .option(let letter, let value?) in options where secretLetters.contains(letter) {
+                secrets.append(value)
+            }
         }
         return arguments.map { argument in
             let isLongSecret = ItemCommandLine.passwordOptions.contains { argument.hasPrefix("--\($0)") }

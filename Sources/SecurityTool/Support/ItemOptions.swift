@@ -18,7 +18,10 @@ import KeychainServices
 
 /// The attribute options both password classes have (macOS's letters).
 struct SharedAttributeOptions: ParsableArguments {
-    @Option(name: [.customShort("a"), .customLong("account")], help: ArgumentHelp("Account name.", valueName: "account"))
+    @Option(
+        name: [.customShort("a"), .customLong("account")],
+        help: ArgumentHelp("Account name.", valueName: "account")
+    )
     var account: String?
 
     @Option(name: [.customShort("l"), .customLong("label")], help: ArgumentHelp("Label.", valueName: "label"))
@@ -27,13 +30,22 @@ struct SharedAttributeOptions: ParsableArguments {
     @Option(name: [.customShort("j"), .customLong("comment")], help: ArgumentHelp("Comment.", valueName: "comment"))
     var comment: String?
 
-    @Option(name: [.customShort("D"), .customLong("kind")], help: ArgumentHelp("Kind (description).", valueName: "kind"))
+    @Option(
+        name: [.customShort("D"), .customLong("kind")],
+        help: ArgumentHelp("Kind (description).", valueName: "kind")
+    )
     var kind: String?
 
-    @Option(name: [.customShort("c"), .customLong("creator")], help: ArgumentHelp("Creator (a four-character code).", valueName: "creator"))
+    @Option(
+        name: [.customShort("c"), .customLong("creator")],
+        help: ArgumentHelp("Creator (a four-character code).", valueName: "creator")
+    )
     var creator: String?
 
-    @Option(name: [.customShort("C"), .customLong("type")], help: ArgumentHelp("Type (a four-character code).", valueName: "type"))
+    @Option(
+        name: [.customShort("C"), .customLong("type")],
+        help: ArgumentHelp("Type (a four-character code).", valueName: "type")
+    )
     var type: String?
 
     func attributes() throws -> [String: Any] {
@@ -52,10 +64,16 @@ struct SharedAttributeOptions: ParsableArguments {
 struct GenericAttributeOptions: ParsableArguments {
     @OptionGroup var shared: SharedAttributeOptions
 
-    @Option(name: [.customShort("s"), .customLong("service")], help: ArgumentHelp("Service name.", valueName: "service"))
+    @Option(
+        name: [.customShort("s"), .customLong("service")],
+        help: ArgumentHelp("Service name.", valueName: "service")
+    )
     var service: String?
 
-    @Option(name: [.customShort("G"), .customLong("generic")], help: ArgumentHelp("Generic attribute value.", valueName: "value"))
+    @Option(
+        name: [.customShort("G"), .customLong("generic")],
+        help: ArgumentHelp("Generic attribute value.", valueName: "value")
+    )
     var generic: String?
 
     /// The attributes that were given, keyed by Apple's constants.
@@ -74,7 +92,10 @@ struct InternetAttributeOptions: ParsableArguments {
     @Option(name: [.customShort("s"), .customLong("server")], help: ArgumentHelp("Server name.", valueName: "server"))
     var server: String?
 
-    @Option(name: [.customShort("d"), .customLong("security-domain")], help: ArgumentHelp("Security domain.", valueName: "domain"))
+    @Option(
+        name: [.customShort("d"), .customLong("security-domain")],
+        help: ArgumentHelp("Security domain.", valueName: "domain")
+    )
     var securityDomain: String?
 
     @Option(name: [.customShort("p"), .customLong("path")], help: ArgumentHelp("Path.", valueName: "path"))
@@ -83,10 +104,16 @@ struct InternetAttributeOptions: ParsableArguments {
     @Option(name: [.customShort("P"), .customLong("port")], help: ArgumentHelp("Port number.", valueName: "port"))
     var port: Int?
 
-    @Option(name: [.customShort("r"), .customLong("protocol")], help: ArgumentHelp("Protocol (a four-character code such as htps).", valueName: "protocol"))
+    @Option(
+        name: [.customShort("r"), .customLong("protocol")],
+        help: ArgumentHelp("Protocol (a four-character code such as htps).", valueName: "protocol")
+    )
     var protocolCode: String?
 
-    @Option(name: [.customShort("t"), .customLong("authentication-type")], help: ArgumentHelp("Authentication type (a four-character code such as dflt).", valueName: "type"))
+    @Option(
+        name: [.customShort("t"), .customLong("authentication-type")],
+        help: ArgumentHelp("Authentication type (a four-character code such as dflt).", valueName: "type")
+    )
     var authenticationType: String?
 
     func attributes() throws -> [String: Any] {
@@ -118,10 +145,16 @@ enum FourCharacterCode {
 
 /// The password options of the add commands: `-w password`, `-w` last to be prompted, or `-X hex`.
 struct PasswordOptions: ParsableArguments {
-    @Option(name: [.customShort("w"), .customLong("password")], help: ArgumentHelp("Password. Give -w as the last option to be prompted for it.", valueName: "password"))
+    @Option(
+        name: [.customShort("w"), .customLong("password")],
+        help: ArgumentHelp("Password. Give -w as the last option to be prompted for it.", valueName: "password")
+    )
     var password: String?
 
-    @Option(name: [.customShort("X"), .customLong("hex-password")], help: ArgumentHelp("Password as hexadecimal bytes.", valueName: "hex"))
+    @Option(
+        name: [.customShort("X"), .customLong("hex-password")],
+        help: ArgumentHelp("Password as hexadecimal bytes.", valueName: "hex")
+    )
     var hexPassword: String?
 
     @Flag(name: .customLong("prompt-for-password"), help: .hidden)
@@ -183,13 +216,25 @@ struct AddOptions: ParsableArguments {
     @Flag(name: [.customShort("U"), .customLong("update")], help: "Update the item if it already exists.")
     var update = false
 
-    @Flag(name: [.customShort("A"), .customLong("allow-any-application")], help: "Accepted for compatibility; Linux has no per-application ACLs.")
+    @Flag(
+        name: [.customShort("A"), .customLong("allow-any-application")],
+        help: "Accepted for compatibility; Linux has no per-application ACLs."
+    )
     var allowAnyApplication = false
 
-    @Option(name: [.customShort("T"), .customLong("trusted-application")], help: ArgumentHelp("Accepted for compatibility; Linux has no per-application ACLs.", valueName: "app"))
+    @Option(
+        name: [.customShort("T"), .customLong("trusted-application")],
+        help: ArgumentHelp("Accepted for compatibility; Linux has no per-application ACLs.", valueName: "app")
+    )
     var trustedApplications: [String] = []
 
-    @Option(name: .customLong("accessible"), help: ArgumentHelp("Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).", valueName: "accessibility"))
+    @Option(
+        name: .customLong("accessible"),
+        help: ArgumentHelp(
+            "Accessibility, by Apple's name (WhenUnlocked, AfterFirstUnlock, …).",
+            valueName: "accessibility"
+        )
+    )
     var accessible: String?
 
     @Option(

@@ -68,7 +68,9 @@ enum ItemPrinter {
         shown["priv"] = attributes["priv"] ?? NSNumber(value: keyClass == 1 ? 1 : 0)
         shown["modi"] = attributes["modi"] ?? NSNumber(value: 1)
         // What the data-protection keychain does not record, the file keychain derives or leaves off.
-        let flag = { (code: String) -> Bool in (attributes[code] as? Bool) ?? ((attributes[code] as? NSNumber)?.boolValue ?? false) }
+        let flag = { (code: String) -> Bool in
+            (attributes[code] as? Bool) ?? ((attributes[code] as? NSNumber)?.boolValue ?? false)
+        }
         shown["asen"] = attributes["asen"] ?? NSNumber(value: flag("sens") ? 1 : 0)
         shown["next"] = attributes["next"] ?? NSNumber(value: attributes["extr"] == nil || flag("extr") ? 0 : 1)
         shown["snrc"] = attributes["snrc"] ?? NSNumber(value: 0)
@@ -93,7 +95,12 @@ enum ItemPrinter {
     }
 
     /// The header, then one line per attribute of `layout` (tag, format, attribute code; `nil`: always `<NULL>`).
-    private static func block(classLine: String, layout: [(String, String, String?)], attributes: [String: Any], keychainPath: String) -> String {
+    private static func block(
+        classLine: String,
+        layout: [(String, String, String?)],
+        attributes: [String: Any],
+        keychainPath: String
+    ) -> String {
         var lines = ["keychain: \"\(keychainPath)\"", "version: 512", classLine, "attributes:"]
         for (tag, format, code) in layout {
             let value = code.flatMap { attributes[$0] }.flatMap { bytes(of: $0, format: format) }

@@ -18,15 +18,17 @@ import KeychainServices
 
 /// Apple's accessibility names for the `--accessible` option.
 enum Accessibility {
-    static var all: [(String, CFString)] { [
-        ("WhenUnlocked", kSecAttrAccessibleWhenUnlocked),
-        ("AfterFirstUnlock", kSecAttrAccessibleAfterFirstUnlock),
-        ("Always", kSecAttrAccessibleAlways),
-        ("WhenPasscodeSetThisDeviceOnly", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly),
-        ("WhenUnlockedThisDeviceOnly", kSecAttrAccessibleWhenUnlockedThisDeviceOnly),
-        ("AfterFirstUnlockThisDeviceOnly", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
-        ("AlwaysThisDeviceOnly", kSecAttrAccessibleAlwaysThisDeviceOnly),
-    ] }
+    static var all: [(String, CFString)] {
+        [
+            ("WhenUnlocked", kSecAttrAccessibleWhenUnlocked),
+            ("AfterFirstUnlock", kSecAttrAccessibleAfterFirstUnlock),
+            ("Always", kSecAttrAccessibleAlways),
+            ("WhenPasscodeSetThisDeviceOnly", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly),
+            ("WhenUnlockedThisDeviceOnly", kSecAttrAccessibleWhenUnlockedThisDeviceOnly),
+            ("AfterFirstUnlockThisDeviceOnly", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
+            ("AlwaysThisDeviceOnly", kSecAttrAccessibleAlwaysThisDeviceOnly),
+        ]
+    }
 
     static var names: String { all.map(\.0).joined(separator: ", ") }
 
@@ -39,17 +41,19 @@ enum Accessibility {
 
 /// The `--access-control` option: `SecAccessControlCreateFlags` by name, comma-separated.
 enum AccessControlOption {
-    static var all: [(String, SecAccessControlCreateFlags)] { [
-        ("userPresence", .userPresence),
-        ("biometryAny", .biometryAny),
-        ("biometryCurrentSet", .biometryCurrentSet),
-        ("devicePasscode", .devicePasscode),
-        ("companion", .companion),
-        ("or", .or),
-        ("and", .and),
-        ("privateKeyUsage", .privateKeyUsage),
-        ("applicationPassword", .applicationPassword),
-    ] }
+    static var all: [(String, SecAccessControlCreateFlags)] {
+        [
+            ("userPresence", .userPresence),
+            ("biometryAny", .biometryAny),
+            ("biometryCurrentSet", .biometryCurrentSet),
+            ("devicePasscode", .devicePasscode),
+            ("companion", .companion),
+            ("or", .or),
+            ("and", .and),
+            ("privateKeyUsage", .privateKeyUsage),
+            ("applicationPassword", .applicationPassword),
+        ]
+    }
 
     /// The access control for `spec` (`biometryCurrentSet,or,devicePasscode`), validated as
     /// `SecAccessControlCreateWithFlags` validates it; a bad spec is a usage error (exit 2).
@@ -58,7 +62,9 @@ enum AccessControlOption {
         for name in spec.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             let short = name.hasPrefix("kSecAccessControl") ? String(name.dropFirst("kSecAccessControl".count)) : name
             guard let flag = all.first(where: { $0.0.lowercased() == short.lowercased() })?.1 else {
-                Terminal.printError("security: unknown access-control flag \(name); use \(all.map(\.0).joined(separator: ", "))")
+                Terminal.printError(
+                    "security: unknown access-control flag \(name); use \(all.map(\.0).joined(separator: ", "))"
+                )
                 throw ExitCode(2)
             }
             flags.insert(flag)

@@ -37,7 +37,12 @@ enum Session {
         let keychainHome = try resolve(home, context: context)
         // A daemon named by a socket (a system daemon among them) holds files of its own.
         let namesDefault = home.map(KeychainArgument.namesDefault) ?? true
-        guard keychainHome.hasKeychainToSearch(namesDefault: namesDefault, environment: ProcessInfo.processInfo.environment) else { return nil }
+        guard
+            keychainHome.hasKeychainToSearch(
+                namesDefault: namesDefault,
+                environment: ProcessInfo.processInfo.environment
+            )
+        else { return nil }
         return try open(keychainHome)
     }
 
@@ -78,8 +83,12 @@ enum Session {
             return device
         } catch {
             let environment = ProcessInfo.processInfo.environment
-            let setting = environment["KEYCHAIN_HOME"].map { !$0.isEmpty && keychainHome.isSessionHome(environment: environment) } == true ? " (KEYCHAIN_HOME)" : ""
-            Terminal.printError("security: cannot open the keychain at \(keychainHome.url.path)\(setting): \(describe(error))")
+            let setting =
+                environment["KEYCHAIN_HOME"].map { !$0.isEmpty && keychainHome.isSessionHome(environment: environment) }
+                    == true ? " (KEYCHAIN_HOME)" : ""
+            Terminal.printError(
+                "security: cannot open the keychain at \(keychainHome.url.path)\(setting): \(describe(error))"
+            )
             throw ExitCode(1)
         }
     }
@@ -107,10 +116,12 @@ enum Session {
             status = body()
         }
         if status == errSecInteractionNotAllowed, let biometry = try? device.biometryStatus(),
-            biometry.source == .simulated, let kind = biometry.kind, !biometry.enrolled.isEmpty, biometry.queuedOutcomes.isEmpty
+            biometry.source == .simulated, let kind = biometry.kind, !biometry.enrolled.isEmpty,
+            biometry.queuedOutcomes.isEmpty
         {
             pendingHint.withLock {
-                $0 = "an item that needs \(kind.displayName) asks the simulated sensor, which has no outcome queued and could not ask here: queue one with `security biometry next match` (or nonmatch, cancel, fallback)"
+                $0 =
+                    "an item that needs \(kind.displayName) asks the simulated sensor, which has no outcome queued and could not ask here: queue one with `security biometry next match` (or nonmatch, cancel, fallback)"
             }
         }
         return status
@@ -162,7 +173,8 @@ enum Session {
 
     /// What to do, where macOS's message (kept first, as scripts match it) does not say it on Linux.
     private static let hints: [OSStatus: String] = [
-        errSecNotAvailable: "WhenPasscodeSetThisDeviceOnly items need a passcode: set one with `security passcode set`, then add the item again",
+        errSecNotAvailable:
+            "WhenPasscodeSetThisDeviceOnly items need a passcode: set one with `security passcode set`, then add the item again"
     ]
 
     /// The process exit status macOS's tool uses for an `OSStatus`: its low byte.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import ArgumentParser
 import Foundation
 import KeychainCore
@@ -34,7 +33,8 @@ extension Terminal {
         for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
-                out += scalar.value < 0x80
+                out +=
+                    scalar.value < 0x80
                     ? "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
                     : "\\u{" + String(scalar.value, radix: 16) + "}"
             default:

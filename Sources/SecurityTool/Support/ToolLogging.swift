@@ -20,7 +20,8 @@ import Logging
 /// secret: the engine logs item classes and error codes only.
 enum ToolLogging {
     static func bootstrap(verbose: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let level = environment["KEYCHAIN_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        let level =
+            environment["KEYCHAIN_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
             ?? (verbose ? .info : .warning)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -21,15 +21,25 @@ enum Attacker {
 
     /// A new, not yet existing keychain home path in the temporary directory.
     static func newHome(_ label: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("kc-attack-\(label)-\(UUID().uuidString)", isDirectory: true)
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kc-attack-\(label)-\(UUID().uuidString)",
+            isDirectory: true
+        )
     }
 
     /// Copies every file of `home` (database, write-ahead log, shared memory, secrets) to a new home.
     static func copy(_ home: URL, label: String) throws -> URL {
         let copy = newHome(label)
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: copy,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         for name in try FileManager.default.contentsOfDirectory(atPath: home.path) {
-            try FileManager.default.copyItem(at: home.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: home.appendingPathComponent(name),
+                to: copy.appendingPathComponent(name)
+            )
         }
         return copy
     }
@@ -54,17 +64,25 @@ enum Attacker {
     static func sql<T>(_ home: URL, _ body: (Database) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
+        let queue = try DatabaseQueue(
+            path: home.appendingPathComponent("keychain.db").path,
+            configuration: configuration
+        )
         return try queue.writeWithoutTransaction { db in try body(db) }
     }
 
     /// Replaces the keybag of `target`'s database by `source`'s (the row that holds it).
     static func graftKeybag(from source: URL, into target: URL) throws {
-        let row = try sql(source) { db in try Row.fetchOne(db, sql: "SELECT id, generation, secret_id, sealed FROM sealed_keybag") }
+        let row = try sql(source) { db in
+            try Row.fetchOne(db, sql: "SELECT id, generation, secret_id, sealed FROM sealed_keybag")
+        }
         try sql(target) { db in
             try db.execute(sql: "DELETE FROM sealed_keybag")
             if let row {
-                try db.execute(sql: "INSERT INTO sealed_keybag VALUES (?, ?, ?, ?)", arguments: [row[0], row[1], row[2], row[3]])
+                try db.execute(
+                    sql: "INSERT INTO sealed_keybag VALUES (?, ?, ?, ?)",
+                    arguments: [row[0], row[1], row[2], row[3]]
+                )
             }
         }
     }

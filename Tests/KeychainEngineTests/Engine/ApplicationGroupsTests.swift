@@ -51,19 +51,33 @@ import Testing
     static let mail = ClientIdentity.flatpak(appID: "org.example.Mail")
 
     static func query(_ values: [String: Any], for operation: KeychainOperation) throws -> ItemQuery {
-        var query = try QueryParser.parse(values.merging([kSecClass as String: kSecClassGenericPassword]) { $1 }, for: operation)
+        var query = try QueryParser.parse(
+            values.merging([kSecClass as String: kSecClassGenericPassword]) { $1 },
+            for: operation
+        )
         // As a client configured with no groups sends it.
         query.accessGroups = AccessGroups(["default", "*"])
         return query
     }
 
     func add(_ service: String, as client: ClientIdentity) throws -> EngineResponse {
-        let query = try Self.query([kSecAttrService as String: service, kSecValueData as String: Data("\(service) secret".utf8)], for: .add)
+        let query = try Self.query(
+            [kSecAttrService as String: service, kSecValueData as String: Data("\(service) secret".utf8)],
+            for: .add
+        )
         return server.run(.add(query), conversation: Self.conversation(client))
     }
 
-    func read(_ service: String, as client: ClientIdentity, context: ContextReference? = nil, ui: AuthenticationUI = .allow) throws -> EngineResponse {
-        var query = try Self.query([kSecAttrService as String: service, kSecReturnData as String: true], for: .copyMatching)
+    func read(
+        _ service: String,
+        as client: ClientIdentity,
+        context: ContextReference? = nil,
+        ui: AuthenticationUI = .allow
+    ) throws -> EngineResponse {
+        var query = try Self.query(
+            [kSecAttrService as String: service, kSecReturnData as String: true],
+            for: .copyMatching
+        )
         query.credentialReference = context
         query.authenticationUI = ui
         return server.run(.search(query), conversation: Self.conversation(client))
@@ -86,16 +100,23 @@ import Testing
         try engine.changeSimulatedSensor(.install(.touchID))
         try engine.changeSimulatedSensor(.enroll("thumb"))
         // A prompter that answers every question in words with "yes", as a terminal the client holds would.
-        var server = EngineResponder(engine: engine, prompts: PromptRouting { _, _, relay in
-            var prompt = relay
-            prompt.askWord = { _ in "y" }
-            return prompt
-        })
+        var server = EngineResponder(
+            engine: engine,
+            prompts: PromptRouting { _, _, relay in
+                var prompt = relay
+                prompt.askWord = { _ in "y" }
+                return prompt
+            }
+        )
         server.applications = registry
         for (client, answered) in [(Self.notes, false), (ClientIdentity.unverifiable, false), (.unsandboxed, true)] {
             let context = try engine.makeContext()
             let evaluation = EngineRequest.evaluatePolicy(
-                .biometrics, context: context, reason: "test", interactionAllowed: true, target: PromptTarget(kind: .terminal)
+                .biometrics,
+                context: context,
+                reason: "test",
+                interactionAllowed: true,
+                target: PromptTarget(kind: .terminal)
             )
             let response = server.run(evaluation, conversation: Self.conversation(client))
             if answered {
@@ -117,15 +138,26 @@ import Testing
         #expect(Self.code(try add("Mail", as: Self.mail)) == nil)
         // Neither sees the other's item, asking for every group or naming it.
         #expect(Self.code(try read("Notes", as: Self.mail)) == .itemNotFound)
-        let named = try Self.query([kSecAttrService as String: "Notes", kSecAttrAccessGroup as String: "flatpak:org.example.Notes"], for: .copyMatching)
-        #expect(Self.code(server.run(.search(named), conversation: Self.conversation(Self.mail))) == .missingEntitlement)
+        let named = try Self.query(
+            [kSecAttrService as String: "Notes", kSecAttrAccessGroup as String: "flatpak:org.example.Notes"],
+            for: .copyMatching
+        )
+        #expect(
+            Self.code(server.run(.search(named), conversation: Self.conversation(Self.mail))) == .missingEntitlement
+        )
         #expect(Self.data(try read("Notes", as: Self.notes)) == "Notes secret")
 
         // The user grants Mail the Notes group (no passcode set: nothing to ask).
-        let grant = EngineRequest.grantAccessGroups(["flatpak:org.example.Notes"], application: "org.example.Mail", target: PromptTarget(kind: .custom))
+        let grant = EngineRequest.grantAccessGroups(
+            ["flatpak:org.example.Notes"],
+            application: "org.example.Mail",
+            target: PromptTarget(kind: .custom)
+        )
         #expect(Self.code(server.run(grant, conversation: Self.conversation(.unsandboxed))) == nil)
         #expect(Self.data(try read("Notes", as: Self.mail)) == "Notes secret")
-        #expect(registry.applications() == ["org.example.Mail": ["flatpak:org.example.Notes"], "org.example.Notes": []])
+        #expect(
+            registry.applications() == ["org.example.Mail": ["flatpak:org.example.Notes"], "org.example.Notes": []]
+        )
 
         // Taken back: unseen again.
         let revoke = EngineRequest.revokeAccessGroups(["flatpak:org.example.Notes"], application: "org.example.Mail")
@@ -135,21 +167,33 @@ import Testing
 
     @Test func noAppCanClaimAGroupOfTheUsersNorFindItemsPlantedInItsOwn() throws {
         // The user's programs use a group named like an app; the app's own group is another.
-        var shared = try Self.query([kSecAttrService as String: "Shared", kSecAttrAccessGroup as String: "org.example.Notes"], for: .add)
+        var shared = try Self.query(
+            [kSecAttrService as String: "Shared", kSecAttrAccessGroup as String: "org.example.Notes"],
+            for: .add
+        )
         shared.valueData = Data("user's".utf8)
         #expect(Self.code(server.run(.add(shared), conversation: Self.conversation(.unsandboxed))) == nil)
         #expect(Self.code(try read("Shared", as: Self.notes)) == .itemNotFound)
         // A program cannot plant an item in an app's group, even before the app first connects.
-        var planted = try Self.query([kSecAttrService as String: "Planted", kSecAttrAccessGroup as String: "flatpak:org.example.Notes"], for: .add)
+        var planted = try Self.query(
+            [kSecAttrService as String: "Planted", kSecAttrAccessGroup as String: "flatpak:org.example.Notes"],
+            for: .add
+        )
         planted.valueData = Data("planted".utf8)
         try engine.setPasscode("2468", current: nil, progress: nil)
-        #expect(Self.code(server.run(.add(planted), conversation: Self.conversation(.unsandboxed))) == .authenticationNeeded)
+        #expect(
+            Self.code(server.run(.add(planted), conversation: Self.conversation(.unsandboxed))) == .authenticationNeeded
+        )
         #expect(Self.code(try read("Planted", as: Self.notes)) == .itemNotFound)
         // What the app adds lands in its own group.
         _ = try add("Notes", as: Self.notes)
-        var attributes = try Self.query([kSecAttrService as String: "Notes", kSecReturnAttributes as String: true], for: .copyMatching)
+        var attributes = try Self.query(
+            [kSecAttrService as String: "Notes", kSecReturnAttributes as String: true],
+            for: .copyMatching
+        )
         attributes.accessGroups = AccessGroups(["default"])
-        guard case .items(let items) = server.run(.search(attributes), conversation: Self.conversation(Self.notes)) else {
+        guard case .items(let items) = server.run(.search(attributes), conversation: Self.conversation(Self.notes))
+        else {
             Issue.record("the app did not find its own item")
             return
         }
@@ -158,14 +202,32 @@ import Testing
 
     @Test func anAppCannotGrantItselfGroupsNorReachTheRegistry() throws {
         _ = try add("Notes", as: Self.notes)
-        let grant = EngineRequest.grantAccessGroups(["default"], application: "org.example.Notes", target: PromptTarget(kind: .custom))
+        let grant = EngineRequest.grantAccessGroups(
+            ["default"],
+            application: "org.example.Notes",
+            target: PromptTarget(kind: .custom)
+        )
         #expect(Self.code(server.run(grant, conversation: Self.conversation(Self.notes))) == .missingEntitlement)
-        #expect(Self.code(server.run(.applications, conversation: Self.conversation(Self.notes))) == .missingEntitlement)
+        #expect(
+            Self.code(server.run(.applications, conversation: Self.conversation(Self.notes))) == .missingEntitlement
+        )
         // The registry's own items are closed to every client, the user's programs included.
-        var records = try Self.query([kSecAttrAccessGroup as String: ApplicationRegistry.recordsGroup, kSecMatchLimit as String: kSecMatchLimitAll], for: .copyMatching)
+        var records = try Self.query(
+            [
+                kSecAttrAccessGroup as String: ApplicationRegistry.recordsGroup,
+                kSecMatchLimit as String: kSecMatchLimitAll,
+            ],
+            for: .copyMatching
+        )
         records.accessGroups = AccessGroups(["*"])
-        #expect(Self.code(server.run(.search(records), conversation: Self.conversation(.unsandboxed))) == .missingEntitlement)
-        var every = try Self.query([kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true], for: .copyMatching)
+        #expect(
+            Self.code(server.run(.search(records), conversation: Self.conversation(.unsandboxed)))
+                == .missingEntitlement
+        )
+        var every = try Self.query(
+            [kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true],
+            for: .copyMatching
+        )
         every.accessGroups = AccessGroups(["*"])
         guard case .items(let items) = server.run(.search(every), conversation: Self.conversation(.unsandboxed)) else {
             Issue.record("the user's program could not list the items")
@@ -184,7 +246,9 @@ import Testing
         // The user's own items need nothing; the app's names are visible, its secret is not.
         #expect(Self.data(try read("Mine", as: .unsandboxed)) == "Mine secret")
         let needed = try read("Notes", as: .unsandboxed)
-        guard case .keychainError(let error) = needed, error.code == .authenticationNeeded, let request = error.authenticationRequest else {
+        guard case .keychainError(let error) = needed, error.code == .authenticationNeeded,
+            let request = error.authenticationRequest
+        else {
             Issue.record("an app's secret was released without the user's presence")
             return
         }
@@ -199,10 +263,16 @@ import Testing
             (AccessControl(protection: .whenUnlocked), nil),
         ] {
             let evaluation = EngineRequest.evaluateAccessControl(
-                accessControl, operation: .confirmPresence, missing: missing, context: context,
-                reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+                accessControl,
+                operation: .confirmPresence,
+                missing: missing,
+                context: context,
+                reason: "read",
+                interactionAllowed: true,
+                target: PromptTarget(kind: .custom)
             )
-            guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed)) else {
+            guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed))
+            else {
                 Issue.record("the presence check passed with nobody present")
                 continue
             }
@@ -211,8 +281,13 @@ import Testing
         // either, even answered: it is not the check, whose words the user did not see.
         for operation in [AccessOperation.createItem, .useItem] {
             let evaluation = EngineRequest.evaluateAccessControl(
-                PresenceLedger.check, operation: operation, missing: nil, context: context,
-                reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+                PresenceLedger.check,
+                operation: operation,
+                missing: nil,
+                context: context,
+                reason: "read",
+                interactionAllowed: true,
+                target: PromptTarget(kind: .custom)
             )
             _ = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
             #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
@@ -220,20 +295,31 @@ import Testing
         // Deleting or changing the app's item asks too.
         var delete = try Self.query([kSecAttrService as String: "Notes"], for: .delete)
         delete.credentialReference = context
-        #expect(Self.code(server.run(.delete(delete), conversation: Self.conversation(.unsandboxed))) == .authenticationNeeded)
+        #expect(
+            Self.code(server.run(.delete(delete), conversation: Self.conversation(.unsandboxed)))
+                == .authenticationNeeded
+        )
 
         // The passcode, answered to the server's prompt, proves presence for that context.
         let evaluation = EngineRequest.evaluateAccessControl(
-            PresenceLedger.check, operation: .confirmPresence, missing: nil, context: context,
-            reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+            PresenceLedger.check,
+            operation: .confirmPresence,
+            missing: nil,
+            context: context,
+            reason: "read",
+            interactionAllowed: true,
+            target: PromptTarget(kind: .custom)
         )
-        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
+        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
+        else {
             Issue.record("the passcode did not prove presence")
             return
         }
         #expect(Self.data(try read("Notes", as: .unsandboxed, context: context)) == "Notes secret")
         // Not another context, and not once this one is released.
-        #expect(Self.code(try read("Notes", as: .unsandboxed, context: try engine.makeContext())) == .authenticationNeeded)
+        #expect(
+            Self.code(try read("Notes", as: .unsandboxed, context: try engine.makeContext())) == .authenticationNeeded
+        )
         _ = server.run(.releaseContext(context), conversation: Self.conversation(.unsandboxed))
         #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) != nil)
     }
@@ -244,7 +330,10 @@ import Testing
     @Test func anAppsEnclaveKeyWorksForTheUsersProgramsOnlyAfterThePasscode() throws {
         try engine.setPasscode("2468", current: nil, progress: nil)
         var generate = try QueryParser.parse(
-            [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("notes key".utf8), kSecReturnData as String: true],
+            [
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("notes key".utf8),
+                kSecReturnData as String: true,
+            ],
             for: .add
         )
         generate.accessGroups = AccessGroups(["default", "*"])
@@ -256,7 +345,10 @@ import Testing
         #expect(created.data?.count == 65)
         let digest = Data(repeating: 7, count: 32)
         for returnTypes in [ReturnTypes.data, .attributes, []] {
-            var sign = try QueryParser.parse([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("notes key".utf8)], for: .copyMatching)
+            var sign = try QueryParser.parse(
+                [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("notes key".utf8)],
+                for: .copyMatching
+            )
             sign.accessGroups = AccessGroups(["default", "*"])
             sign.returnTypes = returnTypes
             sign.keyOperation = .sign(digest: digest)
@@ -281,15 +373,21 @@ import Testing
         _ = try add("Notes", as: Self.notes)
         // The user's programs script the simulated sensor: a match it was told to give proves nothing.
         for change in [SimulatedSensorChange.install(.touchID), .enroll("thumb"), .queue([.match, .match])] {
-            guard case .done = server.run(.changeSimulatedSensor(change), conversation: Self.conversation(.unsandboxed)) else {
+            guard case .done = server.run(.changeSimulatedSensor(change), conversation: Self.conversation(.unsandboxed))
+            else {
                 Issue.record("the sensor could not be set up")
                 return
             }
         }
         let context = try engine.makeContext()
         let evaluation = EngineRequest.evaluateAccessControl(
-            PresenceLedger.check, operation: .confirmPresence, missing: [[.biometryAny]], context: context,
-            reason: "read", interactionAllowed: true, target: PromptTarget(kind: .custom)
+            PresenceLedger.check,
+            operation: .confirmPresence,
+            missing: [[.biometryAny]],
+            context: context,
+            reason: "read",
+            interactionAllowed: true,
+            target: PromptTarget(kind: .custom)
         )
         guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed)) else {
             Issue.record("a scripted match proved presence")
@@ -298,7 +396,8 @@ import Testing
         #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
 
         // The passcode does; locking the keychain forgets it.
-        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
+        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
+        else {
             Issue.record("the passcode did not prove presence")
             return
         }
@@ -314,8 +413,14 @@ import Testing
             .changeSimulatedSensor(.install(.touchID)), .applications,
         ]
         for request in requests {
-            #expect(Self.code(server.run(request, conversation: Self.conversation(Self.notes))) == .missingEntitlement, "\(request)")
-            #expect(Self.code(server.run(request, conversation: Self.conversation(.unverifiable))) == .missingEntitlement, "\(request)")
+            #expect(
+                Self.code(server.run(request, conversation: Self.conversation(Self.notes))) == .missingEntitlement,
+                "\(request)"
+            )
+            #expect(
+                Self.code(server.run(request, conversation: Self.conversation(.unverifiable))) == .missingEntitlement,
+                "\(request)"
+            )
         }
         #expect(try engine.lockState().hasPasscode == false)
         // What it may ask: its items, the lock state.
@@ -332,16 +437,30 @@ import Testing
         query.accessGroups = AccessGroups(["default", "*"])
         var changes = ItemUpdate()
         changes.attributes[QueryKey.accessGroup] = .data(Data("flatpak:org.example.Notes".utf8))
-        #expect(Self.code(server.run(.update(query, changes), conversation: Self.conversation(.unsandboxed))) == .invalidParameter)
+        #expect(
+            Self.code(server.run(.update(query, changes), conversation: Self.conversation(.unsandboxed)))
+                == .invalidParameter
+        )
         var search = try Self.query([kSecAttrService as String: "Mine"], for: .copyMatching)
         search.attributes[QueryKey.accessGroup] = .data(Data("default".utf8))
-        #expect(Self.code(server.run(.search(search), conversation: Self.conversation(.unsandboxed))) == .invalidParameter)
+        #expect(
+            Self.code(server.run(.search(search), conversation: Self.conversation(.unsandboxed))) == .invalidParameter
+        )
     }
 
     @Test func grantingNeedsThePasscodeWhenOneIsSet() throws {
         try engine.setPasscode("2468", current: nil, progress: nil)
-        let grant = EngineRequest.grantAccessGroups(["default"], application: "org.example.Notes", target: PromptTarget(kind: .custom))
-        guard case .authenticationFailure = server.run(grant, conversation: Self.conversation(.unsandboxed, answering: "1357")) else {
+        let grant = EngineRequest.grantAccessGroups(
+            ["default"],
+            application: "org.example.Notes",
+            target: PromptTarget(kind: .custom)
+        )
+        guard
+            case .authenticationFailure = server.run(
+                grant,
+                conversation: Self.conversation(.unsandboxed, answering: "1357")
+            )
+        else {
             Issue.record("a wrong passcode granted a group")
             return
         }
@@ -353,6 +472,8 @@ import Testing
         // The grant outlives the server: it is an item of the keychain, sealed like the user's.
         let reopened = ApplicationRegistry(engine: engine)
         #expect(reopened.applications()["org.example.Notes"] == ["default"])
-        #expect(reopened.grant(for: Self.notes, present: false).groups.groups == ["flatpak:org.example.Notes", "default"])
+        #expect(
+            reopened.grant(for: Self.notes, present: false).groups.groups == ["flatpak:org.example.Notes", "default"]
+        )
     }
 }

@@ -32,10 +32,10 @@ import Testing
 
     static var addition: [String: Any] {
         [
-        kSecClass as String: kSecClassGenericPassword,
-        kSecAttrService as String: "Boundary",
-        kSecAttrAccount as String: "me",
-        kSecValueData as String: Data("wire secret".utf8),
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "Boundary",
+            kSecAttrAccount as String: "me",
+            kSecValueData as String: Data("wire secret".utf8),
         ]
     }
 
@@ -97,7 +97,10 @@ import Testing
 
     @Test func errorsCrossWithoutSecretsOrCauses() throws {
         let keychain = try TemporaryKeychain()
-        let loopback = WireEngine(serving: try #require(keychain.device.embedded), prompt: keychain.device.configuration.passcodePrompt)
+        let loopback = WireEngine(
+            serving: try #require(keychain.device.embedded),
+            prompt: keychain.device.configuration.passcodePrompt
+        )
         let addition = try Self.query(Self.addition, for: .add)
         _ = try loopback.add(addition)
         do {
@@ -111,7 +114,10 @@ import Testing
 
     @Test func credentialsStayWithTheirReference() throws {
         let keychain = try TemporaryKeychain(passcode: "2468")
-        let engine = WireEngine(serving: try #require(keychain.device.embedded), prompt: keychain.device.configuration.passcodePrompt)
+        let engine = WireEngine(
+            serving: try #require(keychain.device.embedded),
+            prompt: keychain.device.configuration.passcodePrompt
+        )
         let access = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: AccessControl.devicePasscode)
         var addition = try Self.query(Self.addition, for: .add)
         addition.accessControl = access
@@ -119,12 +125,22 @@ import Testing
         _ = try engine.add(addition)
 
         let read = try Self.query(
-            [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Boundary", kSecReturnData as String: true],
+            [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Boundary",
+                kSecReturnData as String: true,
+            ],
             for: .copyMatching
         )
         let context = try engine.makeContext()
         keychain.queuePasscodeReplies([.entered("2468")])
-        try engine.evaluate(access, operation: .useItem, missing: nil, for: context, reason: "test", interactionAllowed: true)
+        try engine.evaluate(
+            access,
+            operation: .useItem,
+            missing: nil,
+            for: context,
+            reason: "test",
+            interactionAllowed: true
+        )
         #expect(Self.searchError(engine, read, with: context) == nil)
         var authorized = read
         authorized.credentialReference = context
@@ -139,7 +155,14 @@ import Testing
             #expect(Self.searchError(engine, read, with: reference) == .authenticationNeeded)
         }
         do {
-            try engine.evaluate(access, operation: .useItem, missing: nil, for: context, reason: "test", interactionAllowed: false)
+            try engine.evaluate(
+                access,
+                operation: .useItem,
+                missing: nil,
+                for: context,
+                reason: "test",
+                interactionAllowed: false
+            )
             Issue.record("a released context was evaluated")
         } catch {
             #expect(error.code == .invalidContext)
@@ -147,7 +170,11 @@ import Testing
     }
 
     /// The code a search with `reference` fails with, `nil` if it succeeds.
-    static func searchError(_ engine: any Engine, _ query: ItemQuery, with reference: ContextReference) -> KeychainError.Code? {
+    static func searchError(
+        _ engine: any Engine,
+        _ query: ItemQuery,
+        with reference: ContextReference
+    ) -> KeychainError.Code? {
         var query = query
         query.credentialReference = reference
         do {
@@ -172,7 +199,9 @@ import Testing
 
     @Test func aCallerSuppliedReferenceMustBeOne() throws {
         let keychain = try TemporaryKeychain()
-        let short: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecUseCredentialReference as String: Data([1, 2, 3])]
+        let short: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecUseCredentialReference as String: Data([1, 2, 3]),
+        ]
         let unknown: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecUseCredentialReference as String: Data(count: ContextReference.length),
@@ -186,7 +215,10 @@ import Testing
 
     @Test func progressCrossesTheBoundary() throws {
         let keychain = try TemporaryKeychain()
-        let engine = WireEngine(serving: try #require(keychain.device.embedded), prompt: keychain.device.configuration.passcodePrompt)
+        let engine = WireEngine(
+            serving: try #require(keychain.device.embedded),
+            prompt: keychain.device.configuration.passcodePrompt
+        )
         for index in 0..<5 {
             var addition = Self.addition
             addition[kSecAttrAccount as String] = "account \(index)"

@@ -44,7 +44,9 @@ import Testing
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
                 if cancellation.isCancelled { return .cancelled }
-                if let outcome = waiting.withLock({ $0.first { $0.cancellation === cancellation }?.outcome }) { return outcome }
+                if let outcome = waiting.withLock({ $0.first { $0.cancellation === cancellation }?.outcome }) {
+                    return outcome
+                }
                 Thread.sleep(forTimeInterval: 0.005)
             }
             return .cancelled
@@ -64,7 +66,12 @@ import Testing
     @Test func releasingOneContextCancelsItsMatchAndNotAnotherContexts() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-match-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, logger: EngineLog().makeLogger())
+        let keychain = try Keychain(
+            directory: directory,
+            accessGroups: .standard,
+            passcodeKDF: .testing,
+            logger: EngineLog().makeLogger()
+        )
         try keychain.keybagService.setPasscode("2468", current: nil)
         let sensor = WaitingSensor()
         let gate = AuthenticationGate(keybagService: keychain.keybagService, sensor: sensor, prompt: .none)

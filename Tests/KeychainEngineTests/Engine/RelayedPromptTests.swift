@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainContract
 import KeychainServices
@@ -49,11 +48,21 @@ import Testing
         }
         let engine = WireEngine(serving: try #require(keychain.device.embedded), prompt: prompt)
         let context = try engine.makeContext()
-        try engine.evaluate(access, operation: .useItem, missing: nil, for: context, reason: "Read the boundary item", interactionAllowed: true)
+        try engine.evaluate(
+            access,
+            operation: .useItem,
+            missing: nil,
+            for: context,
+            reason: "Read the boundary item",
+            interactionAllowed: true
+        )
         #expect(asked.withLock { $0 } == [PromptQuestion(purpose: .devicePasscode, reason: "Read the boundary item")])
 
         var read = try EngineBoundaryTests.query(
-            [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Boundary", kSecReturnData as String: true],
+            [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Boundary",
+                kSecReturnData as String: true,
+            ],
             for: .copyMatching
         )
         read.credentialReference = context
@@ -68,7 +77,14 @@ import Testing
         let context = try engine.makeContext()
         for expected in [AuthenticationFailure.Code.authenticationFailed, .userCancel] {
             let outcome = Result { () throws(AuthenticationFailure) in
-                try engine.evaluate(access, operation: .useItem, missing: nil, for: context, reason: "test", interactionAllowed: true)
+                try engine.evaluate(
+                    access,
+                    operation: .useItem,
+                    missing: nil,
+                    for: context,
+                    reason: "test",
+                    interactionAllowed: true
+                )
             }
             guard case .failure(let failure) = outcome else {
                 Issue.record("the evaluation succeeded without the passcode")
@@ -84,7 +100,14 @@ import Testing
         keychain.queuePasscodeReplies([.entered("2468")])  // the engine's own prompt must not be used
         let context = try engine.makeContext()
         let outcome = Result { () throws(AuthenticationFailure) in
-            try engine.evaluate(access, operation: .useItem, missing: nil, for: context, reason: "test", interactionAllowed: true)
+            try engine.evaluate(
+                access,
+                operation: .useItem,
+                missing: nil,
+                for: context,
+                reason: "test",
+                interactionAllowed: true
+            )
         }
         guard case .failure(let failure) = outcome else {
             Issue.record("a client with no prompt was authenticated")
@@ -97,7 +120,9 @@ import Testing
         let keychain = try TemporaryKeychain()
         let server = EngineResponder(engine: try #require(keychain.device.embedded))
         let unasked = try EngineWire.encode(EngineRequest.answer(.entered("2468")))
-        #expect(try EngineBoundaryTests.errorCode(server.respond(to: unasked, conversation: .silent)) == .invalidParameter)
+        #expect(
+            try EngineBoundaryTests.errorCode(server.respond(to: unasked, conversation: .silent)) == .invalidParameter
+        )
     }
 
     @Test func aClientThatCannotAnswerIsNotInteractive() throws {
@@ -117,7 +142,9 @@ import Testing
         let nonsense = try EngineWire.encode(EngineRequest.lock)
         for answer in [nil, nonsense, [0xFF, 0x00]] as [[UInt8]?] {
             let conversation = EngineConversation(program: nil, report: { _ in }, ask: { _ in answer })
-            let reply = try EngineBoundaryTests.decodeReply(server.respond(to: try EngineWire.encode(request), conversation: conversation))
+            let reply = try EngineBoundaryTests.decodeReply(
+                server.respond(to: try EngineWire.encode(request), conversation: conversation)
+            )
             guard case .authenticationFailure(let failure) = reply else {
                 Issue.record("a client that cannot answer was authenticated")
                 continue

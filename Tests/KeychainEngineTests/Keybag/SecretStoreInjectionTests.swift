@@ -34,7 +34,9 @@ import Testing
         func exists() -> Bool { lock.withLock { installed != nil } }
 
         func load() throws(KeychainError) -> SymmetricKey {
-            guard let key = lock.withLock({ installed }) else { throw KeychainError(.decode, "no device secret in memory") }
+            guard let key = lock.withLock({ installed }) else {
+                throw KeychainError(.decode, "no device secret in memory")
+            }
             return key
         }
 
@@ -61,7 +63,13 @@ import Testing
 
     static func open(_ directory: URL, device: (any DeviceSecretStore)?) throws(KeychainError) -> Keychain {
         let secrets = device.map { SecretStores(device: $0, keybag: FileKeybagSecretStore(directory: directory)) }
-        return try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, secrets: secrets, logger: EngineLog().makeLogger())
+        return try Keychain(
+            directory: directory,
+            accessGroups: .standard,
+            passcodeKDF: .testing,
+            secrets: secrets,
+            logger: EngineLog().makeLogger()
+        )
     }
 
     static func query(_ values: [String: Any], _ kind: KeychainOperation) throws(KeychainError) -> ItemQuery {
@@ -73,20 +81,32 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = MemoryDeviceSecretStore()
         let keychain = try Self.open(directory, device: store)
-        _ = try keychain.add(try Self.query(["class": "genp", "svce": "Injected", "acct": "me", "v_Data": Data("kept".utf8)], .add))
+        _ = try keychain.add(
+            try Self.query(["class": "genp", "svce": "Injected", "acct": "me", "v_Data": Data("kept".utf8)], .add)
+        )
         #expect(store.stagings == 1)
         #expect(store.exists() && store.staged().isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(FileDeviceSecretStore.fileName).path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent(FileDeviceSecretStore.fileName).path
+            )
+        )
 
         // The same store opens it again, and the item reads back.
         let reopened = try Self.open(directory, device: store)
-        let found = try reopened.search(try Self.query(["class": "genp", "svce": "Injected", "r_Data": true], .copyMatching))
+        let found = try reopened.search(
+            try Self.query(["class": "genp", "svce": "Injected", "r_Data": true], .copyMatching)
+        )
         #expect(found.first?.data == Data("kept".utf8))
         #expect(store.stagings == 1)
 
         // The files alone cannot: the keybag was sealed under the store's secret, and no new one is made.
         let error = #expect(throws: KeychainError.self) { try Self.open(directory, device: nil) }
         #expect(error?.code == .decode)
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(FileDeviceSecretStore.fileName).path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent(FileDeviceSecretStore.fileName).path
+            )
+        )
     }
 }

@@ -31,7 +31,9 @@ import Testing
     static func checkpointedCopy() throws -> (fixture: TamperFixture, copy: URL) {
         let fixture = try TamperFixture()
         try fixture.keychain.device.keychain.store.writeWithoutTransaction { db throws(KeychainError) in
-            do { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } catch { throw KeychainError(.io, "checkpoint failed") }
+            do { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } catch {
+                throw KeychainError(.io, "checkpoint failed")
+            }
         }
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kc-file-tamper-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
@@ -45,7 +47,10 @@ import Testing
     }
 
     static func open(_ home: URL) throws -> Device {
-        try Device(home: KeychainHome(url: home), configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none))
+        try Device(
+            home: KeychainHome(url: home),
+            configuration: DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        )
     }
 
     /// Every read of `device` gives the item's own secret or fails with a storage status; how many succeeded.
@@ -71,7 +76,10 @@ import Testing
     static func contents(of home: URL) throws -> [String] {
         var configuration = Configuration()
         configuration.readonly = true
-        let queue = try DatabaseQueue(path: home.appendingPathComponent("keychain.db").path, configuration: configuration)
+        let queue = try DatabaseQueue(
+            path: home.appendingPathComponent("keychain.db").path,
+            configuration: configuration
+        )
         return try queue.read { db in
             try ["genp", "inet", "sealed_keybag"].flatMap { table in
                 try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { "\(table) \($0)" }
@@ -86,7 +94,8 @@ import Testing
         let original = try Data(contentsOf: secretURL)
         let other = try TemporaryKeychain()
         let foreign = try Data(contentsOf: other.directory.appendingPathComponent("device.key"))
-        let variants = Damage.allCases.map { ($0.description, $0.apply(to: original)) } + [("another keychain's", foreign)]
+        let variants =
+            Damage.allCases.map { ($0.description, $0.apply(to: original)) } + [("another keychain's", foreign)]
         let database = try Self.contents(of: home)
         for (name, damaged) in variants {
             try damaged.write(to: secretURL)
@@ -108,7 +117,8 @@ import Testing
         let original = try Data(contentsOf: secretURL)
         let other = try TemporaryKeychain()
         let foreign = try Data(contentsOf: other.directory.appendingPathComponent("keybag.key"))
-        let variants = Damage.allCases.map { ($0.description, $0.apply(to: original)) } + [("another keychain's", foreign)]
+        let variants =
+            Damage.allCases.map { ($0.description, $0.apply(to: original)) } + [("another keychain's", foreign)]
         let database = try Self.contents(of: home)
         for (name, damaged) in variants {
             try damaged.write(to: secretURL)
@@ -124,7 +134,9 @@ import Testing
     }
 
     /// Truncated or overwritten database files: an error or the intact part, never an empty keychain.
-    @Test(arguments: ["empty", "100 bytes", "first page", "half", "header zeroed", "page 2 garbage", "last page garbage"])
+    @Test(arguments: [
+        "empty", "100 bytes", "first page", "half", "header zeroed", "page 2 garbage", "last page garbage",
+    ])
     func damagedDatabaseFile(damage: String) throws {
         let (fixture, home) = try Self.checkpointedCopy()
         defer { try? FileManager.default.removeItem(at: home) }
@@ -156,7 +168,9 @@ import Testing
         var opened = 0
         for offset in [0, 32, 100, 4_200, 9_000, 20_000] {
             let fixture = try TamperFixture()
-            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kc-wal-tamper-\(UUID().uuidString)")
+            let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "kc-wal-tamper-\(UUID().uuidString)"
+            )
             defer { try? FileManager.default.removeItem(at: copy) }
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             // A reader holds the log (the keychain truncates it a second after writes otherwise),

@@ -44,10 +44,16 @@ import Testing
             try Self.expectOnlyDamaged([0], in: table, fixture: fixture, "\(target) \(damage)")
             try Self.expectReplaceable(0, in: table, fixture: fixture, "\(target) \(damage)")
             // What the engine said of it names the class, never the item's account or secret.
-            #expect(fixture.keychain.log.lines.contains { $0.metadata["keychain.item.class"] == table }, "\(target) \(damage)")
+            #expect(
+                fixture.keychain.log.lines.contains { $0.metadata["keychain.item.class"] == table },
+                "\(target) \(damage)"
+            )
             for line in fixture.keychain.log.lines {
                 let text = line.message + line.metadata.map { "\($0.key)=\($0.value)" }.joined()
-                #expect(!text.contains("account-") && !text.contains("secret of") && !text.contains("tamper"), "\(target) \(damage)")
+                #expect(
+                    !text.contains("account-") && !text.contains("secret of") && !text.contains("tamper"),
+                    "\(target) \(damage)"
+                )
             }
         }
     }
@@ -74,12 +80,19 @@ import Testing
         let fixture = try TamperFixture()
         let columns = TamperFixture.columns(of: "genp")
         try fixture.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(columns.joined(separator: ", ")) FROM genp ORDER BY rowid LIMIT 2")
-            try db.execute(sql: "DELETE FROM genp WHERE rowid IN (?, ?)", arguments: [rows[0]["rowid"], rows[1]["rowid"]])
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT rowid, \(columns.joined(separator: ", ")) FROM genp ORDER BY rowid LIMIT 2"
+            )
+            try db.execute(
+                sql: "DELETE FROM genp WHERE rowid IN (?, ?)",
+                arguments: [rows[0]["rowid"], rows[1]["rowid"]]
+            )
             for (row, target) in zip(rows, rows.reversed()) {
                 let values = columns.map { row[$0] as DatabaseValue }
                 try db.execute(
-                    sql: "INSERT INTO genp (rowid, \(columns.joined(separator: ", "))) VALUES (?, \(columns.map { _ in "?" }.joined(separator: ", ")))",
+                    sql:
+                        "INSERT INTO genp (rowid, \(columns.joined(separator: ", "))) VALUES (?, \(columns.map { _ in "?" }.joined(separator: ", ")))",
                     arguments: StatementArguments([target["rowid"] as DatabaseValue] + values)
                 )
             }
@@ -96,7 +109,12 @@ import Testing
 
     /// The `damaged` accounts of `table` are not found (alone or in an all-items search); every
     /// other item of both tables reads back its own secret.
-    static func expectOnlyDamaged(_ damaged: Set<Int>, in table: String, fixture: TamperFixture, _ comment: String) throws {
+    static func expectOnlyDamaged(
+        _ damaged: Set<Int>,
+        in table: String,
+        fixture: TamperFixture,
+        _ comment: String
+    ) throws {
         for itemTable in ["genp", "inet"] {
             let itemClass = TamperFixture.itemClass(table: itemTable)
             var expected: [String: Data] = [:]

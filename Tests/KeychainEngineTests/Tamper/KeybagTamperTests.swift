@@ -73,8 +73,9 @@ import Testing
         }
         let (table, column, condition) = parse(target)
         let original = try fixture.keychain.device.keychain.store.read { db throws(KeychainError) in
-            do { return try DatabaseValue.fetchOne(db, sql: "SELECT \(column) FROM \(table)\(condition)") ?? .null }
-            catch { throw KeychainError(.io, "test read failed") }
+            do {
+                return try DatabaseValue.fetchOne(db, sql: "SELECT \(column) FROM \(table)\(condition)") ?? .null
+            } catch { throw KeychainError(.io, "test read failed") }
         }
         let replacement = damage(original)
         try fixture.write { db in
@@ -85,7 +86,9 @@ import Testing
         try readEverything(fixture, context: context, expectIntact: false)
 
         let restoreCondition = column == "pdmn" ? " WHERE pdmn = 'zz'" : condition
-        try fixture.write { db in try db.execute(sql: "UPDATE \(table) SET \(column) = ?\(restoreCondition)", arguments: [original]) }
+        try fixture.write { db in
+            try db.execute(sql: "UPDATE \(table) SET \(column) = ?\(restoreCondition)", arguments: [original])
+        }
         try readEverything(fixture, context: "\(context), restored", expectIntact: true)
     }
 
@@ -109,7 +112,10 @@ import Testing
                         #expect(data == TamperFixture.secret(itemClass, account), "\(context): \(account) misread")
                     } else {
                         #expect(!expectIntact, "\(context): \(table) \(account) gave \(status)")
-                        #expect([errSecItemNotFound, errSecDecode, errSecInteractionNotAllowed].contains(status), "\(context): \(status)")
+                        #expect(
+                            [errSecItemNotFound, errSecDecode, errSecInteractionNotAllowed].contains(status),
+                            "\(context): \(status)"
+                        )
                     }
                 }
             }

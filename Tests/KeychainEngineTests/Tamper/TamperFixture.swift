@@ -26,7 +26,8 @@ import KeychainTesting
 /// classes, and the means to damage its rows directly in SQLite.
 struct TamperFixture {
     nonisolated(unsafe) static let protections = [
-        kSecAttrAccessibleWhenUnlocked, kSecAttrAccessibleAfterFirstUnlock, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+        kSecAttrAccessibleWhenUnlocked, kSecAttrAccessibleAfterFirstUnlock,
+        kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
     ]
     static let accounts = ["account-0", "account-1", "account-2"]
 
@@ -91,7 +92,9 @@ struct TamperFixture {
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             var found: [String: Data] = [:]
             for item in (result as? [[String: Any]]) ?? [] {
-                if let account = item[kSecAttrAccount as String] as? String, let data = item[kSecValueData as String] as? Data {
+                if let account = item[kSecAttrAccount as String] as? String,
+                    let data = item[kSecValueData as String] as? Data
+                {
                     found[account] = data
                 }
             }
@@ -111,7 +114,10 @@ struct TamperFixture {
     func value(table: String, column: String, account: Int) throws -> DatabaseValue {
         try keychain.device.keychain.store.read { db throws(KeychainError) in
             do {
-                return try DatabaseValue.fetchOne(db, sql: "SELECT \(column) FROM \(table) ORDER BY rowid LIMIT 1 OFFSET \(account)")
+                return try DatabaseValue.fetchOne(
+                    db,
+                    sql: "SELECT \(column) FROM \(table) ORDER BY rowid LIMIT 1 OFFSET \(account)"
+                )
                     ?? .null
             } catch {
                 throw KeychainError(.io, "test read failed")
@@ -122,7 +128,8 @@ struct TamperFixture {
     func set(table: String, column: String, account: Int, to value: (any DatabaseValueConvertible)?) throws {
         try write { db in
             try db.execute(
-                sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = (SELECT rowid FROM \(table) ORDER BY rowid LIMIT 1 OFFSET \(account))",
+                sql:
+                    "UPDATE \(table) SET \(column) = ? WHERE rowid = (SELECT rowid FROM \(table) ORDER BY rowid LIMIT 1 OFFSET \(account))",
                 arguments: [value]
             )
         }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -27,11 +26,20 @@ import Testing
             switch round % 4 {
             case 0:
                 for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255,
+                        using: &generator
+                    )
                 }
             case 1: bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)))
-            case 2: bytes += (0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            default: bytes = (0..<Int.random(in: 0...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            case 2:
+                bytes += (0..<Int.random(in: 1...64, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
+            default:
+                bytes = (0..<Int.random(in: 0...200, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
             }
             return Data(bytes)
         }
@@ -45,22 +53,39 @@ import Testing
             let data = try SecKeyTestSupport.externalRepresentation(key)
             for bytes in Self.mutations(of: data, count: 300) {
                 for keyClass in [kSecAttrKeyClassPrivate, kSecAttrKeyClassPublic] {
-                    let made = SecKeyCreateWithData(bytes as CFData, [kSecAttrKeyType: type, kSecAttrKeyClass: keyClass] as CFDictionary, nil)
+                    let made = SecKeyCreateWithData(
+                        bytes as CFData,
+                        [kSecAttrKeyType: type, kSecAttrKeyClass: keyClass] as CFDictionary,
+                        nil
+                    )
                     if let made { _ = SecKeyCopyAttributes(made) }
                 }
             }
         }
         let message = Data("message".utf8) as CFData
-        let signature = try #require(SecKeyCreateSignature(ecKey, .ecdsaSignatureMessageX962SHA256, message, nil) as Data?)
+        let signature = try #require(
+            SecKeyCreateSignature(ecKey, .ecdsaSignatureMessageX962SHA256, message, nil) as Data?
+        )
         for bytes in Self.mutations(of: signature, count: 500) {
             _ = SecKeyVerifySignature(ecPublic, .ecdsaSignatureMessageX962SHA256, message, bytes as CFData, nil)
             _ = SecKeyVerifySignature(ecPublic, .ecdsaSignatureMessageRFC4754SHA256, message, bytes as CFData, nil)
         }
-        let sealed = try #require(SecKeyCreateEncryptedData(ecPublic, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, message, nil) as Data?)
+        let sealed = try #require(
+            SecKeyCreateEncryptedData(ecPublic, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, message, nil)
+                as Data?
+        )
         for bytes in Self.mutations(of: sealed, count: 500) {
-            #expect(SecKeyCreateDecryptedData(ecKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, bytes as CFData, nil) == nil || bytes == sealed)
+            #expect(
+                SecKeyCreateDecryptedData(
+                    ecKey,
+                    .eciesEncryptionCofactorVariableIVX963SHA256AESGCM,
+                    bytes as CFData,
+                    nil
+                ) == nil || bytes == sealed
+            )
         }
-        for bytes in Self.mutations(of: Data("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV".utf8), count: 300) {
+        for bytes in Self.mutations(of: Data("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV".utf8), count: 300)
+        {
             let algorithm = SecKeyAlgorithm(rawValue: String(decoding: bytes, as: UTF8.self) as CFString)
             _ = SecKeyIsAlgorithmSupported(ecKey, .decrypt, algorithm)
             _ = SecKeyCreateSignature(ecKey, algorithm, message, nil)

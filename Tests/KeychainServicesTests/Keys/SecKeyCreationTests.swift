@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -36,7 +35,8 @@ import Testing
 
         let restoredPrivate = SecKeyCreateWithData(
             privateData as CFData,
-            [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate] as CFDictionary,
+            [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPrivate]
+                as CFDictionary,
             nil
         )
         let restoredPublic = SecKeyCreateWithData(
@@ -81,7 +81,10 @@ import Testing
         #expect(privateAttributes[kSecAttrEffectiveKeySize as String] as? Int == 256)
         #expect(privateAttributes[kSecAttrApplicationLabel as String] as? Data == label)
         #expect(publicAttributes[kSecAttrApplicationLabel as String] as? Data == label)
-        #expect(privateAttributes[kSecValueData as String] as? Data == SecKeyCopyExternalRepresentation(privateKey, nil) as Data?)
+        #expect(
+            privateAttributes[kSecValueData as String] as? Data == SecKeyCopyExternalRepresentation(privateKey, nil)
+                as Data?
+        )
         #expect(publicAttributes[kSecValueData as String] as? Data == publicData)
         // si-41-sececkey's testcopyattributes: a private key derives, a public one does not.
         #expect(privateAttributes[kSecAttrCanDerive as String] as? Bool == true)
@@ -110,9 +113,18 @@ import Testing
             ([kSecAttrKeyType as String: 73, kSecAttrKeySizeInBits as String: 256], Int(errSecParam)),
             ([kSecAttrKeyType as String: "99", kSecAttrKeySizeInBits as String: 256], Int(errSecParam)),
             ([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom], Int(errSecParam)),
-            ([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 255], Int(errSecParam)),
-            ([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: "abc"], Int(errSecParam)),
-            ([kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 768], Int(errSecUnimplemented)),
+            (
+                [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 255],
+                Int(errSecParam)
+            ),
+            (
+                [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: "abc"],
+                Int(errSecParam)
+            ),
+            (
+                [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 768],
+                Int(errSecUnimplemented)
+            ),
             // (A Secure Enclave key that is not stored is made by the keychain's engine: SecureEnclaveKeyTests, in a
             // throw-away keychain. One on another curve is refused before any keychain is opened.)
             (
@@ -130,7 +142,8 @@ import Testing
         }
         // A size given as a string of digits is a size.
         let sized = SecKeyCreateRandomKey(
-            [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: "384"] as CFDictionary,
+            [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: "384"]
+                as CFDictionary,
             nil
         )
         #expect(sized.map(SecKeyGetBlockSize) == 48)
@@ -146,8 +159,14 @@ import Testing
         mismatched[96] ^= 0x01
         var compressed = Data([0x02 | (publicData[64] & 1)])
         compressed.append(publicData[1..<33])
-        let publicClass: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: kSecAttrKeyClassPublic]
-        let privateClass: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate]
+        let publicClass: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
+        ]
+        let privateClass: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
+        ]
         let cases: [(Data, [String: Any])] = [
             (privateData, publicClass),
             (Data(publicData), privateClass),
@@ -158,17 +177,23 @@ import Testing
             (Data(repeating: 0, count: 65), publicClass),
             (Data(publicData), [kSecAttrKeyClass as String: kSecAttrKeyClassPublic]),
             (Data(publicData), [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom]),
-            (Data(publicData), [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: "7"]),
+            (
+                Data(publicData),
+                [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: "7"]
+            ),
         ]
         for (data, attributes) in cases {
-            let outcome = SecKeyTestSupport.capture { SecKeyCreateWithData(data as CFData, attributes as CFDictionary, $0) }
+            let outcome = SecKeyTestSupport.capture {
+                SecKeyCreateWithData(data as CFData, attributes as CFDictionary, $0)
+            }
             #expect(outcome.result == nil)
             #expect(outcome.code == Int(errSecParam))
         }
         // The key type and class may be numbers; a size that disagrees with the data is ignored, as Apple ignores it.
         let numeric = SecKeyCreateWithData(
             Data(publicData) as CFData,
-            [kSecAttrKeyType as String: 73, kSecAttrKeyClass as String: 0, kSecAttrKeySizeInBits as String: 384] as CFDictionary,
+            [kSecAttrKeyType as String: 73, kSecAttrKeyClass as String: 0, kSecAttrKeySizeInBits as String: 384]
+                as CFDictionary,
             nil
         )
         #expect(numeric.map(SecKeyGetBlockSize) == 32)

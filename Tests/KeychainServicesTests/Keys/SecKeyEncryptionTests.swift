@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -33,7 +32,9 @@ import Testing
     }
 
     static func appleVectors() throws -> AppleVectors {
-        let url = try #require(Bundle.module.url(forResource: "seckey-ecies-apple", withExtension: "json", subdirectory: "Vectors"))
+        let url = try #require(
+            Bundle.module.url(forResource: "seckey-ecies-apple", withExtension: "json", subdirectory: "Vectors")
+        )
         return try JSONDecoder().decode(AppleVectors.self, from: Data(contentsOf: url))
     }
 
@@ -55,10 +56,15 @@ import Testing
             }
             let privateKey = try #require(key, "\(vector.curve) \(vector.algorithm)")
             let cofactor = SecKeyAlgorithm(rawValue: vector.algorithm as CFString)
-            let standard = SecKeyAlgorithm(rawValue: vector.algorithm.replacingOccurrences(of: ":ECDHC:", with: ":ECDH:") as CFString)
+            let standard = SecKeyAlgorithm(
+                rawValue: vector.algorithm.replacingOccurrences(of: ":ECDHC:", with: ":ECDH:") as CFString
+            )
             for algorithm in [cofactor, standard] {
                 let ciphertext = SecKeyTestSupport.data(hex: vector.ciphertext) as CFData
-                #expect(SecKeyCreateDecryptedData(privateKey, algorithm, ciphertext, nil) as Data? == plaintext, "\(vector.curve) \(vector.algorithm)")
+                #expect(
+                    SecKeyCreateDecryptedData(privateKey, algorithm, ciphertext, nil) as Data? == plaintext,
+                    "\(vector.curve) \(vector.algorithm)"
+                )
             }
             decrypted += 1
         }
@@ -84,7 +90,9 @@ import Testing
         for bits in [256, 384, 521] {
             let privateKey = try SecKeyTestSupport.makePrivateKey(bits: bits)
             let publicKey = try #require(SecKeyCopyPublicKey(privateKey))
-            let ciphertext = try #require(SecKeyCreateEncryptedData(publicKey, algorithm, plaintext as CFData, nil) as Data?)
+            let ciphertext = try #require(
+                SecKeyCreateEncryptedData(publicKey, algorithm, plaintext as CFData, nil) as Data?
+            )
             let coordinate = SecKeyGetBlockSize(publicKey)
             #expect(ciphertext.count == 1 + 2 * coordinate + plaintext.count + 16)
             #expect(SecKeyCreateDecryptedData(privateKey, algorithm, ciphertext as CFData, nil) as Data? == plaintext)
@@ -106,10 +114,20 @@ import Testing
     @Test func everyCiphertextIsNew() throws {
         let publicKey = try #require(SecKeyCopyPublicKey(try SecKeyTestSupport.makePrivateKey()))
         let plaintext = Data("same message".utf8) as CFData
-        let first = SecKeyCreateEncryptedData(publicKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, plaintext, nil) as Data?
-        let second = SecKeyCreateEncryptedData(publicKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, plaintext, nil) as Data?
+        let first =
+            SecKeyCreateEncryptedData(publicKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, plaintext, nil)
+            as Data?
+        let second =
+            SecKeyCreateEncryptedData(publicKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, plaintext, nil)
+            as Data?
         #expect(first != nil && first != second)
-        let empty = SecKeyCreateEncryptedData(publicKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, Data() as CFData, nil) as Data?
+        let empty =
+            SecKeyCreateEncryptedData(
+                publicKey,
+                .eciesEncryptionCofactorVariableIVX963SHA256AESGCM,
+                Data() as CFData,
+                nil
+            ) as Data?
         #expect(empty?.count == 65 + 16)
     }
 
@@ -117,7 +135,9 @@ import Testing
         let privateKey = try SecKeyTestSupport.makePrivateKey()
         let publicKey = try #require(SecKeyCopyPublicKey(privateKey))
         let algorithm = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM
-        let ciphertext = try #require(SecKeyCreateEncryptedData(publicKey, algorithm, Data("secret".utf8) as CFData, nil) as Data?)
+        let ciphertext = try #require(
+            SecKeyCreateEncryptedData(publicKey, algorithm, Data("secret".utf8) as CFData, nil) as Data?
+        )
         var flippedBody = ciphertext
         flippedBody[70] ^= 0x01
         var flippedKey = ciphertext
@@ -141,7 +161,9 @@ import Testing
             #expect(outcome.description?.contains("secret") != true)
         }
         // Encryption needs a public key.
-        let byPrivate = SecKeyTestSupport.capture { SecKeyCreateEncryptedData(privateKey, algorithm, Data() as CFData, $0) }
+        let byPrivate = SecKeyTestSupport.capture {
+            SecKeyCreateEncryptedData(privateKey, algorithm, Data() as CFData, $0)
+        }
         #expect(byPrivate.result == nil)
         #expect(byPrivate.code == Int(errSecParam))
     }
@@ -171,13 +193,29 @@ enum IndependentECIES {
         let outputLength = keyLength + (derivesIV ? 16 : 0)
         let derived: SymmetricKey
         if hash.contains(":SHA256:") {
-            derived = secret.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: ephemeral, outputByteCount: outputLength)
+            derived = secret.x963DerivedSymmetricKey(
+                using: SHA256.self,
+                sharedInfo: ephemeral,
+                outputByteCount: outputLength
+            )
         } else if hash.contains(":SHA384:") {
-            derived = secret.x963DerivedSymmetricKey(using: SHA384.self, sharedInfo: ephemeral, outputByteCount: outputLength)
+            derived = secret.x963DerivedSymmetricKey(
+                using: SHA384.self,
+                sharedInfo: ephemeral,
+                outputByteCount: outputLength
+            )
         } else if hash.contains(":SHA512:") {
-            derived = secret.x963DerivedSymmetricKey(using: SHA512.self, sharedInfo: ephemeral, outputByteCount: outputLength)
+            derived = secret.x963DerivedSymmetricKey(
+                using: SHA512.self,
+                sharedInfo: ephemeral,
+                outputByteCount: outputLength
+            )
         } else {
-            derived = secret.x963DerivedSymmetricKey(using: Insecure.SHA1.self, sharedInfo: ephemeral, outputByteCount: outputLength)
+            derived = secret.x963DerivedSymmetricKey(
+                using: Insecure.SHA1.self,
+                sharedInfo: ephemeral,
+                outputByteCount: outputLength
+            )
         }
         let bytes = derived.withUnsafeBytes { Data($0) }
         let iv = derivesIV ? bytes.suffix(16) : Data(count: 16)

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 import KeychainServices
 import KeychainTesting
@@ -64,7 +63,8 @@ import Testing
             // Only the private half was asked to be permanent.
             var attributes: CFTypeRef?
             let all: [String: Any] = [
-                kSecClass as String: kSecClassKey, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+                kSecClass as String: kSecClassKey, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnAttributes as String: true,
             ]
             #expect(SecItemCopyMatching(all as CFDictionary, &attributes) == errSecSuccess)
             let items = try #require(attributes as? [[String: Any]])
@@ -74,13 +74,22 @@ import Testing
             #expect(item[kSecAttrKeyType as String] as? Int == 73)
             #expect(item[kSecAttrKeySizeInBits as String] as? Int == 256)
             #expect(item[kSecAttrApplicationTag as String] as? Data == Self.tag)
-            let label = try #require(SecKeyCopyAttributes(created) as? [String: Any])[kSecAttrApplicationLabel as String] as? Data
+            let label =
+                try #require(SecKeyCopyAttributes(created) as? [String: Any])[kSecAttrApplicationLabel as String]
+                as? Data
             #expect(item[kSecAttrApplicationLabel as String] as? Data == label)
 
             // The same tag and label again is a duplicate; deleting by tag removes it.
-            let again = SecItemAdd([kSecValueRef as String: created, kSecAttrApplicationTag as String: Self.tag] as CFDictionary, nil)
+            let again = SecItemAdd(
+                [kSecValueRef as String: created, kSecAttrApplicationTag as String: Self.tag] as CFDictionary,
+                nil
+            )
             #expect(again == errSecDuplicateItem)
-            #expect(SecItemDelete([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag] as CFDictionary) == errSecSuccess)
+            #expect(
+                SecItemDelete(
+                    [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag] as CFDictionary
+                ) == errSecSuccess
+            )
             #expect(Self.findKey().0 == errSecItemNotFound)
         }
     }
@@ -118,14 +127,19 @@ import Testing
         try keychain.run {
             let parameters: [String: Any] = [
                 kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 2048,
-                kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Self.tag],
+                kSecPrivateKeyAttrs as String: [
+                    kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Self.tag,
+                ],
             ]
             let created = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, nil))
             let (status, found) = Self.findKey(extra: [kSecAttrKeyType as String: kSecAttrKeyTypeRSA])
             #expect(status == errSecSuccess)
             #expect(found == created)
             var attributes: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag, kSecReturnAttributes as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag,
+                kSecReturnAttributes as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &attributes) == errSecSuccess)
             #expect((attributes as? [String: Any])?[kSecAttrKeySizeInBits as String] as? Int == 2048)
         }
@@ -135,13 +149,28 @@ import Testing
         let keychain = try TemporaryKeychain()
         try keychain.run {
             let key = try SecKeyTestSupport.makePrivateKey()
-            #expect(SecItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: Self.tag] as CFDictionary, nil) == errSecSuccess)
-            #expect(SecItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: Self.tag] as CFDictionary, nil) == errSecDuplicateItem)
-            let outcome = SecKeyTestSupport.capture { SecKeyCreateRandomKey(Self.permanentKeyParameters() as CFDictionary, $0) }
+            #expect(
+                SecItemAdd(
+                    [kSecValueRef as String: key, kSecAttrApplicationTag as String: Self.tag] as CFDictionary,
+                    nil
+                ) == errSecSuccess
+            )
+            #expect(
+                SecItemAdd(
+                    [kSecValueRef as String: key, kSecAttrApplicationTag as String: Self.tag] as CFDictionary,
+                    nil
+                ) == errSecDuplicateItem
+            )
+            let outcome = SecKeyTestSupport.capture {
+                SecKeyCreateRandomKey(Self.permanentKeyParameters() as CFDictionary, $0)
+            }
             // A new key has a new label, so it is no duplicate: it is stored beside the first.
             #expect(outcome.result != nil)
             var result: CFTypeRef?
-            let all: [String: Any] = [kSecClass as String: kSecClassKey, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnRef as String: true]
+            let all: [String: Any] = [
+                kSecClass as String: kSecClassKey, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnRef as String: true,
+            ]
             #expect(SecItemCopyMatching(all as CFDictionary, &result) == errSecSuccess)
             #expect((result as? [SecKey])?.count == 2)
         }
@@ -152,10 +181,17 @@ import Testing
         try keychain.run {
             var error: Unmanaged<CFError>?
             let access = try #require(
-                SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.biometryCurrentSet], &error)
+                SecAccessControlCreateWithFlags(
+                    nil,
+                    kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                    [.biometryCurrentSet],
+                    &error
+                )
             )
             let extra: [String: Any] = [kSecAttrAccessControl as String: access]
-            let created = try #require(SecKeyCreateRandomKey(Self.permanentKeyParameters(extra: extra) as CFDictionary, &error))
+            let created = try #require(
+                SecKeyCreateRandomKey(Self.permanentKeyParameters(extra: extra) as CFDictionary, &error)
+            )
             // Nobody to ask: not interactive. A finger that does not match: failed. A match: the key.
             #expect(Self.findKey().0 == errSecInteractionNotAllowed)
             try keychain.queueBiometricOutcomes([.nonMatch])
@@ -165,7 +201,9 @@ import Testing
             #expect(status == errSecSuccess)
             #expect(found == created)
             // Its attributes alone (no key material) are also behind the access control, as for every protected item.
-            let attributes: [String: Any] = [kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip, kSecReturnRef as String: false]
+            let attributes: [String: Any] = [
+                kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip, kSecReturnRef as String: false,
+            ]
             #expect(Self.findKey(extra: attributes).0 == errSecItemNotFound)
         }
     }
@@ -180,7 +218,8 @@ import Testing
             #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
             #expect(Self.findKey().0 == errSecSuccess)
         }
-        for file in try FileManager.default.contentsOfDirectory(at: keychain.directory, includingPropertiesForKeys: nil) {
+        for file in try FileManager.default.contentsOfDirectory(at: keychain.directory, includingPropertiesForKeys: nil)
+        {
             let bytes = try Data(contentsOf: file)
             #expect(bytes.range(of: scalar) == nil, "\(file.lastPathComponent)")
             #expect(bytes.range(of: external.prefix(65)) == nil, "\(file.lastPathComponent)")

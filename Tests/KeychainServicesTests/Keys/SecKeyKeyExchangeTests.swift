@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -27,27 +26,44 @@ import Testing
         let alicePublic = try #require(SecKeyCopyPublicKey(alice))
         let bobPublic = try #require(SecKeyCopyPublicKey(bob))
         let empty = [String: Any]() as CFDictionary
-        let fromAlice = try #require(SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandard, bobPublic, empty, nil) as Data?)
-        let fromBob = try #require(SecKeyCopyKeyExchangeResult(bob, .ecdhKeyExchangeCofactor, alicePublic, empty, nil) as Data?)
+        let fromAlice = try #require(
+            SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandard, bobPublic, empty, nil) as Data?
+        )
+        let fromBob = try #require(
+            SecKeyCopyKeyExchangeResult(bob, .ecdhKeyExchangeCofactor, alicePublic, empty, nil) as Data?
+        )
         #expect(fromAlice == fromBob)
         #expect(fromAlice.count == SecKeyGetBlockSize(alice))
 
         if bits == 256 {
             let scalar = try SecKeyTestSupport.externalRepresentation(alice).suffix(32)
             let secret = try P256.KeyAgreement.PrivateKey(rawRepresentation: scalar)
-                .sharedSecretFromKeyAgreement(with: .init(x963Representation: SecKeyTestSupport.externalRepresentation(bobPublic)))
+                .sharedSecretFromKeyAgreement(
+                    with: .init(x963Representation: SecKeyTestSupport.externalRepresentation(bobPublic))
+                )
             #expect(secret.withUnsafeBytes { Data($0) } == fromAlice)
 
             // si-41-sececkey's derivation: 273 bytes with shared information.
             let sharedInfo = Data("sharedInput".utf8)
-            let parameters = [
-                kSecKeyKeyExchangeParameterRequestedSize as String: 273,
-                kSecKeyKeyExchangeParameterSharedInfo as String: sharedInfo,
-            ] as CFDictionary
-            let derived = try #require(SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic, parameters, nil) as Data?)
-            let expected = secret.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: sharedInfo, outputByteCount: 273)
+            let parameters =
+                [
+                    kSecKeyKeyExchangeParameterRequestedSize as String: 273,
+                    kSecKeyKeyExchangeParameterSharedInfo as String: sharedInfo,
+                ] as CFDictionary
+            let derived = try #require(
+                SecKeyCopyKeyExchangeResult(alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic, parameters, nil)
+                    as Data?
+            )
+            let expected = secret.x963DerivedSymmetricKey(
+                using: SHA256.self,
+                sharedInfo: sharedInfo,
+                outputByteCount: 273
+            )
             #expect(derived == expected.withUnsafeBytes { Data($0) })
-            #expect(SecKeyCopyKeyExchangeResult(bob, .ecdhKeyExchangeCofactorX963SHA256, alicePublic, parameters, nil) as Data? == derived)
+            #expect(
+                SecKeyCopyKeyExchangeResult(bob, .ecdhKeyExchangeCofactorX963SHA256, alicePublic, parameters, nil)
+                    as Data? == derived
+            )
         }
     }
 
@@ -58,11 +74,20 @@ import Testing
         let otherCurve = try #require(SecKeyCopyPublicKey(try SecKeyTestSupport.makePrivateKey(bits: 384)))
         let cases: [(SecKey, SecKeyAlgorithm, SecKey, [String: Any], Int)] = [
             (alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic, [:], Int(errSecParam)),
-            (alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic, [kSecKeyKeyExchangeParameterRequestedSize as String: "32"], Int(errSecParam)),
-            (alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic, [kSecKeyKeyExchangeParameterRequestedSize as String: 1 << 40], Int(errSecParam)),
             (
                 alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic,
-                [kSecKeyKeyExchangeParameterRequestedSize as String: 32, kSecKeyKeyExchangeParameterSharedInfo as String: "text"],
+                [kSecKeyKeyExchangeParameterRequestedSize as String: "32"], Int(errSecParam)
+            ),
+            (
+                alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic,
+                [kSecKeyKeyExchangeParameterRequestedSize as String: 1 << 40], Int(errSecParam)
+            ),
+            (
+                alice, .ecdhKeyExchangeStandardX963SHA256, bobPublic,
+                [
+                    kSecKeyKeyExchangeParameterRequestedSize as String: 32,
+                    kSecKeyKeyExchangeParameterSharedInfo as String: "text",
+                ],
                 Int(errSecParam)
             ),
             (bobPublic, .ecdhKeyExchangeStandard, bobPublic, [:], Int(errSecParam)),
@@ -71,7 +96,9 @@ import Testing
             (alice, .ecdhKeyExchangeStandard, otherCurve, [:], Int(errSecDecode)),
         ]
         for (key, algorithm, peer, parameters, code) in cases {
-            let outcome = SecKeyTestSupport.capture { SecKeyCopyKeyExchangeResult(key, algorithm, peer, parameters as CFDictionary, $0) }
+            let outcome = SecKeyTestSupport.capture {
+                SecKeyCopyKeyExchangeResult(key, algorithm, peer, parameters as CFDictionary, $0)
+            }
             #expect(outcome.result == nil)
             #expect(outcome.code == code, "\(algorithm.rawValue) \(parameters)")
         }

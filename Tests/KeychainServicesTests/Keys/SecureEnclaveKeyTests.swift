@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -29,9 +28,15 @@ import Testing
         try TemporaryKeychain(passcode: "1234", biometry: .touchID, enrolled: ["right thumb"])
     }
 
-    static func parameters(flags: SecAccessControlCreateFlags, bits: Int = 256, permanent: Bool = true) throws -> [String: Any] {
+    static func parameters(
+        flags: SecAccessControlCreateFlags,
+        bits: Int = 256,
+        permanent: Bool = true
+    ) throws -> [String: Any] {
         var error: Unmanaged<CFError>?
-        let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, &error))
+        let access = try #require(
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, &error)
+        )
         return [
             kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
             kSecAttrKeySizeInBits as String: bits,
@@ -71,20 +76,41 @@ import Testing
             #expect(key == created)
             let publicKey = try #require(SecKeyCopyPublicKey(key))
 
-            let refused = SecKeyTestSupport.capture { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0) }
+            let refused = SecKeyTestSupport.capture {
+                SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0)
+            }
             #expect(refused.result == nil)
             #expect(refused.code == Int(errSecInteractionNotAllowed))
 
             try keychain.queueBiometricOutcomes([.nonMatch])
-            let wrongFinger = SecKeyTestSupport.capture { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0) }
+            let wrongFinger = SecKeyTestSupport.capture {
+                SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0)
+            }
             #expect(wrongFinger.result == nil)
             #expect(wrongFinger.code == Int(errSecAuthFailed))
 
             try keychain.queueBiometricOutcomes([.match])
-            let signature = try #require(SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, nil) as Data?)
-            #expect(SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, signature as CFData, nil))
-            let cryptoKey = try P256.Signing.PublicKey(x963Representation: try SecKeyTestSupport.externalRepresentation(publicKey))
-            #expect(cryptoKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: Self.message))
+            let signature = try #require(
+                SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, nil) as Data?
+            )
+            #expect(
+                SecKeyVerifySignature(
+                    publicKey,
+                    .ecdsaSignatureMessageX962SHA256,
+                    Self.message as CFData,
+                    signature as CFData,
+                    nil
+                )
+            )
+            let cryptoKey = try P256.Signing.PublicKey(
+                x963Representation: try SecKeyTestSupport.externalRepresentation(publicKey)
+            )
+            #expect(
+                cryptoKey.isValidSignature(
+                    try P256.Signing.ECDSASignature(derRepresentation: signature),
+                    for: Self.message
+                )
+            )
         }
     }
 
@@ -104,24 +130,45 @@ import Testing
 
             // The item's data is its public key, never the private one.
             var data: CFTypeRef?
-            let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag, kSecReturnData as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag,
+                kSecReturnData as String: true,
+            ]
             #expect(SecItemCopyMatching(query as CFDictionary, &data) == errSecSuccess)
             #expect(data as? Data == SecKeyCopyExternalRepresentation(publicKey, nil) as Data?)
 
             // Neither a new private key nor another access control can be put in its place.
-            #expect(SecItemUpdate(query.filter { $0.key != kSecReturnData as String } as CFDictionary, [kSecValueData as String: Data(repeating: 1, count: 97)] as CFDictionary) == errSecParam)
+            #expect(
+                SecItemUpdate(
+                    query.filter { $0.key != kSecReturnData as String } as CFDictionary,
+                    [kSecValueData as String: Data(repeating: 1, count: 97)] as CFDictionary
+                ) == errSecParam
+            )
             let open = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAlways, [], nil))
-            #expect(SecItemUpdate(query.filter { $0.key != kSecReturnData as String } as CFDictionary, [kSecAttrAccessControl as String: open] as CFDictionary) == errSecParam)
+            #expect(
+                SecItemUpdate(
+                    query.filter { $0.key != kSecReturnData as String } as CFDictionary,
+                    [kSecAttrAccessControl as String: open] as CFDictionary
+                ) == errSecParam
+            )
             // Nor can a client plant one.
             let planted: [String: Any] = [
                 kSecClass as String: kSecClassKey, kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
-                kSecAttrApplicationTag as String: Data("planted".utf8), kSecValueData as String: Data(repeating: 2, count: 97),
+                kSecAttrApplicationTag as String: Data("planted".utf8),
+                kSecValueData as String: Data(repeating: 2, count: 97),
             ]
             #expect(SecItemAdd(planted as CFDictionary, nil) == errSecParam)
             #expect(SecItemAdd([kSecValueRef as String: key] as CFDictionary, nil) == errSecDuplicateItem)
 
             // Its label is its public key's hash, as for any key; it signs without asking.
-            #expect(SecKeyCreateSignature(key, .ecdsaSignatureDigestX962SHA256, Data(repeating: 3, count: 32) as CFData, nil) != nil)
+            #expect(
+                SecKeyCreateSignature(
+                    key,
+                    .ecdsaSignatureDigestX962SHA256,
+                    Data(repeating: 3, count: 32) as CFData,
+                    nil
+                ) != nil
+            )
         }
     }
 
@@ -141,12 +188,15 @@ import Testing
             let peerKey = try #require(
                 SecKeyCreateWithData(
                     peer.publicKey.x963Representation as CFData,
-                    [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPublic] as CFDictionary,
+                    [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPublic]
+                        as CFDictionary,
                     nil
                 )
             )
             try keychain.queueBiometricOutcomes([.match])
-            let agreed = try #require(SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerKey, [:] as CFDictionary, nil) as Data?)
+            let agreed = try #require(
+                SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerKey, [:] as CFDictionary, nil) as Data?
+            )
             let expected = try peer.sharedSecretFromKeyAgreement(
                 with: .init(x963Representation: try SecKeyTestSupport.externalRepresentation(publicKey))
             )
@@ -162,7 +212,8 @@ import Testing
             context.touchIDAuthenticationAllowableReuseDuration = 60
             var item: CFTypeRef?
             let query: [String: Any] = [
-                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag, kSecReturnRef as String: true,
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag,
+                kSecReturnRef as String: true,
                 kSecUseAuthenticationContext as String: context,
             ]
             #expect(SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess)
@@ -181,7 +232,9 @@ import Testing
             let key = try Self.makeKey(flags: [.privateKeyUsage, .biometryCurrentSet])
             try keychain.sensor.enroll("left thumb")
             try keychain.queueBiometricOutcomes([.match])
-            let outcome = SecKeyTestSupport.capture { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0) }
+            let outcome = SecKeyTestSupport.capture {
+                SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0)
+            }
             #expect(outcome.result == nil)
             #expect(outcome.code != nil)
             #expect(outcome.code != Int(errSecSuccess))
@@ -204,25 +257,53 @@ import Testing
         let ephemeral = try Self.parameters(flags: [.privateKeyUsage, .biometryAny], permanent: false)
         try keychain.run {
             var error: Unmanaged<CFError>?
-            let key = try #require(SecKeyCreateRandomKey(ephemeral as CFDictionary, &error), "\(String(describing: error?.takeRetainedValue()))")
+            let key = try #require(
+                SecKeyCreateRandomKey(ephemeral as CFDictionary, &error),
+                "\(String(describing: error?.takeRetainedValue()))"
+            )
             #expect(SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, nil) == errSecItemNotFound)
             let publicKey = try #require(SecKeyCopyPublicKey(key))
             #expect(SecKeyCopyExternalRepresentation(key, nil) == nil)
 
             // Its access control holds as a stored key's does.
-            let refused = SecKeyTestSupport.capture { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0) }
+            let refused = SecKeyTestSupport.capture {
+                SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, $0)
+            }
             #expect(refused.code == Int(errSecInteractionNotAllowed))
             try keychain.queueBiometricOutcomes([.match])
-            let signature = try #require(SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, nil))
-            #expect(SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, signature, nil))
+            let signature = try #require(
+                SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, nil)
+            )
+            #expect(
+                SecKeyVerifySignature(
+                    publicKey,
+                    .ecdsaSignatureMessageX962SHA256,
+                    Self.message as CFData,
+                    signature,
+                    nil
+                )
+            )
 
             let peer = P256.KeyAgreement.PrivateKey()
-            let peerKey = try #require(SecKeyCreateWithData(peer.publicKey.x963Representation as CFData, [
-                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
-            ] as CFDictionary, nil))
+            let peerKey = try #require(
+                SecKeyCreateWithData(
+                    peer.publicKey.x963Representation as CFData,
+                    [
+                        kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                        kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
+                    ] as CFDictionary,
+                    nil
+                )
+            )
             try keychain.queueBiometricOutcomes([.match])
-            let shared = try #require(SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerKey, [:] as CFDictionary, nil) as Data?)
-            let expected = try peer.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(x963Representation: SecKeyTestSupport.externalRepresentation(publicKey)))
+            let shared = try #require(
+                SecKeyCopyKeyExchangeResult(key, .ecdhKeyExchangeStandard, peerKey, [:] as CFDictionary, nil) as Data?
+            )
+            let expected = try peer.sharedSecretFromKeyAgreement(
+                with: P256.KeyAgreement.PublicKey(
+                    x963Representation: SecKeyTestSupport.externalRepresentation(publicKey)
+                )
+            )
             #expect(shared == expected.withUnsafeBytes { Data($0) })
 
             // Storing it afterwards is not offered on Linux.

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Crypto
 import Foundation
 import KeychainServices
@@ -25,7 +24,10 @@ import Testing
 @Suite struct SoftwareEnclaveTests {
     static let message = Data("message to sign".utf8)
 
-    static func gated(_ flags: SecAccessControlCreateFlags, _ protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) throws -> SecAccessControl {
+    static func gated(
+        _ flags: SecAccessControlCreateFlags,
+        _ protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+    ) throws -> SecAccessControl {
         try #require(SecAccessControlCreateWithFlags(nil, protection, flags, nil))
     }
 
@@ -48,7 +50,12 @@ import Testing
             let key = try SecureEnclave.P256.Signing.PrivateKey()
             let signature = try key.signature(for: Self.message)
             #expect(key.publicKey.isValidSignature(signature, for: Self.message))
-            #expect(key.publicKey.isValidSignature(try key.signature(for: SHA256.hash(data: Self.message)), for: Self.message))
+            #expect(
+                key.publicKey.isValidSignature(
+                    try key.signature(for: SHA256.hash(data: Self.message)),
+                    for: Self.message
+                )
+            )
             // CryptoKit's default: a key with a compact public key.
             #expect(key.publicKey.compactRepresentation != nil)
 
@@ -76,7 +83,12 @@ import Testing
             let salt = Data("salt".utf8)
             #expect(
                 ours.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data(), outputByteCount: 32)
-                    == theirs.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data(), outputByteCount: 32)
+                    == theirs.hkdfDerivedSymmetricKey(
+                        using: SHA256.self,
+                        salt: salt,
+                        sharedInfo: Data(),
+                        outputByteCount: 32
+                    )
             )
             let reloaded = try SecureEnclave.P256.KeyAgreement.PrivateKey(dataRepresentation: key.dataRepresentation)
             #expect(try reloaded.sharedSecretFromKeyAgreement(with: peer.publicKey) == theirs)
@@ -86,7 +98,9 @@ import Testing
     @Test func aGatedKeySignsOnlyAfterAMatch() throws {
         let keychain = try TemporaryKeychain(passcode: "1234", biometry: .touchID, enrolled: ["right thumb"])
         try keychain.run {
-            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: try Self.gated([.privateKeyUsage, .biometryCurrentSet]))
+            let key = try SecureEnclave.P256.Signing.PrivateKey(
+                accessControl: try Self.gated([.privateKeyUsage, .biometryCurrentSet])
+            )
             // Loading it and its public key asks nothing.
             let loaded = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation)
 
@@ -105,7 +119,10 @@ import Testing
             // A context that evaluated once is reused for the key's operations.
             let context = LAContext()
             try keychain.queueBiometricOutcomes([.match])
-            let evaluated = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: key.dataRepresentation, authenticationContext: context)
+            let evaluated = try SecureEnclave.P256.Signing.PrivateKey(
+                dataRepresentation: key.dataRepresentation,
+                authenticationContext: context
+            )
             _ = try evaluated.signature(for: Self.message)
             #expect(key.publicKey.isValidSignature(try evaluated.signature(for: Self.message), for: Self.message))
 
@@ -121,7 +138,9 @@ import Testing
         let keychain = try TemporaryKeychain(passcode: "1234")
         try keychain.run {
             let plain = try SecureEnclave.P256.Signing.PrivateKey()
-            let passcodeGated = try SecureEnclave.P256.Signing.PrivateKey(accessControl: try Self.gated([.privateKeyUsage, .devicePasscode]))
+            let passcodeGated = try SecureEnclave.P256.Signing.PrivateKey(
+                accessControl: try Self.gated([.privateKeyUsage, .devicePasscode])
+            )
             let passcodeSet = try SecureEnclave.P256.Signing.PrivateKey(
                 accessControl: try Self.gated([], kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly)
             )
@@ -130,13 +149,22 @@ import Testing
             let reloaded = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: plain.dataRepresentation)
             #expect(plain.publicKey.isValidSignature(try reloaded.signature(for: Self.message), for: Self.message))
             keychain.queuePasscodeReplies([.entered("5678")])
-            let gated = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: passcodeGated.dataRepresentation, authenticationContext: LAContext())
+            let gated = try SecureEnclave.P256.Signing.PrivateKey(
+                dataRepresentation: passcodeGated.dataRepresentation,
+                authenticationContext: LAContext()
+            )
             #expect(passcodeGated.publicKey.isValidSignature(try gated.signature(for: Self.message), for: Self.message))
-            #expect(passcodeSet.publicKey.isValidSignature(try passcodeSet.signature(for: Self.message), for: Self.message))
+            #expect(
+                passcodeSet.publicKey.isValidSignature(try passcodeSet.signature(for: Self.message), for: Self.message)
+            )
 
             try keychain.device.removePasscode(current: "5678")
             #expect(plain.publicKey.isValidSignature(try plain.signature(for: Self.message), for: Self.message))
-            #expect(Self.failure { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: passcodeSet.dataRepresentation) }?.code == -3)
+            #expect(
+                Self.failure {
+                    _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: passcodeSet.dataRepresentation)
+                }?.code == -3
+            )
             // Its passcode lock died with the passcode: the key can never be used again.
             #expect(Self.failure { _ = try passcodeGated.signature(for: Self.message) }?.code == -3)
         }
@@ -163,13 +191,18 @@ import Testing
             let blob = try SecureEnclave.P256.Signing.PrivateKey().dataRepresentation
             var altered = blob
             altered[altered.count - 5] ^= 0x01
-            for bad in [Data(), Data("not a key".utf8), Data(repeating: 1, count: 200), altered, foreign, blob.prefix(30), Data(count: 1 << 20)] {
+            for bad in [
+                Data(), Data("not a key".utf8), Data(repeating: 1, count: 200), altered, foreign, blob.prefix(30),
+                Data(count: 1 << 20),
+            ] {
                 let refused = Self.failure { _ = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: bad) }
                 #expect(refused?.code == -3)
                 #expect(refused?.status == Int(errSecParam))
             }
             // The Always classes, which no passcode protects, are refused.
-            let always = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAlwaysThisDeviceOnly, [], nil))
+            let always = try #require(
+                SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAlwaysThisDeviceOnly, [], nil)
+            )
             let refusedClass = Self.failure { _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: always) }
             #expect(refusedClass?.code == -8)
             #expect(refusedClass?.status == Int(errSecParam))

@@ -178,10 +178,14 @@ extension CompactReader {
         var query = ItemQuery(itemClass: try named(ItemClass.init(rawValue:)))
         query.attributes = try attributes()
         query.matchesAnySynchronizable = try bool()
-        query.protection = try optional { reader throws(WireValue.Malformed) in try reader.named(ProtectionClass.init(rawValue:)) }
+        query.protection = try optional { reader throws(WireValue.Malformed) in
+            try reader.named(ProtectionClass.init(rawValue:))
+        }
         query.accessControl = try optional { reader throws(WireValue.Malformed) in try reader.accessControl() }
         query.valueData = try optional { reader throws(WireValue.Malformed) in try reader.data() }
-        query.persistentReference = try optional { reader throws(WireValue.Malformed) in try reader.persistentReference() }
+        query.persistentReference = try optional { reader throws(WireValue.Malformed) in
+            try reader.persistentReference()
+        }
         switch try byte() {
         case 0: query.matchLimit = .one
         case 1: query.matchLimit = .all
@@ -224,7 +228,9 @@ extension CompactReader {
     mutating func update() throws(WireValue.Malformed) -> ItemUpdate {
         var update = ItemUpdate()
         update.attributes = try attributes()
-        update.protection = try optional { reader throws(WireValue.Malformed) in try reader.named(ProtectionClass.init(rawValue:)) }
+        update.protection = try optional { reader throws(WireValue.Malformed) in
+            try reader.named(ProtectionClass.init(rawValue:))
+        }
         update.accessControl = try optional { reader throws(WireValue.Malformed) in try reader.accessControl() }
         update.valueData = try optional { reader throws(WireValue.Malformed) in try reader.data() }
         return update
@@ -244,17 +250,31 @@ extension CompactReader {
         let kind = try named(KeychainError.Code.Kind.init(rawValue:))
         let message = try string()
         let cause = try optional { reader throws(WireValue.Malformed) in try reader.string() }
-        var error = KeychainError(KeychainError.Code(kind), message, cause: cause.map(DescribedError.init), file: try string(), line: try int())
+        var error = KeychainError(
+            KeychainError.Code(kind),
+            message,
+            cause: cause.map(DescribedError.init),
+            file: try string(),
+            line: try int()
+        )
         error.authenticationRequest = try optional { reader throws(WireValue.Malformed) in
             let accessControl = try reader.accessControl()
             guard let operation = AccessOperation(rawValue: try reader.int()) else { throw WireValue.Malformed() }
             let missing = try reader.array { reader throws(WireValue.Malformed) in
-                Set(try reader.array { reader throws(WireValue.Malformed) in
-                    guard let constraint = AccessPolicy.Constraint(rawValue: try reader.byte()) else { throw WireValue.Malformed() }
-                    return constraint
-                })
+                Set(
+                    try reader.array { reader throws(WireValue.Malformed) in
+                        guard let constraint = AccessPolicy.Constraint(rawValue: try reader.byte()) else {
+                            throw WireValue.Malformed()
+                        }
+                        return constraint
+                    }
+                )
             }
-            return AuthenticationRequest(accessControl: accessControl, operation: operation, missingAlternatives: missing)
+            return AuthenticationRequest(
+                accessControl: accessControl,
+                operation: operation,
+                missingAlternatives: missing
+            )
         }
         return error
     }

@@ -32,10 +32,15 @@ extension CompactReader {
         let isUnlocked = try bool()
         let hasBeenUnlocked = try bool()
         let failedAttempts = try int()
-        let nextAttempt = try optional { reader throws(WireValue.Malformed) in Date(timeIntervalSinceReferenceDate: try reader.double()) }
+        let nextAttempt = try optional { reader throws(WireValue.Malformed) in
+            Date(timeIntervalSinceReferenceDate: try reader.double())
+        }
         return LockState(
-            hasPasscode: hasPasscode, isUnlocked: isUnlocked, hasBeenUnlocked: hasBeenUnlocked,
-            failedAttempts: failedAttempts, nextAttempt: nextAttempt
+            hasPasscode: hasPasscode,
+            isUnlocked: isUnlocked,
+            hasBeenUnlocked: hasBeenUnlocked,
+            failedAttempts: failedAttempts,
+            nextAttempt: nextAttempt
         )
     }
 }

@@ -105,7 +105,10 @@ enum CompactForm {
             case 0: .done
             case 1: .item(try reader.result())
             // A result takes at least eight bytes (its class, attribute count, access control, data, reference).
-            case 2: .items(try reader.array(elementsAtLeast: 8) { reader throws(WireValue.Malformed) in try reader.result() })
+            case 2:
+                .items(
+                    try reader.array(elementsAtLeast: 8) { reader throws(WireValue.Malformed) in try reader.result() }
+                )
             case 3: .keychainError(try reader.error())
             case 4: .lockState(try reader.lockState())
             default: throw WireValue.Malformed()

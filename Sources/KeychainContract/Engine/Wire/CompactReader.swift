@@ -77,7 +77,9 @@ struct CompactReader {
     mutating func string() throws(WireValue.Malformed) -> String {
         let count = try count(ofElementsAtLeast: 1)
         defer { offset += count }
-        guard let string = String(validating: bytes[offset..<offset + count], as: UTF8.self) else { throw WireValue.Malformed() }
+        guard let string = String(validating: bytes[offset..<offset + count], as: UTF8.self) else {
+            throw WireValue.Malformed()
+        }
         return string
     }
 
@@ -94,7 +96,9 @@ struct CompactReader {
     }
 
     /// A presence byte, then the value `read` reads if there is one.
-    mutating func optional<Value>(_ read: (inout CompactReader) throws(WireValue.Malformed) -> Value) throws(WireValue.Malformed) -> Value? {
+    mutating func optional<Value>(
+        _ read: (inout CompactReader) throws(WireValue.Malformed) -> Value
+    ) throws(WireValue.Malformed) -> Value? {
         try bool() ? try read(&self) : nil
     }
 

@@ -72,7 +72,10 @@ struct CompactWriter {
     }
 
     /// A count, then each element written by `write`.
-    mutating func array<Elements: Collection>(_ elements: Elements, _ write: (inout CompactWriter, Elements.Element) -> Void) {
+    mutating func array<Elements: Collection>(
+        _ elements: Elements,
+        _ write: (inout CompactWriter, Elements.Element) -> Void
+    ) {
         unsigned(UInt64(elements.count))
         for element in elements { write(&self, element) }
     }

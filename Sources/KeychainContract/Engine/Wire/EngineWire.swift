@@ -48,7 +48,8 @@ package enum EngineWire {
     }
 
     /// Decodes a reply; malformed, oversized or foreign-version bytes are ``KeychainError/Code/invalidParameter``.
-    package static func decode(_ type: EngineResponse.Type, from bytes: [UInt8]) throws(KeychainError) -> EngineResponse {
+    package static func decode(_ type: EngineResponse.Type, from bytes: [UInt8]) throws(KeychainError) -> EngineResponse
+    {
         try decode(bytes, kind: .response, compact: CompactForm.response(in:from:))
     }
 
@@ -89,7 +90,10 @@ package enum EngineWire {
             throw KeychainError(.invalidParameter, "an engine message is empty")
         }
         guard first == version else {
-            throw KeychainError(.invalidParameter, "an engine message has version \(first); this build speaks \(version)")
+            throw KeychainError(
+                .invalidParameter,
+                "an engine message has version \(first); this build speaks \(version)"
+            )
         }
         do {
             switch bytes.count > 1 ? CompactForm.Kind(rawValue: bytes[1]) : nil {

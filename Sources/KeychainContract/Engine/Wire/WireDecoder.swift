@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 
 /// Decodes `Decodable` values from the engine's binary format (``WireValue``).
@@ -25,12 +24,18 @@ struct WireDecoder {
         do {
             root = try WireValue(reading: bytes)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a value of the engine's format"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "not a value of the engine's format")
+            )
         }
         return try Self.decode(type, from: root, codingPath: [])
     }
 
-    fileprivate static func decode<Value: Decodable>(_ type: Value.Type, from value: WireValue, codingPath: [any CodingKey]) throws -> Value {
+    fileprivate static func decode<Value: Decodable>(
+        _ type: Value.Type,
+        from value: WireValue,
+        codingPath: [any CodingKey]
+    ) throws -> Value {
         if type == Data.self || type == [UInt8].self {
             guard case .bytes(let bytes) = value else { throw mismatch(type, value, codingPath) }
             return (type == Data.self ? Data(bytes) as Any : bytes as Any) as! Value
@@ -38,7 +43,11 @@ struct WireDecoder {
         return try Value(from: Decoding(value: value, codingPath: codingPath))
     }
 
-    fileprivate static func mismatch(_ type: Any.Type, _ value: WireValue, _ codingPath: [any CodingKey]) -> DecodingError {
+    fileprivate static func mismatch(
+        _ type: Any.Type,
+        _ value: WireValue,
+        _ codingPath: [any CodingKey]
+    ) -> DecodingError {
         DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "found \(value.kind)"))
     }
 
@@ -59,7 +68,11 @@ struct WireDecoder {
         return double
     }
 
-    fileprivate static func integer<Integer: FixedWidthInteger>(_ type: Integer.Type, _ value: WireValue, _ codingPath: [any CodingKey]) throws -> Integer {
+    fileprivate static func integer<Integer: FixedWidthInteger>(
+        _ type: Integer.Type,
+        _ value: WireValue,
+        _ codingPath: [any CodingKey]
+    ) throws -> Integer {
         let result: Integer?
         switch value {
         case .int(let int): result = Integer(exactly: int)
@@ -67,7 +80,9 @@ struct WireDecoder {
         default: throw mismatch(type, value, codingPath)
         }
         guard let result else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "number out of range for \(type)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "number out of range for \(type)")
+            )
         }
         return result
     }
@@ -80,7 +95,9 @@ struct WireDecoder {
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-            guard case .keyed(let pairs) = value else { throw WireDecoder.mismatch([String: Any].self, value, codingPath) }
+            guard case .keyed(let pairs) = value else {
+                throw WireDecoder.mismatch([String: Any].self, value, codingPath)
+            }
             return KeyedDecodingContainer(Keyed<Key>(pairs: pairs, codingPath: codingPath))
         }
 
@@ -105,32 +122,66 @@ struct WireDecoder {
         private func value(_ key: Key) throws -> WireValue {
             let name = key.stringValue
             guard let pair = pairs.first(where: { $0.key == name }) else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \(name)"))
+                throw DecodingError.keyNotFound(
+                    key,
+                    .init(codingPath: codingPath, debugDescription: "no value for \(name)")
+                )
             }
             return pair.value
         }
 
         func decodeNil(forKey key: Key) throws -> Bool { try value(key) == .null }
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try WireDecoder.bool(value(key), codingPath + [key]) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try WireDecoder.string(value(key), codingPath + [key]) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try WireDecoder.double(value(key), codingPath + [key]) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try WireDecoder.double(value(key), codingPath + [key])) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try WireDecoder.integer(type, value(key), codingPath + [key]) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            try WireDecoder.bool(value(key), codingPath + [key])
+        }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            try WireDecoder.string(value(key), codingPath + [key])
+        }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            try WireDecoder.double(value(key), codingPath + [key])
+        }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+            Float(try WireDecoder.double(value(key), codingPath + [key]))
+        }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+            try WireDecoder.integer(type, value(key), codingPath + [key])
+        }
 
         func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
             try WireDecoder.decode(type, from: value(key), codingPath: codingPath + [key])
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type,
+            forKey key: Key
+        ) throws -> KeyedDecodingContainer<NestedKey> {
             try Decoding(value: value(key), codingPath: codingPath + [key]).container(keyedBy: type)
         }
 
@@ -157,7 +208,10 @@ struct WireDecoder {
 
         private mutating func next(_ type: Any.Type) throws -> WireValue {
             guard !isAtEnd else {
-                throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "the array has no more elements"))
+                throw DecodingError.valueNotFound(
+                    type,
+                    .init(codingPath: codingPath, debugDescription: "the array has no more elements")
+                )
             }
             defer { currentIndex += 1 }
             return elements[currentIndex]
@@ -172,23 +226,41 @@ struct WireDecoder {
         mutating func decode(_ type: Bool.Type) throws -> Bool { try WireDecoder.bool(next(type), codingPath) }
         mutating func decode(_ type: String.Type) throws -> String { try WireDecoder.string(next(type), codingPath) }
         mutating func decode(_ type: Double.Type) throws -> Double { try WireDecoder.double(next(type), codingPath) }
-        mutating func decode(_ type: Float.Type) throws -> Float { Float(try WireDecoder.double(next(type), codingPath)) }
+        mutating func decode(_ type: Float.Type) throws -> Float {
+            Float(try WireDecoder.double(next(type), codingPath))
+        }
         mutating func decode(_ type: Int.Type) throws -> Int { try WireDecoder.integer(type, next(type), codingPath) }
         mutating func decode(_ type: Int8.Type) throws -> Int8 { try WireDecoder.integer(type, next(type), codingPath) }
-        mutating func decode(_ type: Int16.Type) throws -> Int16 { try WireDecoder.integer(type, next(type), codingPath) }
-        mutating func decode(_ type: Int32.Type) throws -> Int32 { try WireDecoder.integer(type, next(type), codingPath) }
-        mutating func decode(_ type: Int64.Type) throws -> Int64 { try WireDecoder.integer(type, next(type), codingPath) }
+        mutating func decode(_ type: Int16.Type) throws -> Int16 {
+            try WireDecoder.integer(type, next(type), codingPath)
+        }
+        mutating func decode(_ type: Int32.Type) throws -> Int32 {
+            try WireDecoder.integer(type, next(type), codingPath)
+        }
+        mutating func decode(_ type: Int64.Type) throws -> Int64 {
+            try WireDecoder.integer(type, next(type), codingPath)
+        }
         mutating func decode(_ type: UInt.Type) throws -> UInt { try WireDecoder.integer(type, next(type), codingPath) }
-        mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try WireDecoder.integer(type, next(type), codingPath) }
-        mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try WireDecoder.integer(type, next(type), codingPath) }
-        mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try WireDecoder.integer(type, next(type), codingPath) }
-        mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try WireDecoder.integer(type, next(type), codingPath) }
+        mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+            try WireDecoder.integer(type, next(type), codingPath)
+        }
+        mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+            try WireDecoder.integer(type, next(type), codingPath)
+        }
+        mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+            try WireDecoder.integer(type, next(type), codingPath)
+        }
+        mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+            try WireDecoder.integer(type, next(type), codingPath)
+        }
 
         mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
             try WireDecoder.decode(type, from: next(type), codingPath: codingPath)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type
+        ) throws -> KeyedDecodingContainer<NestedKey> {
             try Decoding(value: next([String: Any].self), codingPath: codingPath).container(keyedBy: type)
         }
 

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 import Foundation
 
 /// Encodes `Encodable` values to the engine's binary format (``WireValue``).
@@ -29,7 +28,11 @@ struct WireEncoder {
         return bytes
     }
 
-    fileprivate static func encode<Value: Encodable>(_ value: Value, into node: Node, codingPath: [any CodingKey]) throws {
+    fileprivate static func encode<Value: Encodable>(
+        _ value: Value,
+        into node: Node,
+        codingPath: [any CodingKey]
+    ) throws {
         // Exact types only: `as?` would also take an empty array of anything for `[UInt8]`.
         if Value.self == Data.self, let data = value as? Data {
             node.content = .value(.bytes(Array(data)))
@@ -136,7 +139,10 @@ struct WireEncoder {
             try WireEncoder.encode(value, into: node.append(key.stringValue), codingPath: codingPath + [key])
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type,
+            forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
             let child = node.append(key.stringValue)
             child.content = .keyed([])
             return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: codingPath + [key]))
@@ -184,7 +190,9 @@ struct WireEncoder {
             try WireEncoder.encode(value, into: node.append(), codingPath: codingPath)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        ) -> KeyedEncodingContainer<NestedKey> {
             let child = node.append()
             child.content = .keyed([])
             return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: codingPath))

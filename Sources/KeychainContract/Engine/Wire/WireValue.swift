@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// A value of the engine's binary format: the shape Codable types take (null, Booleans, numbers,
 /// strings, bytes, arrays, keyed containers), each written as a one-byte tag and its payload.
 ///
