@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs of the public modules (the ones .spi.yml lists) into
+# Builds the DocC catalogs of the public modules (the ones .spi.yml lists) and the engine's
+# (its architecture article, for contributors) into
 # .build/docs/<Module>.doccarchive; any DocC warning — an unresolved link, a missing article — fails.
 #
 #   Scripts/docs.sh                  # every catalog
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 modules=("$@")
 if [ ${#modules[@]} -eq 0 ]; then
-    modules=(KeychainServices LocalAuth SoftwareEnclave KeychainDevice KeychainTesting)
+    modules=(KeychainServices LocalAuth SoftwareEnclave KeychainContract KeychainDevice KeychainTesting KeychainEngine)
 fi
 
 docc=$(command -v docc || true)

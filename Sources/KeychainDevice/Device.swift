@@ -18,7 +18,7 @@ package import KeychainCore
 ///
 /// `SecItem*` calls use the device a task selected with ``withCurrent(_:operation:)``
 /// (tests do this, so parallel tests use separate keychains without races), else the process
-/// default set with ``setProcessDefault(_:)``, else the keychain in ``KeychainHome/resolve(environment:)``.
+/// default set with ``setProcessDefault(_:)``, else the keychain in `KeychainHome.resolve(environment:)`.
 ///
 /// ```swift
 /// let device = try Device(home: KeychainHome(url: directory))

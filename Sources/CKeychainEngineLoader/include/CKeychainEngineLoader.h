@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 
-#ifndef C_KEYCHAIN_SERVER_LOADER_H
-#define C_KEYCHAIN_SERVER_LOADER_H
+#ifndef C_KEYCHAIN_ENGINE_LOADER_H
+#define C_KEYCHAIN_ENGINE_LOADER_H
 
-/// Registers the keychain engine with `KeychainDevice` (defined in Swift, in `KeychainEngine`).
+/// Registers the keychain engine with `LinkedEngine` (in `KeychainContract`) (defined in Swift, in `KeychainEngine`).
 ///
 /// Nothing calls it by hand: the constructor in this target does, when the program loads.
 void swift_keychain_register_engine(void);
