@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 //===----------------------------------------------------------------------===//
 //
 // This source file is part of the swift-keychain open source project
@@ -298,6 +298,10 @@ if offersDropIn {
     )
 }
 
+// CI builds with every warning of this package's own targets an error (`.ci/run` sets the
+// variable); elsewhere a newer compiler's new warning must not break a user's build.
+let treatsWarningsAsErrors = Context.environment["KEYCHAIN_WARNINGS_AS_ERRORS"] == "1"
+
 // Swift 6 language mode everywhere, plus the upcoming features the style guide asks for.
 for target in package.targets where !target.name.hasPrefix("C") {
     var settings = target.swiftSettings ?? []
@@ -307,4 +311,10 @@ for target in package.targets where !target.name.hasPrefix("C") {
         .enableUpcomingFeature("InternalImportsByDefault"),
     ])
     target.swiftSettings = settings
+}
+if treatsWarningsAsErrors {
+    for target in package.targets {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+        target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+    }
 }
