@@ -222,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "KeychainServicesTests",
             dependencies: [
-                "KeychainServices", "LocalAuth", "SoftwareEnclave", "KeychainTesting",
+                "KeychainServices", "LocalAuth", "SoftwareEnclave", "KeychainTesting", "KeychainTestSupport",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

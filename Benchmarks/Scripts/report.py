@@ -12,6 +12,7 @@ PROTECTED = "swift-keychain (passcode set)"
 FLOOR = "floor: SQLite WAL, sync=FULL, commit/row"
 DAEMON = "swift-keychain via securityd"
 DAEMON_REFERENCE = "swift-keychain in-process (same run)"
+SOCKET_FLOOR = "floor: Unix socket, 2 processes"
 CRYPTO = "floor: swift-crypto"
 DATA_PROTECTION = "swift-keychain (data protection)"
 TRUNCATION = "floor: SQLite log truncation"
@@ -306,7 +307,8 @@ def main():
         w("## Through `securityd` (same run)\n")
         w("The same `SecItem*` calls from one process through the daemon's socket and with the in-process engine, "
           "on one keychain (filled through the daemon); then look-ups from several client processes at once, "
-          "each timing its own loop after it opened the keychain (aggregate = all look-ups ÷ the longest loop).\n")
+          "all looking up over one common two-second window after each opened the keychain (aggregate = all look-ups ÷ "
+          "the window).\n")
         w("| phase | items | in-process ops/s | p50 ms | via `securityd` ops/s | p50 ms | daemon ÷ in-process |")
         w("|---|---:|---:|---:|---:|---:|---:|")
         for r in [r for r in daemon_records if r["peer"] == DAEMON]:
@@ -316,6 +318,36 @@ def main():
             w(f"| {r['phase']} | {r.get('size', 0):,} | {fmt_rate(theirs)} | {fmt_ms(ref) if ref and 'lat_ms' in ref else '–'} "
               f"| {fmt_rate(mine)} | {fmt_ms(r) if 'lat_ms' in r else '–'} | {fmt_ratio(mine, theirs)} |")
         w("")
+        # Issue 33's targets, relative to what this machine allows in the same run: a look-up through
+        # the daemon may cost the engine's own look-up plus two socket round trips' worth (the
+        # request and the reply each wake a process), and several processes through one daemon keep
+        # most of what as many processes reach with engines of their own.
+        local = find(ours, DAEMON_REFERENCE, "lookup")
+        remote = find(ours, DAEMON, "lookup")
+        floor = next((r for r in ours if r["peer"] == SOCKET_FLOOR), None)
+        many = [r for r in ours if r["phase"].startswith("lookup, ")]
+        mine = next((r for r in many if r["peer"] == DAEMON), None)
+        theirs = next((r for r in many if r["peer"] == DAEMON_REFERENCE and mine and r["phase"] == mine["phase"]), None)
+        targets = []
+        if local and remote and floor:
+            allowed = local["lat_ms"]["p50"] + 2 * floor["lat_ms"]["p50"]
+            measured = remote["lat_ms"]["p50"]
+            targets.append((
+                "look-up via `securityd` p50 ≤ in-process p50 + 2 × socket round trip p50",
+                f"{measured * 1000:.0f} µs ≤ {local['lat_ms']['p50'] * 1000:.0f} + 2 × {floor['lat_ms']['p50'] * 1000:.0f} "
+                f"= {allowed * 1000:.0f} µs",
+                verdict(measured <= allowed),
+            ))
+        if mine and theirs:
+            x = mine["value"] / theirs["value"]
+            targets.append((f"{mine['phase']} via `securityd` ≥ 0.6× in-process", f"{x:.2f}×", verdict(x >= 0.6)))
+        if targets:
+            w("Targets (issue 33), each against figures of this run:\n")
+            w("| target | measured | |")
+            w("|---|---|---|")
+            for name, value, v in targets:
+                w(f"| {name} | {value} | {v} |")
+            w("")
 
     # Targets
     if small and large:
@@ -352,16 +384,8 @@ def main():
         if d and s:
             x = s["ops_per_s"] / d["ops_per_s"]
             lines.append(("CLI look-up via `securityd` ≤ 0.5× `secret-tool lookup` wall time (issue 14)", f"{x:.2f}×", verdict(x <= 0.5)))
-        remote = next((r for r in ours if r["peer"] == DAEMON and r["phase"] == "lookup"), None)
-        if remote:
-            us = remote["lat_ms"]["p50"] * 1000
-            lines.append(("look-up via `securityd` p50 ≤ 100 µs (issue 14)", f"{us:.0f} µs", verdict(us <= 100)))
-        many = [r for r in ours if r["phase"].startswith("lookup, ") and r["peer"] in (DAEMON, DAEMON_REFERENCE)]
-        mine = next((r for r in many if r["peer"] == DAEMON), None)
-        theirs = next((r for r in many if r["peer"] == DAEMON_REFERENCE), None)
-        if mine and theirs:
-            x = mine["value"] / theirs["value"]
-            lines.append((f"{mine['phase']} via `securityd` ≥ 0.5× in-process (issue 14)", f"{x:.2f}×", verdict(x >= 0.5)))
+        # The daemon's look-up targets are with the daemon's figures above (issue 33 restated them
+        # against the same run's socket floor; issue 14's absolute 0.1 ms was below this machine's floor).
         unlock = find(ours, PROTECTED, "unlock (passcode)")
         if unlock:
             ms = unlock["lat_ms"]["p50"]

@@ -174,14 +174,8 @@ package final class PrivateDaemon {
 
     /// Whether `command` exits with status 0 when run as `user`.
     package static func succeeds(_ command: [String], as user: UInt32) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command
+        return try ProgramRun.run(URL(filePath: "/usr/bin/setpriv"), arguments, input: nil).status == 0
     }
 
     /// Whether the tests run as root with `setpriv`, which the tests of other users need.

@@ -14,6 +14,7 @@
 import Foundation
 import GRDB
 import KeychainContract
+import KeychainTestSupport
 import Testing
 
 @testable import KeychainCore
@@ -31,17 +32,10 @@ import Testing
 
     /// Whether another process can begin a write on the database at `path` right now.
     static func anotherProcessCanWrite(_ path: String) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            "-c",
+        let script =
             "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)\n"
-                + "try:\n    c.execute('BEGIN IMMEDIATE')\nexcept sqlite3.OperationalError:\n    sys.exit(3)\nc.execute('ROLLBACK')",
-            path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+            + "try:\n    c.execute('BEGIN IMMEDIATE')\nexcept sqlite3.OperationalError:\n    sys.exit(3)\nc.execute('ROLLBACK')"
+        return try ProgramRun.run(URL(filePath: python), ["-c", script, path], input: nil).status == 0
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: python), "asks python3's sqlite3 to write"))

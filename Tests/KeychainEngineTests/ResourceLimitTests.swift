@@ -173,13 +173,6 @@ import Testing
     }
 
     static func shell(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        (try? ProgramRun.run(URL(filePath: tool), arguments, input: nil))?.status ?? -1
     }
 }

@@ -14,6 +14,7 @@
 import Crypto
 import Foundation
 import KeychainServices
+import KeychainTestSupport
 import Testing
 import _CryptoExtras
 
@@ -274,16 +275,9 @@ import _CryptoExtras
 
     @discardableResult
     static func openssl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "openssl \(arguments.first ?? ""): \(text)")
+        let result = try ProgramRun.run(URL(filePath: "/usr/bin/openssl"), arguments, input: nil)
+        let text = result.stdout + result.stderr
+        #expect(result.status == 0, "openssl \(arguments.first ?? ""): \(text)")
         return text
     }
 }
