@@ -40,8 +40,9 @@ package struct ECPrivateKey: Sendable {
         }
     }
 
-    /// The key whose Apple X9.63 form is `data`: `04 ‖ X ‖ Y ‖ K`. The public point must be the
-    /// one the scalar makes.
+    /// The key whose Apple X9.63 form is `data`: `04 ‖ X ‖ Y ‖ K`.
+    ///
+    /// The public point must be the one the scalar makes.
     package init(x963Representation data: Data) throws(KeyMaterialError) {
         guard let curve = ECCurve(privateKeyByteCount: data.count), data.first == 0x04 else {
             throw .invalidKeyData

@@ -11,7 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Why a key operation failed. The mirror turns each into Apple's `CFError`.
+/// Why a key operation failed.
+///
+/// The mirror turns each into Apple's `CFError`.
 package enum KeyMaterialError: Error, Sendable, Equatable {
     /// The bytes are not a key of the kind named (wrong length, not on the curve, a private key
     /// whose public part does not match).

@@ -14,8 +14,10 @@
 import Foundation
 
 /// SHA-224 (FIPS 180-4 §6.3), which swift-crypto does not offer: SHA-256's compression with its
-/// own initial value, the digest cut to 28 bytes. Apple's key algorithms name it
-/// (`ecdsaSignatureMessageX962SHA224`, the X9.63 SHA-224 derivations).
+/// own initial value, the digest cut to 28 bytes.
+///
+/// Apple's key algorithms name it (`ecdsaSignatureMessageX962SHA224`, the X9.63 SHA-224
+/// derivations).
 enum SHA224 {
     private static let initialState: [UInt32] = [
         0xc105_9ed8, 0x367c_d507, 0x3070_dd17, 0xf70e_5939,

@@ -139,8 +139,9 @@ public final class Device: Sendable {
     }
 
     /// How many items ``removePasscode(current:)`` would destroy: the `WhenPasscodeSetThisDeviceOnly`
-    /// items and those whose access control needs the passcode or biometry. The keychain must be
-    /// unlocked.
+    /// items and those whose access control needs the passcode or biometry.
+    ///
+    /// The keychain must be unlocked.
     public func itemsLostWithPasscode() throws -> Int {
         try translating { try engine.itemsLostWithPasscode() }
     }

@@ -16,7 +16,9 @@ package import KeychainEngine
 
 extension Device {
     /// The engine in this process, behind the loopback engine or not: for harnesses and tests
-    /// that inspect the files. `nil` when the keychain is served from elsewhere.
+    /// that inspect the files.
+    ///
+    /// `nil` when the keychain is served from elsewhere.
     package var embedded: EmbeddedEngine? {
         engine.embedded
     }

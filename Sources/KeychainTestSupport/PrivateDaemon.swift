@@ -30,8 +30,9 @@ package final class PrivateDaemon {
     }
 
     /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root); with
-    /// `memoryLockLimit`, under that `RLIMIT_MEMLOCK` (`prlimit`; raising it needs root). It shows
-    /// no pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
+    /// `memoryLockLimit`, under that `RLIMIT_MEMLOCK` (`prlimit`; raising it needs root).
+    ///
+    /// It shows no pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
     package init(
         user: UInt32? = nil,
         idleTimeout: Int? = nil,

@@ -15,7 +15,9 @@ package import Foundation
 
 /// A throw-away D-Bus "system bus" with python-dbusmock's systemd-logind on it, for one test:
 /// `dbus-daemon` on a private socket (`DBUS_SYSTEM_BUS_ADDRESS` points there) and the mock owning
-/// `org.freedesktop.login1`. Every process it starts is stopped by PID.
+/// `org.freedesktop.login1`.
+///
+/// Every process it starts is stopped by PID.
 package final class PrivateSystemBus {
     package let directory: URL
     package let address: String

@@ -26,10 +26,14 @@ package enum ProgramRun {
     /// Runs `executable arguments…`.
     ///
     /// - Parameters:
+    ///   - executable: The program to run.
+    ///   - arguments: Its arguments.
     ///   - environment: The program's whole environment; `nil` passes this process's.
     ///   - input: Written to the program's standard input, which is then closed; `nil` gives it
     ///     `/dev/null`.
     ///   - directory: The working directory; `nil` keeps this process's.
+    /// - Returns: What the program printed, and how it ended.
+    /// - Throws: What `Process.run()` throws when the program cannot be started.
     @discardableResult
     package static func run(
         _ executable: URL,

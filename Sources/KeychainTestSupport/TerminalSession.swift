@@ -22,7 +22,9 @@ package enum TerminalSession {
     }
 
     /// Runs `command` with `environment`; each time the terminal shows a key of `answering`
-    /// (once each), that answer and a carriage return are typed. Gives up after 30 seconds.
+    /// (once each), that answer and a carriage return are typed.
+    ///
+    /// Gives up after 30 seconds.
     package static func run(
         _ command: [String],
         environment: [String: String],

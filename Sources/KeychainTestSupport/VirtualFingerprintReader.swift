@@ -16,7 +16,9 @@ package import Foundation
 /// fprintd with libfprint's virtual reader on a throw-away system bus, as `../shared/recipes/fprint.sh`
 /// starts them: `dbus-daemon` on a private socket (any local user may connect and own names, so that a
 /// fake fprintd can be tried), python-dbusmock's polkitd allowing fprintd's actions, and fprintd with
-/// `FP_VIRTUAL_DEVICE`, whose socket takes `SCAN <finger>` lines. Every process is stopped by PID.
+/// `FP_VIRTUAL_DEVICE`, whose socket takes `SCAN <finger>` lines.
+///
+/// Every process is stopped by PID.
 package final class VirtualFingerprintReader: @unchecked Sendable {
     package let directory: URL
     package let address: String

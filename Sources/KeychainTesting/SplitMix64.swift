@@ -11,8 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// SplitMix64: a small, fast generator whose seed replays a run exactly. For test, stress and
-/// benchmark data only, never for keys.
+/// SplitMix64: a small, fast generator whose seed replays a run exactly.
+///
+/// For test, stress and benchmark data only, never for keys.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

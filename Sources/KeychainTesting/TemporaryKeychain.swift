@@ -60,10 +60,12 @@ public final class TemporaryKeychain: Sendable {
     ///
     /// - Parameters:
     ///   - accessGroups: The access groups the code under test may use; the first receives new items.
-    ///   - clock: The clock for item dates and passcode back-off.
     ///   - passcode: A passcode to set (the keychain is then unlocked), or `nil` for none.
     ///   - biometry: A simulated sensor to install, or `nil` for none.
     ///   - enrolled: Fingers or faces to enrol (needs `passcode` and `biometry`).
+    ///   - clock: The clock for item dates and passcode back-off.
+    /// - Throws: When the keychain cannot be created, the passcode cannot be set, or the sensor
+    ///   cannot be installed or enrolled.
     public init(
         accessGroups: [String] = ["default"],
         passcode: String? = nil,
@@ -130,7 +132,9 @@ public final class TemporaryKeychain: Sendable {
     }
 
     /// Opens a second, independent view of the same keychain, as another process would see it
-    /// (locked again if a passcode is set). It shares the scripted passcode replies.
+    /// (locked again if a passcode is set).
+    ///
+    /// It shares the scripted passcode replies.
     public func reopened(accessGroups: [String]? = nil) throws -> Device {
         try Device(
             home: device.home,

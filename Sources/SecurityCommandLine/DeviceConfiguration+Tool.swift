@@ -16,7 +16,9 @@ package import KeychainDevice
 extension DeviceConfiguration {
     /// The `security` tool's configuration from `environment`: it may see every access group
     /// (`"*"`), as macOS's tool sees every item, and new items go to the first configured group;
-    /// `KEYCHAIN_ACCESS_GROUPS` overrides both. The full tool and `security-lookup` start from it.
+    /// `KEYCHAIN_ACCESS_GROUPS` overrides both.
+    ///
+    /// The full tool and `security-lookup` start from it.
     package static func securityTool(environment: [String: String]) -> DeviceConfiguration {
         fromEnvironment(environment, defaultGroups: ["default", "*"])
     }

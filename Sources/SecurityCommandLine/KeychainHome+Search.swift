@@ -18,9 +18,11 @@ extension KeychainHome {
     /// Whether a command that only looks has a keychain to look in here, so that looking never
     /// creates one: a keychain exists in this home, or the default keychain (`namesDefault`) is
     /// served by a daemon named by its socket (a system daemon among them), which holds files of
-    /// its own — a socket that exists, for a client that uses the daemon. A home that cannot be
-    /// searched may hold one, and settings that name the default keychain wrongly (a relative
-    /// path, a socket named and absent) are no "nothing here": opening it says what is wrong.
+    /// its own — a socket that exists, for a client that uses the daemon.
+    ///
+    /// A home that cannot be searched may hold one, and settings that name the default keychain
+    /// wrongly (a relative path, a socket named and absent) are no "nothing here": opening it says
+    /// what is wrong.
     package func hasKeychainToSearch(namesDefault: Bool, environment: [String: String]) -> Bool {
         if !keychainIsAbsent { return true }
         guard namesDefault else { return false }

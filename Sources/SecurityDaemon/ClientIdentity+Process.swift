@@ -19,10 +19,14 @@ import KeychainCore
 extension ClientIdentity {
     /// The identity of process `processID`, whose `/proc` folder is `proc` (for tests).
     ///
-    /// - Parameter baseline: The confinement a client must exceed to count as sandboxed when the
-    ///   daemon cannot look into its root: the daemon's own (`nil`), or none at all for a
-    ///   system-mode daemon, which cannot look into any user's processes and is itself confined
-    ///   by its service, so that a sandbox could seem less confined than it.
+    /// - Parameters:
+    ///   - processID: The client's process ID.
+    ///   - proc: The `/proc` folder to read it from.
+    ///   - baseline: The confinement a client must exceed to count as sandboxed when the
+    ///     daemon cannot look into its root: the daemon's own (`nil`), or none at all for a
+    ///     system-mode daemon, which cannot look into any user's processes and is itself confined
+    ///     by its service, so that a sandbox could seem less confined than it.
+    /// - Returns: The Flatpak app the process runs, or whether it is unsandboxed or cannot be verified.
     static func of(processID: Int32, proc: String = "/proc", baseline: Confinement? = nil) -> ClientIdentity {
         let root = "\(proc)/\(processID)/root"
         // Never blocking (a FIFO put there would stop the event loop), and only a regular file.
@@ -72,9 +76,11 @@ extension ClientIdentity {
     }
 
     /// Whether the process runs more confined than this daemon: `no_new_privs` the daemon lacks,
-    /// or a stricter seccomp mode or more seccomp filters (as a sandbox adds). Compared with the
-    /// daemon's own, so that a container that confines every process (Docker's seccomp profile)
-    /// is not taken for a sandbox. A status that cannot be read counts as confined.
+    /// or a stricter seccomp mode or more seccomp filters (as a sandbox adds).
+    ///
+    /// Compared with the daemon's own, so that a container that confines every process (Docker's
+    /// seccomp profile) is not taken for a sandbox. A status that cannot be read counts as
+    /// confined.
     static func isConfined(processID: Int32, proc: String, baseline: Confinement? = nil) -> Bool {
         guard let client = Confinement(statusOf: "\(proc)/\(processID)/status") else { return true }
         let own = baseline ?? Confinement.ofThisProcess ?? .none

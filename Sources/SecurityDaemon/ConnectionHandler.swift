@@ -117,8 +117,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// A connection that sent nothing for the idle time-out is closed: a client that stopped in
-    /// the middle of a frame, or an idle pooled connection (clients notice and reconnect). A
-    /// connection whose request is running stays.
+    /// the middle of a frame, or an idle pooled connection (clients notice and reconnect).
+    ///
+    /// A connection whose request is running stays.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read, !isBusy {
             context.close(promise: nil)
@@ -129,8 +130,10 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// A client that does not read its replies stops being read: once the replies waiting for it
     /// pass the channel's high-water mark, the daemon takes no more of its requests until it has
-    /// read them. Without this, requests answered at once (look-ups) would pile up their replies
-    /// in the daemon's memory for as long as the client sends.
+    /// read them.
+    ///
+    /// Without this, requests answered at once (look-ups) would pile up their replies in the
+    /// daemon's memory for as long as the client sends.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         let writable = context.channel.isWritable
         context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }

@@ -48,8 +48,10 @@ struct PeerCredentials: Sendable {
     }
 
     /// A handle on the peer process itself (`SO_PEERPIDFD`, Linux 6.5): unlike its process ID, it
-    /// cannot come to mean another process. `nil` when the kernel has none to give (an older
-    /// kernel, or a peer that has already exited); the caller closes it.
+    /// cannot come to mean another process.
+    ///
+    /// `nil` when the kernel has none to give (an older kernel, or a peer that has already exited);
+    /// the caller closes it.
     static func processHandle(of channel: any Channel) -> Int32? {
         #if canImport(Glibc)
         guard let provider = channel as? any SocketOptionProvider else { return nil }
@@ -77,8 +79,9 @@ struct PeerCredentials: Sendable {
     }
 
     /// The peer's program, for prompts: the file name of `/proc/PID/exe`, else the process's
-    /// `comm` (readable even when the peer made itself non-dumpable). Read when the connection
-    /// opens, while the process is certainly the one that connected.
+    /// `comm` (readable even when the peer made itself non-dumpable).
+    ///
+    /// Read when the connection opens, while the process is certainly the one that connected.
     var programName: String? {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe") {
             return (path as NSString).lastPathComponent

@@ -18,8 +18,9 @@ import SecurityCommandLine
 
 /// `security-lookup`: answers the command line scripts run most — a password look-up
 /// (`find-generic-password … -w`) in a keychain that `securityd` serves — and hands every other
-/// command line, unchanged, to the full tool (`SecurityTool`) beside it. The installed `security`
-/// (`SecurityLauncher`) runs it for the `find-…-password` commands.
+/// command line, unchanged, to the full tool (`SecurityTool`) beside it.
+///
+/// The installed `security` (`SecurityLauncher`) runs it for the `find-…-password` commands.
 ///
 /// The full tool links the engine, SQLite, swift-crypto and ArgumentParser, and starting it costs
 /// several times what the look-up itself costs; this program links only the wire format and the

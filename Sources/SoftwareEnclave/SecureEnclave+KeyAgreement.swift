@@ -44,7 +44,9 @@ extension SecureEnclave.P256.KeyAgreement {
             publicKey = try SecureEnclave.publicKey(of: key, P256.KeyAgreement.PublicKey.init(x963Representation:))
         }
 
-        /// The key a ``dataRepresentation`` holds. Asks for no authentication.
+        /// The key a ``dataRepresentation`` holds.
+        ///
+        /// Asks for no authentication.
         ///
         /// - Throws: CryptoTokenKit's corrupted-data error (`-3`) for data that is not a key of this keychain.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {

@@ -38,6 +38,7 @@ extension SecureEnclave.P256.Signing {
         ///     device only, with no constraint. With `.privateKeyUsage` and a constraint (biometry, the
         ///     passcode), every signature asks for it.
         ///   - authenticationContext: The context that authenticates the key's operations.
+        /// - Throws: A CryptoTokenKit error, as CryptoKit reports it, when the key cannot be made.
         public init(
             compactRepresentable: Bool = true,
             accessControl: SecAccessControl = SecureEnclave.defaultAccessControl(),
@@ -51,7 +52,9 @@ extension SecureEnclave.P256.Signing {
             publicKey = try SecureEnclave.publicKey(of: key, P256.Signing.PublicKey.init(x963Representation:))
         }
 
-        /// The key a ``dataRepresentation`` holds. Asks for no authentication.
+        /// The key a ``dataRepresentation`` holds.
+        ///
+        /// Asks for no authentication.
         ///
         /// - Throws: CryptoTokenKit's corrupted-data error (`-3`) for data that is not a key of this keychain.
         public init(dataRepresentation: Data, authenticationContext: LAContext? = nil) throws {

@@ -23,8 +23,10 @@ import Testing
 @testable import KeychainDevice
 
 /// CryptoKit's Secure Enclave keys live in blobs the application keeps, which the engine opens with
-/// keys that outlive passcode changes. A thief with the blob and a copy of the keychain's files — today's,
-/// or one from before the passcode was set or changed — must not sign with it.
+/// keys that outlive passcode changes.
+///
+/// A thief with the blob and a copy of the keychain's files — today's, or one from before the passcode was
+/// set or changed — must not sign with it.
 @Suite struct EnclaveKeyBlobAttackTests {
     static let message = Data("transfer everything".utf8)
 

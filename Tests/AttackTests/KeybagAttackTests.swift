@@ -52,8 +52,10 @@ import Testing
     // MARK: Finding 6: swapped lock public keys
 
     /// The thief swaps the passcode constraint key's public key for one of their own (keeping its identifier
-    /// and code). Items added afterwards must not be sealed to it: before the first unlock the lock
-    /// cannot be checked and the add is refused; after it the check fails and the add is refused.
+    /// and code).
+    ///
+    /// Items added afterwards must not be sealed to it: before the first unlock the lock cannot be checked
+    /// and the add is refused; after it the check fails and the add is refused.
     @Test func aSwappedLockKeyIsNeverSealedTo() throws {
         let keychain = try TemporaryKeychain(passcode: Self.passcode)
         let thiefKey = Curve25519.KeyAgreement.PrivateKey()
@@ -135,8 +137,9 @@ import Testing
 
     // MARK: Finding 7: the look-up tiers
 
-    /// The thief empties the protected look-up key, as if the keychain predated the tiers. The
-    /// keychain then refuses to write (it never hashes protected items with the device key) and
+    /// The thief empties the protected look-up key, as if the keychain predated the tiers.
+    ///
+    /// The keychain then refuses to write (it never hashes protected items with the device key) and
     /// does not re-hash or scramble the rows it cannot place; restoring the key reads everything.
     @Test func emptiedTiersRefuseToWriteInsteadOfDowngrading() throws {
         let keychain = try TemporaryKeychain(passcode: Self.passcode)

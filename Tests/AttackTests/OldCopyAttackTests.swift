@@ -136,8 +136,10 @@ import Testing
 
     /// A process holds the database open (a read in progress) while the passcode is set, so the
     /// write-ahead log keeps the pages of the keybag from before; the home is copied at that
-    /// moment. No state the log can be cut back to opens the item added after the passcode, and
-    /// the secret that sealed the earlier keybag is in no file.
+    /// moment.
+    ///
+    /// No state the log can be cut back to opens the item added after the passcode, and the secret
+    /// that sealed the earlier keybag is in no file.
     @Test func theLogOfADatabaseHeldOpenWhileThePasscodeWasSetOpensNothingAddedSince() throws {
         let keychain = try TemporaryKeychain()
         keychain.run { #expect(Self.add("before", "before passcode") == errSecSuccess) }
@@ -204,10 +206,12 @@ import Testing
         withExtendedLifetime(device) {}
     }
 
-    /// Removing the passcode destroys `WhenPasscodeSetThisDeviceOnly` items. What is left of one
-    /// until an operation meets it (Apple's delete of it must still succeed) is its look-up
-    /// columns: its keys and ciphertexts leave the files at once, so a copy of the keybag from
-    /// while the passcode was set, with that passcode, opens nothing from today's files.
+    /// Removing the passcode destroys `WhenPasscodeSetThisDeviceOnly` items.
+    ///
+    /// What is left of one until an operation meets it (Apple's delete of it must still succeed) is
+    /// its look-up columns: its keys and ciphertexts leave the files at once, so a copy of the
+    /// keybag from while the passcode was set, with that passcode, opens nothing from today's
+    /// files.
     @Test func anItemLostWithThePasscodeLeavesTheFiles() throws {
         let directory = Attacker.newHome("akpu-residue")
         defer { Attacker.remove(directory) }

@@ -166,7 +166,9 @@ import Testing
     }
 
     /// A damaged row cannot be re-hashed; its old hashes would let the device key confirm its
-    /// attributes, so they become random bytes. The other rows move as usual.
+    /// attributes, so they become random bytes.
+    ///
+    /// The other rows move as usual.
     @Test func aDamagedRowLosesItsOldHashes() throws {
         let directory = try Self.legacyKeychain(passcode: nil)
         defer { try? FileManager.default.removeItem(at: directory) }

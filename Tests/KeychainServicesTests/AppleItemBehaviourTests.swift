@@ -48,7 +48,9 @@ import Testing
     }
 
     /// Apple's si-80-empty-data.c: an item added without `kSecValueData` has no data, so a result
-    /// with data and attributes has no `v_Data`; data alone is empty data. Empty data given is data.
+    /// with data and attributes has no `v_Data`; data alone is empty data.
+    ///
+    /// Empty data given is data.
     @Test func anItemAddedWithoutDataHasNone() throws {
         let keychain = try TemporaryKeychain()
         try keychain.run {

@@ -786,8 +786,10 @@ struct DaemonTests {
     }
 
     /// Hostile clients in bulk, as the query fuzzer does for dictionaries: random bytes, random
-    /// lengths, truncated and mutated real requests. The daemon answers or hangs up on each, and
-    /// a well-behaved client beside them is served throughout.
+    /// lengths, truncated and mutated real requests.
+    ///
+    /// The daemon answers or hangs up on each, and a well-behaved client beside them is served
+    /// throughout.
     @Test func randomFramesNeverTakeTheDaemonDownOrDisturbOtherClients() throws {
         let daemon = try PrivateDaemon()
         defer { daemon.stop() }

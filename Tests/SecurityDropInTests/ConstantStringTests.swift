@@ -24,7 +24,9 @@ import Testing
 /// `String(kSecX)`, the spelling wrappers use most, reads `NSString`'s own storage and found it empty.
 /// So each spelling is checked here, on constants from every table that declares them.
 @Suite struct ConstantStringTests {
-    /// A constant and its value. `@unchecked`: an immutable string, made once.
+    /// A constant and its value.
+    ///
+    /// `@unchecked`: an immutable string, made once.
     struct Constant: @unchecked Sendable, CustomTestStringConvertible {
         let string: CFString
         let value: String

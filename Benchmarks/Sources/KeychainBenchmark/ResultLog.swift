@@ -32,7 +32,9 @@ final class ResultLog {
         try? handle.close()
     }
 
-    /// Records a timed phase. `size` is the number of items the store held while it ran.
+    /// Records a timed phase.
+    ///
+    /// `size` is the number of items the store held while it ran.
     func record(_ subject: String, _ phase: String, size: Int?, _ sample: Sample, extra: [String: Any] = [:]) {
         let latency = sample.percentiles()
         let fields: [String: Any] = [

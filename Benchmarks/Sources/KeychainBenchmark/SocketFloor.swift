@@ -20,8 +20,10 @@ import Glibc
 
 /// The floor under every look-up through `securityd`: one round trip of a look-up-sized message
 /// between two processes over a Unix socket, the far side waiting in `poll` as the daemon's event
-/// loop waits in `epoll`. On a VM a round trip costs two context switches each way, which no
-/// daemon can avoid; the daemon's look-up is reported beside it.
+/// loop waits in `epoll`.
+///
+/// On a VM a round trip costs two context switches each way, which no daemon can avoid; the
+/// daemon's look-up is reported beside it.
 enum SocketFloor {
     static let subject = "floor: Unix socket, 2 processes"
 

@@ -34,9 +34,10 @@ package enum ClientIdentity: Sendable, Hashable {
         return nil
     }
 
-    /// What begins the group of every Flatpak app: `flatpak:` and the app id. No other client can
-    /// name such a group, so an app cannot be given items planted before it first connected, and
-    /// no app can claim a group the user's programs use by choosing its id.
+    /// What begins the group of every Flatpak app: `flatpak:` and the app id.
+    ///
+    /// No other client can name such a group, so an app cannot be given items planted before it
+    /// first connected, and no app can claim a group the user's programs use by choosing its id.
     package static let flatpakGroupPrefix = "flatpak:"
 
     /// The app's own access group (its `"default"`), if the client is a sandboxed app.

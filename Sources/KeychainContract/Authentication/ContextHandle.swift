@@ -14,7 +14,9 @@
 package import KeychainCore
 
 /// A caller's hold on one authentication context of an engine: the reference, and the engine that
-/// keeps what it earns. Releasing the handle releases the context.
+/// keeps what it earns.
+///
+/// Releasing the handle releases the context.
 ///
 /// `LAContext` holds one (created for the keychain of the task that first uses it); a `SecItem*`
 /// call without a context makes one for the call.

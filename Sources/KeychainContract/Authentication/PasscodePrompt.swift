@@ -61,8 +61,10 @@ public struct PasscodePrompt: Sendable {
 
     /// Asks a question answered with a word, shown as it is typed — the simulated sensor's
     /// "match? [y]es, [n]o, …" when nothing is queued; `nil` when this prompt cannot ask one (then
-    /// the sensor is not interactive). The terminal prompt asks at the terminal; the daemon puts
-    /// its prompter (pinentry) on the requesting program's terminal or display.
+    /// the sensor is not interactive).
+    ///
+    /// The terminal prompt asks at the terminal; the daemon puts its prompter (pinentry) on the
+    /// requesting program's terminal or display.
     package var askWord: (@Sendable (_ question: String) -> String?)?
 
     // MARK: Initialization
@@ -85,6 +87,7 @@ public struct PasscodePrompt: Sendable {
     public static let none = PasscodePrompt(kind: .none) { _, _ in .unavailable }
 
     /// Asks at the terminal without echo; not interactive when standard input is not a terminal.
+    ///
     /// An empty answer cancels.
     public static let terminal = PasscodePrompt(kind: .terminal) { purpose, reason in
         guard Terminal.isInteractive else { return .unavailable }

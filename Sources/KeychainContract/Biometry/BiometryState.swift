@@ -49,7 +49,6 @@ package struct BiometryState: Sendable, Hashable, Codable {
     }
 }
 
-/// A change to the simulated sensor, as Xcode Simulator's Features menu makes them.
 /// Which sensor matches fingers for the keychain.
 public enum BiometricSensorSource: String, Sendable, Hashable, Codable, CaseIterable {
     /// The scriptable simulated sensor (the default; `security biometry sensor touchid`, …).
@@ -68,6 +67,7 @@ package enum SensorChange: Sendable, Hashable, Codable {
     case enrollOnReader(finger: String)
 }
 
+/// A change to the simulated sensor, as Xcode Simulator's Features menu makes them.
 package enum SimulatedSensorChange: Sendable, Hashable, Codable {
     /// Installs a sensor of a kind (`nil` removes it).
     case install(BiometryKind?)

@@ -80,8 +80,9 @@ package struct DaemonEndpoint: Hashable, Sendable {
     }
 
     /// The socket the environment names for the session's keychain: `KEYCHAIN_SOCKET`, else the
-    /// system daemon's when it serves; `nil` for the home's own daemon. A named socket is never
-    /// started by a client, and its daemon keeps files of its own.
+    /// system daemon's when it serves; `nil` for the home's own daemon.
+    ///
+    /// A named socket is never started by a client, and its daemon keeps files of its own.
     package static func named(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         environment["KEYCHAIN_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? system(environment: environment)?.socketPath
     }

@@ -69,9 +69,10 @@ package enum EngineRequest: Sendable, Codable {
 extension EngineRequest {
     /// Whether the request completes without waiting for anything but the processor: no person,
     /// no passcode derivation, no scan of the keychain (the lock state, context bookkeeping, a
-    /// look-up that the look-up columns' index answers). The daemon answers these on the
-    /// connection's own thread: two thread hand-offs cost a look-up as much as the engine's work
-    /// (measured in BENCHMARKS.md).
+    /// look-up that the look-up columns' index answers).
+    ///
+    /// The daemon answers these on the connection's own thread: two thread hand-offs cost a look-up
+    /// as much as the engine's work (measured in BENCHMARKS.md).
     ///
     /// A look-up is brief when it asks for one item, brings no context (an application password
     /// may need its key derived), and names only primary-key attributes or a persistent reference

@@ -23,6 +23,7 @@ package protocol EngineTransport: Sendable {
     ///   - message: The request, as ``EngineWire`` encodes it.
     ///   - receive: Decodes each reply and says what it is: interim (progress, or a question
     ///     whose answer the transport sends back) or the final reply, which ends the exchange.
+    /// - Returns: The response the final reply holds.
     /// - Throws: ``KeychainError/Code/io`` when the far side cannot be reached or stops
     ///   answering (the request may or may not have run), or what `receive` throws.
     func exchange(

@@ -68,8 +68,10 @@ package enum Terminal {
     }
 
     /// Reads one line of standard input without stdio's buffering, into locked memory; `nil` at the
-    /// end of input. Every reader of standard input in the tool goes through here, so that no
-    /// buffered reader takes lines meant for the next prompt.
+    /// end of input.
+    ///
+    /// Every reader of standard input in the tool goes through here, so that no buffered reader
+    /// takes lines meant for the next prompt.
     package static func readLineUnbuffered() throws(LineTooLong) -> String? {
         try readLineBytes().map(string)
     }
@@ -101,8 +103,9 @@ package enum Terminal {
         return buffer
     }
 
-    /// The longest line read: the longest secret a keychain item holds (16 MiB). Longer input is
-    /// refused whole, never cut.
+    /// The longest line read: the longest secret a keychain item holds (16 MiB).
+    ///
+    /// Longer input is refused whole, never cut.
     package static let maximumLine = QueryParser.maximumSecretSize
 
     /// A line of input longer than ``maximumLine``.

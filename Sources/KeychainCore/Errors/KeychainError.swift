@@ -22,7 +22,9 @@ package struct KeychainError: Error, Sendable {
     /// What kind of failure this is.
     package var code: Code
 
-    /// What went wrong, for logs and the command-line tool. Never contains a secret.
+    /// What went wrong, for logs and the command-line tool.
+    ///
+    /// Never contains a secret.
     package var message: String
 
     /// The underlying error (SQLite, file system, cryptography), if any.

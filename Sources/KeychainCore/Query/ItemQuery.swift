@@ -25,7 +25,9 @@ package enum KeychainOperation: Sendable, Codable {
 package struct ItemQuery: Sendable, Codable {
     // MARK: Matching and setting
 
-    /// The item class (`kSecClass`). Only a persistent reference may stand in for it.
+    /// The item class (`kSecClass`).
+    ///
+    /// Only a persistent reference may stand in for it.
     package var itemClass: ItemClass
     /// Attribute values by Apple code: match criteria in a search, values on add.
     package var attributes: [String: AttributeValue] = [:]
@@ -54,22 +56,28 @@ package struct ItemQuery: Sendable, Codable {
     /// `kSecUseOperationPrompt`.
     package var operationPrompt: String?
     /// `kSecUseCredentialReference`: the authentication context whose credentials the engine may
-    /// use. The mirror puts the reference of the caller's `LAContext` here, as Apple's client does
+    /// use.
+    ///
+    /// The mirror puts the reference of the caller's `LAContext` here, as Apple's client does
     /// before a call leaves the process; the context itself never reaches the engine.
     package var credentialReference: ContextReference?
 
     // MARK: Caller
 
     /// The access groups the request may use (the caller's `keychain-access-groups`); `nil` for
-    /// the engine's own. A client of the daemon sends the groups it is configured with, as a
-    /// process of the in-process engine uses its own: on Linux, access groups separate
-    /// applications that cooperate (see ``AccessGroups``).
+    /// the engine's own.
+    ///
+    /// A client of the daemon sends the groups it is configured with, as a process of the
+    /// in-process engine uses its own: on Linux, access groups separate applications that cooperate
+    /// (see ``AccessGroups``).
     package var accessGroups: AccessGroups?
     /// `kSecMatchHostOrSubdomainOfHost`: internet passwords whose server is this host or a
     /// subdomain of it.
     package var hostOrSubdomainOf: String?
     /// For a token key item: generate its private key (an add), or use it (a search for one item,
-    /// whose result's data is the operation's output). Never set by the query parser.
+    /// whose result's data is the operation's output).
+    ///
+    /// Never set by the query parser.
     package var keyOperation: KeyOperation?
 
     package init(itemClass: ItemClass) {

@@ -89,8 +89,9 @@ package struct CertificateDER: Sendable {
     }
 
     /// The length of the DER element at the start of `bytes` (tag, length and content), or `nil`
-    /// when they do not start with a whole element. Apple's `SecCertificateCreateWithData` reads
-    /// the certificate there and ignores what follows.
+    /// when they do not start with a whole element.
+    ///
+    /// Apple's `SecCertificateCreateWithData` reads the certificate there and ignores what follows.
     package static func lengthOfFirstElement(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 2 else { return nil }
         let first = Int(bytes[1])

@@ -11,7 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// A keychain item class. The raw value is Apple's `kSecClass…` value and the name of its table.
+/// A keychain item class.
+///
+/// The raw value is Apple's `kSecClass…` value and the name of its table.
 package enum ItemClass: String, CaseIterable, Hashable, Sendable, Codable {
     case genericPassword = "genp"
     case internetPassword = "inet"

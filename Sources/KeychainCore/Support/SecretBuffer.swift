@@ -37,8 +37,10 @@ package final class SecretBuffer {
     /// Whether the memory is locked (`mlock` can fail under a small `RLIMIT_MEMLOCK`).
     package var isLocked: Bool { region.isLocked }
 
-    /// A buffer of up to `limit` bytes. It starts at one page and doubles as it fills, each time
-    /// into a new region: the old one is zeroed before it is released.
+    /// A buffer of up to `limit` bytes.
+    ///
+    /// It starts at one page and doubles as it fills, each time into a new region: the old one is
+    /// zeroed before it is released.
     package init(limit: Int) {
         self.limit = limit
         region = Region(size: min(limit, Region.pageSize))

@@ -48,8 +48,10 @@ extension Device {
     }
 
     /// Chooses the sensor that matches fingers: the simulated one, fprintd's reader, or fprintd's when
-    /// it has one (`auto`). Items bound to the enrolled set (`biometryCurrentSet`) follow the new
-    /// sensor's set: those sealed to another set become unreadable.
+    /// it has one (`auto`).
+    ///
+    /// Items bound to the enrolled set (`biometryCurrentSet`) follow the new sensor's set: those
+    /// sealed to another set become unreadable.
     public func selectBiometricSensor(_ source: BiometricSensorSource) throws {
         try KeychainDeviceError.translating { try engine.changeSensor(.select(source)) }
     }

@@ -37,7 +37,9 @@ public struct SimulatedSensor: Sendable {
         try KeychainDeviceError.translating { try engine.biometryState().kind }
     }
 
-    /// Installs a sensor of `kind` (`nil` removes it). Changing the kind clears the enrolment.
+    /// Installs a sensor of `kind` (`nil` removes it).
+    ///
+    /// Changing the kind clears the enrolment.
     public func install(_ kind: BiometryKind?) throws {
         try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.install(kind)) }
     }
@@ -49,7 +51,9 @@ public struct SimulatedSensor: Sendable {
         try KeychainDeviceError.translating { try engine.biometryState().enrolled }
     }
 
-    /// Enrols a finger, face or eye. Items protected by `biometryCurrentSet` become unreadable.
+    /// Enrols a finger, face or eye.
+    ///
+    /// Items protected by `biometryCurrentSet` become unreadable.
     ///
     /// - Throws: When no sensor is installed, no passcode is set (enrolling needs one, as on iOS),
     ///   the name is taken, or the kind's limit (five fingers, two appearances) is reached.
@@ -57,7 +61,9 @@ public struct SimulatedSensor: Sendable {
         try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.enroll(name)) }
     }
 
-    /// Removes an enrolled finger, face or eye. Items protected by `biometryCurrentSet` become unreadable.
+    /// Removes an enrolled finger, face or eye.
+    ///
+    /// Items protected by `biometryCurrentSet` become unreadable.
     public func remove(_ name: String) throws {
         try KeychainDeviceError.translating { try engine.changeSimulatedSensor(.remove(name)) }
     }

@@ -194,8 +194,20 @@ package final class AuthenticationGate: Sendable {
     /// Evaluates an access control for an operation (`LAContext.evaluateAccessControl`, and
     /// Apple's loop in `SecItem*`), earning what the engine needs to retry.
     ///
-    /// - Parameter missing: What the engine reported missing, per alternative that can still be
-    ///   satisfied; `nil` evaluates the whole policy.
+    /// - Parameters:
+    ///   - accessControl: The access control to satisfy.
+    ///   - operation: The operation it is evaluated for; creating an item or a key asks for the
+    ///     application password only.
+    ///   - missing: What the engine reported missing, per alternative that can still be
+    ///     satisfied; `nil` evaluates the whole policy.
+    ///   - reference: The context that earns, and keeps, what the evaluation releases.
+    ///   - reason: Why the user is asked, shown with the prompt.
+    ///   - interactionAllowed: Whether the user may be asked; when `false`, an evaluation that needs
+    ///     the user fails with `notInteractive`.
+    ///   - chosen: The prompt that asks for the passcode and answers the sensor's questions; `nil`
+    ///     for the gate's own.
+    /// - Throws: ``AuthenticationFailure`` when the context is invalidated (`invalidContext`, or
+    ///   `appCancel` during the evaluation) or the evaluation fails.
     package func evaluate(
         _ accessControl: AccessControl,
         operation: AccessOperation,
@@ -358,8 +370,9 @@ package final class AuthenticationGate: Sendable {
         }
     }
 
-    /// Makes sure the context holds the application password, asking for it if none is set. Each
-    /// item derives its own key from it when it is opened or sealed.
+    /// Makes sure the context holds the application password, asking for it if none is set.
+    ///
+    /// Each item derives its own key from it when it is opened or sealed.
     private func obtainApplicationPassword(
         _ reference: ContextReference,
         reason: String,

@@ -44,7 +44,9 @@ package final class MatchCancellation: Sendable {
     }
 
     /// Runs `body` (a sensor waiting for a finger) with `handler` as what cancelling does; the
-    /// handler runs at once if the match was cancelled already. It must be brief: it runs under a lock.
+    /// handler runs at once if the match was cancelled already.
+    ///
+    /// It must be brief: it runs under a lock.
     package func whileWaiting<T, Failure: Error>(
         onCancel handler: @escaping @Sendable () -> Void,
         _ body: () throws(Failure) -> T

@@ -61,8 +61,9 @@ package struct SimulatedSensorDriver: BiometricSensor {
         return Data(hasher.finalize())
     }
 
-    /// Takes the next queued outcome, or asks through `prompt` when it can ask in words. A queued
-    /// outcome is taken whole, and a question ends when answered: neither is cancelled.
+    /// Takes the next queued outcome, or asks through `prompt` when it can ask in words.
+    ///
+    /// A queued outcome is taken whole, and a question ends when answered: neither is cancelled.
     package func match(
         reason: String,
         kind: BiometryKind,

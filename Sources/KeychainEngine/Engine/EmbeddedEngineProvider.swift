@@ -49,7 +49,9 @@ extension DeviceConfiguration.PasscodeCost {
 
 extension Engine {
     /// The engine in this process that answers this one, itself or behind the loopback engine: for
-    /// harnesses and tests that inspect the files. `nil` when the keychain is served from elsewhere.
+    /// harnesses and tests that inspect the files.
+    ///
+    /// `nil` when the keychain is served from elsewhere.
     package var embedded: EmbeddedEngine? {
         (self as? EmbeddedEngine) ?? ((self as? WireEngine)?.served as? EmbeddedEngine)
     }

@@ -57,9 +57,15 @@ package struct ConstraintEnvelope: Sendable {
     /// Wraps `secretKey` for every alternative of `policy` that can be created now.
     ///
     /// - Parameters:
-    ///   - constraints: The keybag's constraint keys; only verified, intact ones are sealed to.
+    ///   - secretKey: The item's secret key.
+    ///   - accessControl: The item's access control, whose policy gives the alternatives.
+    ///   - operation: The operation that seals it (creating an item or a key), named in the
+    ///     authentication request when the application password is missing.
+    ///   - available: The keybag's constraint keys; only verified, intact ones are sealed to.
     ///   - applicationKey: Derives the application-password key, `nil` when the caller has no password.
     ///   - newParameters: The salt and cost for the application password of this item.
+    ///   - binding: The associated data that binds each slot's wrapping to the item.
+    /// - Returns: The envelope, one slot per alternative that can be created now.
     /// - Throws: ``KeychainError/Code/authenticationNeeded`` when the application password is
     ///   missing; ``KeychainError/Code/authenticationFailed`` when no alternative can be created
     ///   (no passcode, no enrolled biometry, no companion); ``KeychainError/Code/constraintDamaged``
@@ -156,8 +162,14 @@ package struct ConstraintEnvelope: Sendable {
     /// Unwraps the secret key with the first slot that `credentials` satisfy.
     ///
     /// - Parameters:
+    ///   - accessControl: The item's access control, named in the authentication request.
+    ///   - operation: The operation the key is opened for, named in the authentication request.
+    ///   - credentials: What the caller's authentication context has earned.
     ///   - applicationKey: Derives the application-password key, `nil` when the caller has no password.
     ///   - legacyParameters: The salt and cost of application-password wrappings in layout 1.
+    ///   - currentConstraints: The keybag's constraint keys now, read only when no slot opens.
+    ///   - binding: The associated data the slots were sealed with.
+    /// - Returns: The item's secret key.
     /// - Throws: ``KeychainError/Code/authenticationNeeded`` when a slot could open with more
     ///   credentials; ``KeychainError/Code/authenticationFailed`` for a wrong application
     ///   password; ``KeychainError/Code/itemInvalidated`` when every slot names a constraint key that no

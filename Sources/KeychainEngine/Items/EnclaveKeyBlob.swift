@@ -59,8 +59,9 @@ struct EnclaveKeyBlob {
         case constrained(envelope: Data, sealedKey: Data)
     }
 
-    /// Seals `privateKey` (X9.63) into a new blob under `blobKey`. With constraints, the private key is
-    /// sealed to `sealToConstraints`'s envelope first.
+    /// Seals `privateKey` (X9.63) into a new blob under `blobKey`.
+    ///
+    /// With constraints, the private key is sealed to `sealToConstraints`'s envelope first.
     static func seal(
         privateKey: Data,
         publicKey: Data,

@@ -75,7 +75,9 @@ package struct ItemCodec: Sendable {
 
     // MARK: Sealing
 
-    /// Encrypts an item into a row. `attributes` must hold every primary-key attribute.
+    /// Encrypts an item into a row.
+    ///
+    /// `attributes` must hold every primary-key attribute.
     ///
     /// An item whose access control has constraints has its secret key sealed to the keybag's
     /// constraint keys (see ``ConstraintEnvelope``); `credentials` supply the application password key if needed.
@@ -247,8 +249,12 @@ package struct ItemCodec: Sendable {
     /// Decrypts a row's secret.
     ///
     /// - Parameters:
+    ///   - row: The item's row.
+    ///   - item: The item the row holds; its class, protection class and access control say how to open it.
     ///   - credentials: What the caller's authentication context has earned.
+    ///   - operation: The operation the secret is opened for, named when authentication is needed.
     ///   - currentConstraints: The keybag's constraint keys now, read only when the credentials do not open the item.
+    /// - Returns: The secret.
     /// - Throws: ``KeychainError/Code/authenticationNeeded`` when the item's access control is
     ///   not satisfied yet, ``KeychainError/Code/itemInvalidated`` when it never can be again.
     package func openSecret(

@@ -34,13 +34,16 @@ package struct StoredItem: Sendable {
 extension StoredItem {
     /// The engine's own mark, among an item's sealed attributes, of an item added without
     /// `kSecValueData`: Apple's item then has no `v_Data`, which a result with data and attributes
-    /// shows (`si-80-empty-data.c`). No client can name it (the query parser refuses the key) and
-    /// no result carries it.
+    /// shows (`si-80-empty-data.c`).
+    ///
+    /// No client can name it (the query parser refuses the key) and no result carries it.
     package static let absentDataMark = "@absentData"
 
     /// The engine's own mark holding a token key's public key (X9.63), sealed with the metadata
     /// so that the key can be found and handed out as a reference without opening its secret,
-    /// which is the private key. Never in a result, never a client's to set.
+    /// which is the private key.
+    ///
+    /// Never in a result, never a client's to set.
     package static let publicKeyMark = "@publicKey"
 
     /// The engine's own marks: refused in a client's attributes, removed from every result.

@@ -37,8 +37,10 @@ package struct ConstraintKeyRecord: Sendable {
     /// Found damaged when the keychain was converted (its old integrity code did not match): its
     /// items are refused, never deleted.
     package var isDamaged = false
-    /// Whether the constraint key passed its check (see ``verified(_:)``). A damaged constraint key must not pass for a
-    /// replaced one: items sealed to a replaced constraint key are deleted, items of a damaged one only refused.
+    /// Whether the constraint key passed its check (see ``verified(_:)``).
+    ///
+    /// A damaged constraint key must not pass for a replaced one: items sealed to a replaced constraint key are
+    /// deleted, items of a damaged one only refused.
     package var isIntact = true
     /// Whether the check used the authentication key: only a verified constraint key may be sealed to.
     package var isVerified = false
@@ -155,6 +157,7 @@ extension ConstraintKeyRecord {
     }
 
     /// This constraint key checked against its code with `key` (`nil`: the key is locked, nothing is checked).
+    ///
     /// With the key, a missing code is damage, not trust.
     package func verified(_ key: SymmetricKey?) -> ConstraintKeyRecord {
         var copy = self

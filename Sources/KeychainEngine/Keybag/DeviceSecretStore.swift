@@ -60,7 +60,9 @@ package struct StagedDeviceSecret: Sendable {
 }
 
 /// The two secrets of a keychain that live outside its database: the device secret and the keybag
-/// secret. An engine is given them when it opens a keychain; by default, files in its home.
+/// secret.
+///
+/// An engine is given them when it opens a keychain; by default, files in its home.
 package struct SecretStores: Sendable {
     package var device: any DeviceSecretStore
     package var keybag: any KeybagSecretStore

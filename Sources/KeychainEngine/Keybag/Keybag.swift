@@ -50,7 +50,12 @@ package final class Keybag: Sendable {
 
     // MARK: Initialization
 
-    /// - Parameter accessGroups: The process's access groups, whose `agrp` hashes each tier precomputes.
+    /// - Parameters:
+    ///   - deviceSecret: The device secret, from which the device key is derived.
+    ///   - stored: The keybag as stored; the class keys that open without a passcode are unwrapped.
+    ///   - accessGroups: The process's access groups, whose `agrp` hashes each tier precomputes.
+    /// - Throws: ``KeychainError/Code/decode`` when the keybag does not belong to `deviceSecret` or a
+    ///   key it holds is damaged.
     package init(deviceSecret: SymmetricKey, stored: StoredKeybag, accessGroups: [String] = []) throws(KeychainError) {
         self.deviceSecret = deviceSecret
         self.accessGroups = accessGroups
@@ -189,8 +194,9 @@ package final class Keybag: Sendable {
     }
 
     /// Follows a keybag that another process (or this one) wrote: keeps what this process has
-    /// unlocked unless the class keys were replaced, takes up the rest. An older keybag than the
-    /// one followed is ignored.
+    /// unlocked unless the class keys were replaced, takes up the rest.
+    ///
+    /// An older keybag than the one followed is ignored.
     package func adopt(_ stored: StoredKeybag) throws(KeychainError) {
         guard stored.generation > generation else { return }
         _ = try load(stored, passcodeKey: nil)
@@ -213,8 +219,10 @@ package final class Keybag: Sendable {
         }
     }
 
-    /// Sets the tiers that `record` and the unlocked class keys give. A keychain never goes back
-    /// from separate tiers to one: a record without the protected key is then a stale read.
+    /// Sets the tiers that `record` and the unlocked class keys give.
+    ///
+    /// A keychain never goes back from separate tiers to one: a record without the protected key is
+    /// then a stale read.
     private func updateTiers(_ current: inout State, from record: KeybagRecord) throws(KeychainError) {
         guard let sealed = record.sealedProtectedLookupKey else {
             if !current.tiers.areSeparate {
@@ -301,8 +309,9 @@ package final class Keybag: Sendable {
         )
     }
 
-    /// Forgets the keys of the classes that lock with the device (`ak`, `aku`, `akpu`). The
-    /// protected look-up tier stays, as the `cku` key that opens it does.
+    /// Forgets the keys of the classes that lock with the device (`ak`, `aku`, `akpu`).
+    ///
+    /// The protected look-up tier stays, as the `cku` key that opens it does.
     package func lock() {
         state.withLock { current in
             for protection in ProtectionClass.allCases where protection.availability == .whenUnlocked {

@@ -40,10 +40,12 @@ package struct KeybagRecord: Sendable {
     /// The constraint keys (passcode, biometry), by kind.
     package var constraints: [AccessPolicy.Constraint: ConstraintKeyRecord]
     /// The keys that seal key blobs (CryptoKit's Secure Enclave keys), by class and generation (the
-    /// index), each wrapped by its class key; the last one seals new blobs. The first is made when a
-    /// class first seals a blob. When the class keys are replaced, every generation is re-wrapped —
-    /// the blobs live outside the keychain and cannot be sealed again — and a new generation begins,
-    /// so that a copy of the keybag from before opens no blob made since.
+    /// index), each wrapped by its class key; the last one seals new blobs.
+    ///
+    /// The first is made when a class first seals a blob. When the class keys are replaced, every
+    /// generation is re-wrapped — the blobs live outside the keychain and cannot be sealed again —
+    /// and a new generation begins, so that a copy of the keybag from before opens no blob made
+    /// since.
     package var wrappedBlobKeys: [ProtectionClass: [Data]] = [:]
     /// The KDF and salt of application-password wrappings made before each carried its own.
     package var legacyApplicationPassword: LegacyApplicationPassword?

@@ -64,7 +64,9 @@ extension KeybagService {
     }
 
     /// Replaces the constraint key of the current biometric set: every item sealed to the old set becomes
-    /// unreadable for good. `nil` (nothing enrolled) destroys the constraint key without a successor.
+    /// unreadable for good.
+    ///
+    /// `nil` (nothing enrolled) destroys the constraint key without a successor.
     ///
     /// - Throws: ``KeychainError/Code/interactionNotAllowed`` before the first unlock,
     ///   ``KeychainError/Code/notAvailable`` without a passcode.

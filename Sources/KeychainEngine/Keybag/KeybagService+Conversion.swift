@@ -22,8 +22,9 @@ extension KeybagService {
 
     /// Re-keys a keychain that needs it, once every class key is available: one converted from
     /// the unsealed keybag with a passcode (its class keys may predate the passcode), or one from
-    /// before the look-up tiers (its protected rows are hashed with the device key). A failure is
-    /// logged; the keychain keeps working and tries again at the next unlock.
+    /// before the look-up tiers (its protected rows are hashed with the device key).
+    ///
+    /// A failure is logged; the keychain keeps working and tries again at the next unlock.
     func rekeyIfNeeded(passcodeKey: SymmetricKey?) {
         let record = keybag.record
         guard record.needsClassKeyRotation || record.sealedProtectedLookupKey == nil else { return }

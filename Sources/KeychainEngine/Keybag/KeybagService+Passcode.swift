@@ -129,10 +129,12 @@ extension KeybagService {
     /// up (and, as on iOS, biometry needs the passcode once after every restart).
     static let biometryWrappingClass = ProtectionClass.afterFirstUnlockThisDeviceOnly
 
-    /// Removes the passcode. `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS: their
-    /// class key is forgotten and their keys and ciphertexts are erased at once; what is left of
-    /// each (its look-up columns) is removed when an operation next meets it, as Apple removes
-    /// such items, so that deleting one right after the passcode was removed still succeeds.
+    /// Removes the passcode.
+    ///
+    /// `WhenPasscodeSetThisDeviceOnly` items are destroyed, as on iOS: their class key is forgotten
+    /// and their keys and ciphertexts are erased at once; what is left of each (its look-up
+    /// columns) is removed when an operation next meets it, as Apple removes such items, so that
+    /// deleting one right after the passcode was removed still succeeds.
     package func removePasscode(current: String) throws(KeychainError) {
         let stored = try currentStored()
         guard stored.record.hasPasscode else {

@@ -80,8 +80,9 @@ extension KeybagService {
     }
 
     /// The constraint keys re-wrapped for new keys and authenticated under the new `cku` key; with a
-    /// passcode, the passcode constraint key and the `biometryAny` constraint key exist afterwards. A constraint key that fails
-    /// its check stays as it is, marked damaged: its items are refused, never deleted.
+    /// passcode, the passcode constraint key and the `biometryAny` constraint key exist afterwards.
+    ///
+    /// A constraint key that fails its check stays as it is, marked damaged: its items are refused, never deleted.
     private func rekeyedConstraints(
         _ constraints: [AccessPolicy.Constraint: ConstraintKeyRecord],
         oldConstraintWrappingKey: SymmetricKey?,
@@ -120,9 +121,11 @@ extension KeybagService {
     }
 
     /// Every generation of the blob keys re-wrapped from the `old` class keys to the `new` ones, and a new
-    /// generation for each class whose key changed. The old generations stay: the blobs they sealed are kept
-    /// by applications, not here, and cannot be sealed again. One that does not open is kept as it is (its
-    /// blobs are refused); a class with no new key loses its blob keys and its blobs.
+    /// generation for each class whose key changed.
+    ///
+    /// The old generations stay: the blobs they sealed are kept by applications, not here, and cannot be
+    /// sealed again. One that does not open is kept as it is (its blobs are refused); a class with no new
+    /// key loses its blob keys and its blobs.
     private func rewrappedBlobKeys(
         _ wrapped: [ProtectionClass: [Data]],
         from old: [ProtectionClass: SymmetricKey],

@@ -67,10 +67,13 @@ package final class KeybagVault: Sendable {
 
     /// The keybag as stored, opened; `nil` for a database without one.
     ///
-    /// - Parameter isWriting: Whether `db` is in a write transaction, which sees the latest keybag:
-    ///   its secret must then exist. A read transaction may see a keybag that another process has
-    ///   replaced (and whose secret it has erased) since the transaction began:
-    ///   ``KeychainError/Code/staleSnapshot`` asks for the read to run again.
+    /// - Parameters:
+    ///   - db: The database connection to read the keybag with.
+    ///   - isWriting: Whether `db` is in a write transaction, which sees the latest keybag:
+    ///     its secret must then exist. A read transaction may see a keybag that another process has
+    ///     replaced (and whose secret it has erased) since the transaction began:
+    ///     ``KeychainError/Code/staleSnapshot`` asks for the read to run again.
+    /// - Returns: The keybag, or `nil` when the database holds none.
     /// - Throws: ``KeychainError/Code/decode`` when the box does not open (damaged, replaced,
     ///   or sealed with another device secret).
     package func stored(_ db: Database, isWriting: Bool) throws(KeychainError) -> StoredKeybag? {

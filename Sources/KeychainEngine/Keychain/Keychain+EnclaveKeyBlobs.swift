@@ -20,8 +20,9 @@ extension Keychain {
     // MARK: Key blobs
 
     /// Generates a P-256 key and returns it sealed as a blob (``EnclaveKeyBlob``), storing nothing: CryptoKit's
-    /// `SecureEnclave.P256` keys. The blob's access control is the query's; its group the one a new item
-    /// of the query would get.
+    /// `SecureEnclave.P256` keys.
+    ///
+    /// The blob's access control is the query's; its group the one a new item of the query would get.
     ///
     /// - Throws: ``KeychainError/Code/interactionNotAllowed`` while the class is locked,
     ///   ``KeychainError/Code/notAvailable`` for `WhenPasscodeSetThisDeviceOnly` without a passcode,

@@ -18,6 +18,7 @@ extension Keychain {
     /// How many items removing the passcode would destroy, for the question asked before it is
     /// removed: the `WhenPasscodeSetThisDeviceOnly` items, and the items every alternative of whose
     /// access control needs the passcode or biometry (those keys die with the passcode, as on iOS).
+    ///
     /// An application password alone, or beside such a constraint in an `or`, keeps an item.
     ///
     /// Only counts: nothing is opened but the items' metadata, and nothing is changed.

@@ -23,8 +23,10 @@ extension Keychain {
 
     /// The secret of the item `reference` names, as the engine stores it — a Secure Enclave key's
     /// private key among them: for the attack tests, which look for it in the files and in what
-    /// clients receive. Items with access-control constraints are out of its reach. Internal: only
-    /// `@testable` tests reach it, never the daemon or another module.
+    /// clients receive.
+    ///
+    /// Items with access-control constraints are out of its reach. Internal: only `@testable` tests
+    /// reach it, never the daemon or another module.
     func storedSecretForTesting(of reference: PersistentReference) throws(KeychainError) -> Data {
         var query = ItemQuery(itemClass: reference.itemClass)
         query.persistentReference = reference

@@ -18,8 +18,10 @@ import KeychainCrypto
 
 /// Token keys (Apple's Secure Enclave keys) in the engine: a P-256 private key generated here,
 /// stored as a key item's secret — sealed like every secret, to its access control's constraints
-/// too — and used here for signing and key agreement. Clients get the public key and the results,
-/// never the private key: a search returns the public key as the item's data without opening it.
+/// too — and used here for signing and key agreement.
+///
+/// Clients get the public key and the results, never the private key: a search returns the public
+/// key as the item's data without opening it.
 enum StoredEnclaveKeys {
     /// The add query of a new token key: its private key generated, and the attributes Apple's
     /// Secure Enclave gives such a key.

@@ -49,9 +49,11 @@ final class ReaderConnections: Sendable {
         return try connection.inDatabase(body)
     }
 
-    /// Closes the idle connections. The store closes its readers before its writer: the last
-    /// connection to close folds the write-ahead log into the database and removes it, which a
-    /// read-only one cannot do (the log would keep the pages of deleted secrets).
+    /// Closes the idle connections.
+    ///
+    /// The store closes its readers before its writer: the last connection to close folds the
+    /// write-ahead log into the database and removes it, which a read-only one cannot do (the log
+    /// would keep the pages of deleted secrets).
     func close() {
         for connection in idle.withLock({ idle in
             defer { idle.removeAll() }

@@ -15,7 +15,9 @@ import GRDB
 import KeychainCore
 
 extension SQLiteItemStore {
-    /// The schema, as named, append-only migrations. Never edit a shipped migration: add one.
+    /// The schema, as named, append-only migrations.
+    ///
+    /// Never edit a shipped migration: add one.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
 

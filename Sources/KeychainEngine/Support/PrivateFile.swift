@@ -105,8 +105,9 @@ package enum PrivateFile {
 
     // MARK: Small secret files
 
-    /// The bytes of a small secret file (checked as any file here); `nil` if there is none. The
-    /// caller zeroes them after use.
+    /// The bytes of a small secret file (checked as any file here); `nil` if there is none.
+    ///
+    /// The caller zeroes them after use.
     package static func readSecret(_ path: String, limit: Int = 64) throws(KeychainError) -> [UInt8]? {
         guard let descriptor = try openForReading(path) else { return nil }
         defer { close(descriptor) }
@@ -263,8 +264,9 @@ package enum PrivateFile {
         }
     }
 
-    /// The file `path` names now, without following a last link; `nil` if there is none. Looked up
-    /// by name only: nothing is opened (see ``check(_:)`` for why that matters).
+    /// The file `path` names now, without following a last link; `nil` if there is none.
+    ///
+    /// Looked up by name only: nothing is opened (see ``check(_:)`` for why that matters).
     package static func identity(of path: String) -> Identity? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }

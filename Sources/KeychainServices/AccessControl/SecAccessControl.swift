@@ -51,11 +51,17 @@ public struct SecAccessControlCreateFlags: OptionSet, Hashable, Sendable {
         self.rawValue = rawValue
     }
 
-    /// Biometry or the device passcode. Survives adding or removing fingers and re-enrolling a face.
+    /// Biometry or the device passcode.
+    ///
+    /// Survives adding or removing fingers and re-enrolling a face.
     public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
-    /// Any enrolled finger or face. The item survives enrolment changes.
+    /// Any enrolled finger or face.
+    ///
+    /// The item survives enrolment changes.
     public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
-    /// The fingers or face enrolled now. Adding or removing one, or re-enrolling, makes the item unreadable for good.
+    /// The fingers or face enrolled now.
+    ///
+    /// Adding or removing one, or re-enrolling, makes the item unreadable for good.
     public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
     /// The device passcode.
     public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)

@@ -18,7 +18,9 @@
 // Result codes of the Security framework, in the order of Apple's SecBase.h, followed by the
 // private (SPI) codes this implementation returns. One row per code: the message that
 // `SecCopyErrorMessageString` gives is the doc comment, and `Scripts/status-messages.py` writes
-// SecBase+Messages.swift from these rows (StatusTableTests checks that the two agree).
+// SecBase+Messages.swift from these rows (StatusTableTests checks that the two agree). A message is
+// Apple's text verbatim on one line, so a row whose message is not a single sentence ending in a
+// period carries `swift-format-ignore: BeginDocumentationCommentWithOneLineSummary`.
 
 // MARK: - Success
 
@@ -73,6 +75,7 @@ public var errSecRestrictedAPI: OSStatus { -34020 }
 
 // Status codes from keychain and item operations.
 
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// No keychain is available. You may need to restart your computer.
 public var errSecNotAvailable: OSStatus { -25291 }
 /// This keychain cannot be modified.
@@ -99,6 +102,7 @@ public var errSecBufferTooSmall: OSStatus { -25301 }
 public var errSecDataTooLarge: OSStatus { -25302 }
 /// The specified attribute does not exist.
 public var errSecNoSuchAttr: OSStatus { -25303 }
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// The specified item is no longer valid. It may have been deleted from the keychain.
 public var errSecInvalidItemRef: OSStatus { -25304 }
 /// Unable to search the current keychain.
@@ -115,10 +119,13 @@ public var errSecReadOnlyAttr: OSStatus { -25309 }
 public var errSecWrongSecVersion: OSStatus { -25310 }
 /// This item specifies a key size which is too large or too small.
 public var errSecKeySizeNotAllowed: OSStatus { -25311 }
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// A required component (data storage module) could not be loaded. You may need to restart your computer.
 public var errSecNoStorageModule: OSStatus { -25312 }
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// A required component (certificate module) could not be loaded. You may need to restart your computer.
 public var errSecNoCertificateModule: OSStatus { -25313 }
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// A required component (policy module) could not be loaded. You may need to restart your computer.
 public var errSecNoPolicyModule: OSStatus { -25314 }
 /// User interaction is required, but is currently not allowed.
@@ -131,6 +138,7 @@ public var errSecDataNotModifiable: OSStatus { -25317 }
 public var errSecCreateChainFailed: OSStatus { -25318 }
 /// The specified preferences domain is not valid.
 public var errSecInvalidPrefsDomain: OSStatus { -25319 }
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// In dark wake, no UI possible
 public var errSecInDarkWake: OSStatus { -25320 }
 
@@ -166,6 +174,7 @@ public var errSecInvalidPasswordRef: OSStatus { -25261 }
 public var errSecInvalidTrustSettings: OSStatus { -25262 }
 /// No Trust Settings were found.
 public var errSecNoTrustSettings: OSStatus { -25263 }
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// MAC verification failed during PKCS12 import (wrong password?)
 public var errSecPkcs12VerifyFailure: OSStatus { -25264 }
 
@@ -822,6 +831,7 @@ public var errSecCertificatePolicyNotAllowed: OSStatus { -67899 }
 public var errSecCertificateNameNotAllowed: OSStatus { -67900 }
 /// The validity period in the certificate exceeds the maximum allowed.
 public var errSecCertificateValidityPeriodTooLong: OSStatus { -67901 }
+// swift-format-ignore: BeginDocumentationCommentWithOneLineSummary
 /// The verified certificate is a CA rather than an end-entity
 public var errSecCertificateIsCA: OSStatus { -67902 }
 /// The certificate contains multiple extensions with the same extension ID.

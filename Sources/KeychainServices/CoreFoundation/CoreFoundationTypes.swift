@@ -57,7 +57,9 @@ public typealias CFTypeID = UInt
 /// A status code of the Security framework.
 public typealias OSStatus = Int32
 
-/// A memory allocator. Every allocator argument is ignored; pass `nil` or `kCFAllocatorDefault`.
+/// A memory allocator.
+///
+/// Every allocator argument is ignored; pass `nil` or `kCFAllocatorDefault`.
 public final class CFAllocator: Sendable {
     private init() {}
 }

@@ -19,9 +19,10 @@ import KeychainCore
 
 /// `kSecClassIdentity` items, as Apple's client and `SecItemDb.c` make them: there is no identity
 /// table; an identity is a certificate and a private key whose application label (`klbl`) is the
-/// certificate's public-key hash (`pkhh`). A query's certificate attributes (label, issuer, serial
-/// number, subject and subject key ID) match the certificate, every other attribute the key, the
-/// access group both.
+/// certificate's public-key hash (`pkhh`).
+///
+/// A query's certificate attributes (label, issuer, serial number, subject and subject key ID)
+/// match the certificate, every other attribute the key, the access group both.
 ///
 /// Differences from Apple, on purpose: only private keys pair with a certificate (Apple joins on
 /// `priv`, which its software public keys also carry), and deleting or updating identities acts on

@@ -74,8 +74,10 @@ enum SecItemReference {
     }
 
     /// The object `kSecReturnRef` gives for an item: a `SecKey` for a key, a `SecCertificate` for
-    /// a certificate; `nil` for passwords, which have no object type. A Secure Enclave key's
-    /// operations use `device`'s engine and `context`, the call's `LAContext`.
+    /// a certificate; `nil` for passwords, which have no object type.
+    ///
+    /// A Secure Enclave key's operations use `device`'s engine and `context`, the call's
+    /// `LAContext`.
     static func object(
         for item: ItemResult,
         device: Device,

@@ -16,9 +16,11 @@
 #else
 public import Foundation
 
-/// The padding of the legacy raw key operations. For elliptic-curve keys, `sigRaw` asks for an
-/// `r ‖ s` signature and every other value for X9.62's DER; for RSA keys, `PKCS1SHA256` and its
-/// siblings sign a digest of that hash with PKCS #1 v1.5.
+/// The padding of the legacy raw key operations.
+///
+/// For elliptic-curve keys, `sigRaw` asks for an `r ‖ s` signature and every other value for
+/// X9.62's DER; for RSA keys, `PKCS1SHA256` and its siblings sign a digest of that hash with
+/// PKCS #1 v1.5.
 public struct SecPadding: OptionSet, Sendable {
     public let rawValue: UInt32
 

@@ -20,9 +20,10 @@ import KeychainCrypto
 import KeychainDevice
 
 /// A Secure Enclave key as a program holds it: which keychain item it is, its public key, and
-/// the `LAContext` its operations authenticate with. The private key stays in the engine (in
-/// `securityd` when the keychain is served by one), which signs and agrees secrets with it after
-/// the key's access control is satisfied.
+/// the `LAContext` its operations authenticate with.
+///
+/// The private key stays in the engine (in `securityd` when the keychain is served by one), which
+/// signs and agrees secrets with it after the key's access control is satisfied.
 struct StoredEnclaveKey: @unchecked Sendable {
     // Immutable; the context is the caller's `LAContext`, used as Apple's client uses the one a
     // key was found or made with.

@@ -17,7 +17,9 @@ import KeychainTesting
 
 /// One thread's share of the concurrency run: random adds, reads, updates and deletes of items
 /// only it touches (so every status is predictable), plus updates of the shared item's attribute
-/// it owns, if any. Any status other than the predicted one is a failure.
+/// it owns, if any.
+///
+/// Any status other than the predicted one is a failure.
 struct Writer {
     /// The shared item's attributes, one per owning writer: concurrent updates of one item must
     /// not undo one another.

@@ -27,8 +27,10 @@ struct FuzzCase {
     var flags: CFOptionFlags = 0
     var wantsResult = true
 
-    /// Reads a corpus file: `{"function": …, "query": {…}, "changes": {…}, "flags": n}`. Values are
-    /// JSON, with `{"data": "<hex>"}` for data and `{"date": <seconds since 1970>}` for dates.
+    /// Reads a corpus file: `{"function": …, "query": {…}, "changes": {…}, "flags": n}`.
+    ///
+    /// Values are JSON, with `{"data": "<hex>"}` for data and `{"date": <seconds since 1970>}` for
+    /// dates.
     init(corpusFile url: URL) throws {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
         guard let root = object as? [String: Any], let name = root["function"] as? String,

@@ -23,8 +23,10 @@ import KeychainTesting
 
 /// The hostile-input fuzzer: mutated corpus cases and random dictionaries against the four
 /// `SecItem*` functions and `SecAccessControlCreateWithFlags`, on a keychain that holds ordinary
-/// and access-controlled items. A crash ends the process; a hang is caught by a watchdog; a
-/// status outside the documented ones is a failure.
+/// and access-controlled items.
+///
+/// A crash ends the process; a hang is caught by a watchdog; a status outside the documented ones
+/// is a failure.
 struct FuzzRun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz",

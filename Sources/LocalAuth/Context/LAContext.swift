@@ -75,8 +75,10 @@ open class LAContext: NSObject, @unchecked Sendable {
         set { storage.withLock { $0.localizedCancelTitle = newValue } }
     }
 
-    /// Whether the context may show authentication UI. When `true`, evaluations that need the user
-    /// fail with `LAError.notInteractive` and keychain calls with `errSecInteractionNotAllowed`.
+    /// Whether the context may show authentication UI.
+    ///
+    /// When `true`, evaluations that need the user fail with `LAError.notInteractive` and keychain
+    /// calls with `errSecInteractionNotAllowed`.
     open var interactionNotAllowed: Bool {
         get { storage.withLock { $0.interactionNotAllowed } }
         set { storage.withLock { $0.interactionNotAllowed = newValue } }
@@ -222,7 +224,9 @@ open class LAContext: NSObject, @unchecked Sendable {
     }
 
     /// Invalidates the context: an evaluation in progress fails with `LAError.appCancel`, later
-    /// evaluations with `LAError.invalidContext`. Calling it again does nothing.
+    /// evaluations with `LAError.invalidContext`.
+    ///
+    /// Calling it again does nothing.
     open func invalidate() {
         let handle = storage.withLock { storage -> ContextHandle? in
             storage.isInvalidated = true

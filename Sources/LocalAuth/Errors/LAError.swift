@@ -28,10 +28,14 @@ public let LAErrorDomain: String = "com.apple.LocalAuthentication"
 
 /// An error from authentication policy evaluation.
 public struct LAError: _BridgedStoredNSError, Sendable {
-    /// The wrapped error. `NSError` is immutable, so sharing it across threads is safe.
+    /// The wrapped error.
+    ///
+    /// `NSError` is immutable, so sharing it across threads is safe.
     public let _nsError: NSError
 
-    /// Wraps an existing error. Any error is accepted, whatever its domain.
+    /// Wraps an existing error.
+    ///
+    /// Any error is accepted, whatever its domain.
     public init(_nsError: NSError) {
         self._nsError = _nsError
     }

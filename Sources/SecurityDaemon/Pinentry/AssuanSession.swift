@@ -98,8 +98,10 @@ final class AssuanSession {
 
     // MARK: Lines
 
-    /// Reads lines up to the reply that ends a command: `OK` or `ERR`. Data lines are collected;
-    /// status (`S`) and comment (`#`) lines are skipped; an inquiry is answered with `END` (no data).
+    /// Reads lines up to the reply that ends a command: `OK` or `ERR`.
+    ///
+    /// Data lines are collected; status (`S`) and comment (`#`) lines are skipped; an inquiry is
+    /// answered with `END` (no data).
     private func readReply() -> Reply {
         var data = Data()
         while let line = readLine() {

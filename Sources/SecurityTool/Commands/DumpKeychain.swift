@@ -121,8 +121,10 @@ struct DumpKeychain: ParsableCommand {
     }
 
     /// Whether items of `itemClass` need authentication to be listed: `kSecUseAuthenticationUIFail`
-    /// answers `errSecInteractionNotAllowed` for them. Called after a search of the class, so the
-    /// keychain is open and a lock is not the reason; an expected answer, so no `Session.call`.
+    /// answers `errSecInteractionNotAllowed` for them.
+    ///
+    /// Called after a search of the class, so the keychain is open and a lock is not the reason; an
+    /// expected answer, so no `Session.call`.
     private func probeFindsProtectedItems(_ itemClass: CFString) -> Bool {
         let query: [String: Any] = [
             kSecClass as String: itemClass,

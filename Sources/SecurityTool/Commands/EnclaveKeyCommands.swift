@@ -28,8 +28,10 @@ import Darwin
 #endif
 
 /// `security enclave …`: Secure Enclave keys by tag — made by the keychain's engine, used there,
-/// never exported. Signatures are X9.62 DER over SHA-256, ciphertexts Apple's ECIES (cofactor,
-/// variable IV, SHA-256), both byte for byte what an iPhone makes.
+/// never exported.
+///
+/// Signatures are X9.62 DER over SHA-256, ciphertexts Apple's ECIES (cofactor, variable IV,
+/// SHA-256), both byte for byte what an iPhone makes.
 struct EnclaveKeyCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enclave",

@@ -46,8 +46,9 @@ enum ItemCommands {
     /// Adds an item with the `given` attributes (and the `defaults` for those not given); with
     /// `updateExisting`, first looks for an item as `find` would and, if there is one, sets those
     /// attributes (defaults included, as macOS's tool passes its default label) and the secret, if
-    /// one was given, on it instead (macOS's `-U`). As on macOS, an update that fails is followed
-    /// by the add, whose failure is the one reported.
+    /// one was given, on it instead (macOS's `-U`).
+    ///
+    /// As on macOS, an update that fails is followed by the add, whose failure is the one reported.
     static func add(
         _ kind: Kind,
         given: [String: Any],

@@ -188,7 +188,9 @@ enum CommandLineSession {
     // MARK: Interactive
 
     /// `-i`: one command per line of standard input until its end (or `quit`); the prompt only
-    /// when standard input is a terminal. The status is the last command's.
+    /// when standard input is a terminal.
+    ///
+    /// The status is the last command's.
     static func interact(_ settings: Settings) -> Int32 {
         let showPrompt = isatty(STDIN_FILENO) == 1
         var status: Int32 = 0

@@ -13,7 +13,9 @@
 
 /// A line of `security -i` split into words as macOS's tool splits it: blanks separate words,
 /// `"…"` or `'…'` quote one (the quotes dropped), and a backslash takes the next character as
-/// it is, inside quotes too. An unterminated quote ends with the line.
+/// it is, inside quotes too.
+///
+/// An unterminated quote ends with the line.
 enum CommandLineWords {
     static func split(_ line: String) -> [String] {
         var words: [String] = []

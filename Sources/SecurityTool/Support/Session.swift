@@ -31,8 +31,9 @@ enum Session {
         try open(resolve(home, context: context))
     }
 
-    /// Opens the keychain if one exists; `nil` (having created nothing) if there is none. For the
-    /// commands that only look.
+    /// Opens the keychain if one exists; `nil` (having created nothing) if there is none.
+    ///
+    /// For the commands that only look.
     static func openExisting(home: String? = nil, context: String? = nil) throws -> Device? {
         let keychainHome = try resolve(home, context: context)
         // A daemon named by a socket (a system daemon among them) holds files of its own.

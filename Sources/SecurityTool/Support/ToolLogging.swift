@@ -16,8 +16,9 @@ import Logging
 
 /// The tool's log: standard error, warnings and worse by default (a script reads the tool's
 /// output, and the engine's notices are not for it); `-v` shows notices and information too, and
-/// `KEYCHAIN_LOG_LEVEL` (`trace` … `critical`) sets the level outright. Log lines never carry a
-/// secret: the engine logs item classes and error codes only.
+/// `KEYCHAIN_LOG_LEVEL` (`trace` … `critical`) sets the level outright.
+///
+/// Log lines never carry a secret: the engine logs item classes and error codes only.
 enum ToolLogging {
     static func bootstrap(verbose: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let level =

@@ -23,9 +23,10 @@ import Testing
 @testable import KeychainDevice
 @testable import KeychainEngine
 
-/// Damage to the files themselves: the device secret, the database, the write-ahead log. Opening
-/// fails with a clear error or reads what is intact; nothing is misread, and a damaged database
-/// is never replaced by a new empty keychain.
+/// Damage to the files themselves: the device secret, the database, the write-ahead log.
+///
+/// Opening fails with a clear error or reads what is intact; nothing is misread, and a damaged
+/// database is never replaced by a new empty keychain.
 @Suite struct FileTamperTests {
     /// A copy of a fixture's home with every write folded into `keychain.db` (no write-ahead log).
     static func checkpointedCopy() throws -> (fixture: TamperFixture, copy: URL) {
