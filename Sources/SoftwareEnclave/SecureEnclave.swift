@@ -88,8 +88,11 @@ public enum SecureEnclave {
     /// on this device only, without constraints.
     @usableFromInline
     static func defaultAccessControl() -> SecAccessControl {
-        // Both arguments are valid constants: this cannot fail.
-        SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!
+        let protection = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        guard let accessControl = SecAccessControlCreateWithFlags(nil, protection, [], nil) else {
+            preconditionFailure("both arguments are valid constants: this cannot fail")
+        }
+        return accessControl
     }
 }
 #endif

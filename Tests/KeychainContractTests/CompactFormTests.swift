@@ -233,7 +233,7 @@ import Testing
     }
 
     static func string(_ generator: inout SplitMix64) -> String {
-        ["", "a", "Example", "é漢\u{0}", String(repeating: "x", count: 200)].randomElement(using: &generator)!
+        ["", "a", "Example", "é漢\u{0}", String(repeating: "x", count: 200)].anyElement(using: &generator)
     }
 
     static func bytes(_ generator: inout SplitMix64) -> Data {
@@ -257,7 +257,7 @@ import Testing
 
     static func accessControl(_ generator: inout SplitMix64) -> AccessControl {
         AccessControl(
-            protection: ProtectionClass.allCases.randomElement(using: &generator)!,
+            protection: ProtectionClass.allCases.anyElement(using: &generator),
             flags: UInt.random(in: 0...UInt(UInt32.max), using: &generator)
         )
     }
@@ -268,19 +268,19 @@ import Testing
     }
 
     static func query(_ generator: inout SplitMix64, full: Bool) -> ItemQuery {
-        var query = ItemQuery(itemClass: ItemClass.allCases.randomElement(using: &generator)!)
+        var query = ItemQuery(itemClass: ItemClass.allCases.anyElement(using: &generator))
         query.attributes = attributes(&generator)
         query.matchesAnySynchronizable = Bool.random(using: &generator)
-        query.protection = maybe(&generator, full) { ProtectionClass.allCases.randomElement(using: &$0)! }
+        query.protection = maybe(&generator, full) { ProtectionClass.allCases.anyElement(using: &$0) }
         query.accessControl = maybe(&generator, full, accessControl)
         query.valueData = maybe(&generator, full, bytes)
         query.persistentReference = maybe(&generator, full) {
             PersistentReference(itemClass: .key, identifier: bytes(&$0))
         }
         query.matchLimit = [MatchLimit.one, .all, .count(Int.random(in: .min ... .max, using: &generator))]
-            .randomElement(using: &generator)!
+            .anyElement(using: &generator)
         query.returnTypes = ReturnTypes(rawValue: UInt8.random(in: 0...255, using: &generator))
-        query.authenticationUI = [AuthenticationUI.allow, .fail, .skip].randomElement(using: &generator)!
+        query.authenticationUI = [AuthenticationUI.allow, .fail, .skip].anyElement(using: &generator)
         query.operationPrompt = maybe(&generator, full, string)
         query.credentialReference = maybe(&generator, full) { _ in ContextReference() }
         query.accessGroups = maybe(&generator, full) { AccessGroups([string(&$0), "*"], excluding: [string(&$0)]) }
@@ -302,7 +302,7 @@ import Testing
     static func update(_ generator: inout SplitMix64) -> ItemUpdate {
         var update = ItemUpdate()
         update.attributes = attributes(&generator)
-        update.protection = maybe(&generator, false) { ProtectionClass.allCases.randomElement(using: &$0)! }
+        update.protection = maybe(&generator, false) { ProtectionClass.allCases.anyElement(using: &$0) }
         update.accessControl = maybe(&generator, false, accessControl)
         update.valueData = maybe(&generator, false, bytes)
         return update
@@ -310,7 +310,7 @@ import Testing
 
     static func result(_ generator: inout SplitMix64) -> ItemResult {
         ItemResult(
-            itemClass: ItemClass.storedClasses.randomElement(using: &generator)!,
+            itemClass: ItemClass.storedClasses.anyElement(using: &generator),
             attributes: attributes(&generator),
             accessControl: accessControl(&generator),
             data: maybe(&generator, false, bytes),
@@ -318,9 +318,17 @@ import Testing
         )
     }
 
+    /// An item or key operation (raw values 0 to 5).
+    static func accessOperation(_ generator: inout SplitMix64) -> AccessOperation {
+        guard let operation = AccessOperation(rawValue: Int.random(in: 0...5, using: &generator)) else {
+            preconditionFailure("0 to 5 are the raw values of the item and key operations")
+        }
+        return operation
+    }
+
     static func error(_ generator: inout SplitMix64) -> KeychainError {
         var error = KeychainError(
-            KeychainError.Code(KeychainError.Code.Kind.allCases.randomElement(using: &generator)!),
+            KeychainError.Code(KeychainError.Code.Kind.allCases.anyElement(using: &generator)),
             string(&generator),
             cause: maybe(&generator, false) { DescribedError(string(&$0)) },
             line: Int.random(in: .min ... .max, using: &generator)
@@ -328,10 +336,20 @@ import Testing
         error.authenticationRequest = maybe(&generator, false) { generator in
             AuthenticationRequest(
                 accessControl: accessControl(&generator),
-                operation: AccessOperation(rawValue: Int.random(in: 0...5, using: &generator))!,
+                operation: accessOperation(&generator),
                 missingAlternatives: [[.passcode], [], [.biometryAny]]  // one each: a set's order is not part of its value
             )
         }
         return error
+    }
+}
+
+extension Collection {
+    /// `randomElement(using:)` of a collection these tests never leave empty: the same draw, unwrapped.
+    fileprivate func anyElement(using generator: inout SplitMix64) -> Element {
+        guard let element = randomElement(using: &generator) else {
+            preconditionFailure("a non-empty literal or a type's non-empty list of cases")
+        }
+        return element
     }
 }

@@ -101,7 +101,10 @@ struct FingerprintReaderTests {
         private let lock = NSLock()
         private var result: Result<SecurityToolRunner.Output, any Error>?
         func set(_ value: Result<SecurityToolRunner.Output, any Error>) { lock.withLock { result = value } }
-        func get() throws -> SecurityToolRunner.Output { try lock.withLock { try result!.get() } }
+        func get() throws -> SecurityToolRunner.Output {
+            let stored = lock.withLock { result }
+            return try #require(stored).get()
+        }
     }
 
     @Test func aScanOfTheEnrolledFingerReadsTheItemInAnyProcess() throws {

@@ -47,8 +47,11 @@ enum SocketFloor {
         var message = [UInt8](repeating: 0x5a, count: size)
         return Sample.measure(count) { _ in
             message.withUnsafeMutableBytes { buffer in
-                send(connection, buffer.baseAddress!, size, 0) == size
-                    && EchoCommand.receive(size, into: buffer.baseAddress!, from: connection)
+                guard let base = buffer.baseAddress else {
+                    preconditionFailure("the message holds a look-up's \(size) bytes, so it has storage")
+                }
+                return send(connection, base, size, 0) == size
+                    && EchoCommand.receive(size, into: base, from: connection)
             }
         }
     }
@@ -106,9 +109,15 @@ struct EchoCommand: ParsableCommand {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while poll(&poller, 1, -1) >= 0 {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                guard let base = bytes.baseAddress else { preconditionFailure("the 64 KiB buffer has storage") }
+                return recv(descriptor, base, bytes.count, 0)
+            }
             guard count > 0 else { break }
-            _ = buffer.withUnsafeBytes { send(descriptor, $0.baseAddress!, count, 0) }
+            _ = buffer.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { preconditionFailure("the 64 KiB buffer has storage") }
+                return send(descriptor, base, count, 0)
+            }
         }
         close(descriptor)
     }

@@ -63,15 +63,15 @@ package enum Spawner {
             posix_spawnattr_setflags(&attributes, 0x80)
         }
         var cArguments = arguments.map { strdup($0) } + [nil]
-        var cEnvironment = environment.map { $0.map { strdup($0) } + [nil] }
+        let cEnvironment = environment.map { $0.map { strdup($0) } + [nil] }
         defer {
             for argument in cArguments { free(argument) }
             for variable in cEnvironment ?? [] { free(variable) }
         }
         var processID: pid_t = 0
         let result: Int32
-        if cEnvironment != nil {
-            result = posix_spawn(&processID, executable, &actions, &attributes, &cArguments, &cEnvironment!)
+        if var cEnvironment {
+            result = posix_spawn(&processID, executable, &actions, &attributes, &cArguments, &cEnvironment)
         } else {
             result = posix_spawn(&processID, executable, &actions, &attributes, &cArguments, environ)
         }

@@ -220,7 +220,10 @@ package final class DaemonTransport: EngineTransport {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                guard let base = buffer.baseAddress else {
+                    preconditionFailure("bytes are left to send, so the buffer is not empty")
+                }
+                return send(descriptor, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
             }
             if sent < 0 {
                 if errno == EINTR { continue }
@@ -253,7 +256,10 @@ package final class DaemonTransport: EngineTransport {
         var offset = 0
         while offset < count {
             let received = bytes.withUnsafeMutableBytes { buffer in
-                recv(descriptor, buffer.baseAddress! + offset, count - offset, 0)
+                guard let base = buffer.baseAddress else {
+                    preconditionFailure("bytes are left to read, so the buffer is not empty")
+                }
+                return recv(descriptor, base + offset, count - offset, 0)
             }
             if received < 0, errno == EINTR { continue }
             if offset == 0, endAllowed, received == 0 || (received < 0 && errno == ECONNRESET) { return nil }

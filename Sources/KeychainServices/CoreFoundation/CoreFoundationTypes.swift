@@ -67,8 +67,12 @@ public final class CFAllocator: Sendable {
 /// The default allocator (`nil`, as every allocator argument is ignored).
 public let kCFAllocatorDefault: CFAllocator? = nil
 
+// Apple's spelling: Swift imports both constants as `CFBoolean!`, so code written for Apple
+// platforms compiles unchanged.
+// swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
 /// The Boolean true value.
 public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+// swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
 /// The Boolean false value.
 public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 

@@ -40,7 +40,10 @@ public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: Unsa
     while offset < count {
         var word = generator.next()
         let length = min(MemoryLayout<UInt64>.size, count - offset)
-        withUnsafeBytes(of: &word) { (bytes + offset).copyMemory(from: $0.baseAddress!, byteCount: length) }
+        withUnsafeBytes(of: &word) { wordBytes in
+            guard let base = wordBytes.baseAddress else { preconditionFailure("a UInt64 has storage") }
+            (bytes + offset).copyMemory(from: base, byteCount: length)
+        }
         offset += length
     }
     return errSecSuccess

@@ -62,8 +62,10 @@ import Testing
         damage: (DatabaseValue) -> (any DatabaseValueConvertible)?
     ) throws {
         let fixture = try TamperFixture(passcode: passcode)
-        fixture.keychain.run {
-            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .devicePasscode, nil)!
+        try fixture.keychain.run {
+            let access = try #require(
+                SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .devicePasscode, nil)
+            )
             let item: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "locked",
                 kSecAttrAccount as String: "passcode-item", kSecValueData as String: Data("locked secret".utf8),

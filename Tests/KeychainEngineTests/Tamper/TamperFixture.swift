@@ -137,7 +137,9 @@ struct TamperFixture {
 
     /// The stored columns of an item table (everything but `rowid`).
     static func columns(of table: String) -> [String] {
-        let itemClass = ItemClass.storedClasses.first { $0.tableName == table }!
+        guard let itemClass = ItemClass.storedClasses.first(where: { $0.tableName == table }) else {
+            preconditionFailure("\(table) is not the table of a stored item class")
+        }
         return RowSQL.of(itemClass).columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0 != "rowid" }
     }

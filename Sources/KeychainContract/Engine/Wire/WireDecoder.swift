@@ -38,7 +38,10 @@ struct WireDecoder {
     ) throws -> Value {
         if type == Data.self || type == [UInt8].self {
             guard case .bytes(let bytes) = value else { throw mismatch(type, value, codingPath) }
-            return (type == Data.self ? Data(bytes) as Any : bytes as Any) as! Value
+            guard let decoded = (type == Data.self ? Data(bytes) as Any : bytes as Any) as? Value else {
+                preconditionFailure("Value is Data or [UInt8], and the bytes were made into that type")
+            }
+            return decoded
         }
         return try Value(from: Decoding(value: value, codingPath: codingPath))
     }
