@@ -107,7 +107,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             let orphans = clients.disconnect(processID)
             if !orphans.isEmpty, let server {
                 // What the contexts proved goes with them.
-                orphans.forEach { server.applications?.presence.forget($0) }
+                for orphan in orphans { server.applications?.presence.forget(orphan) }
                 let engine = server.engine
                 pool.submit { _ in orphans.forEach(engine.releaseContext) }
             }

@@ -308,8 +308,8 @@ final class PseudoTerminal {
         var argv = arguments.map { strdup($0) } + [nil]
         var envp = environment.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for argument in argv { free(argument) }
+            for variable in envp { free(variable) }
         }
         let pid = c_attack_spawn_on_terminal(path, &argv, &envp, followerDescriptor)
         guard pid > 0 else { throw POSIXError(.ECHILD) }

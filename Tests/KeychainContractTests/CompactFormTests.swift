@@ -337,7 +337,8 @@ import Testing
             AuthenticationRequest(
                 accessControl: accessControl(&generator),
                 operation: accessOperation(&generator),
-                missingAlternatives: [[.passcode], [], [.biometryAny]]  // one each: a set's order is not part of its value
+                // one each: a set's order is not part of its value
+                missingAlternatives: [[.passcode], [], [.biometryAny]]
             )
         }
         return error

@@ -152,7 +152,8 @@ struct DaemonPromptTests {
             ["find-generic-password", "-s", "Guarded", "-w"],
             environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "terminal"]
         )
-        #expect(read.status == Int32(UInt8(truncatingIfNeeded: errSecUserCanceled)))  // the tool exits with the status's low byte
+        // the tool exits with the status's low byte
+        #expect(read.status == Int32(UInt8(truncatingIfNeeded: errSecUserCanceled)))
         #expect(read.stdout.isEmpty)
         #expect(pinentry.commands.contains("GETPIN"))
 

@@ -308,7 +308,7 @@ struct DaemonTests {
 
         // One process asks four questions and answers none: each holds a daemon thread.
         var parked: [Int32] = []
-        defer { parked.forEach { close($0) } }
+        defer { for connection in parked { close(connection) } }
         for _ in 0..<4 {  // ClientTable.evaluationsPerProcess
             let connection = try RawClient.connect(daemon.endpoint.socketPath)
             parked.append(connection)
@@ -330,7 +330,7 @@ struct DaemonTests {
         #expect(try daemon.tool(["find-generic-password", "-s", "Busy", "-w"]).stdout == "served\n")
 
         // When the questions' connections close, their evaluations end and the room comes back.
-        parked.forEach { close($0) }
+        for connection in parked { close(connection) }
         parked = []
         let deadline = Date().addingTimeInterval(10)
         var reply = try parkEvaluation(on: fifth)
@@ -742,7 +742,7 @@ struct DaemonTests {
                 }
             }
         }
-        threads.forEach { $0.start() }
+        for thread in threads { thread.start() }
         let deadline = Date().addingTimeInterval(120)
         while threads.contains(where: \.isExecuting) || threads.contains(where: { !$0.isFinished }), Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)

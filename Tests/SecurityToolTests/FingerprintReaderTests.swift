@@ -43,9 +43,12 @@ struct FingerprintReaderTests {
         by client: Client,
         on reader: VirtualFingerprintReader
     ) throws -> SecurityToolRunner.Output {
-        try running({ try client.tool(["biometry", "enroll", finger]) }) {
-            for _ in 0..<5 { try reader.scan(scanned) }
-        }
+        try running(
+            { try client.tool(["biometry", "enroll", finger]) },
+            while: {
+                for _ in 0..<5 { try reader.scan(scanned) }
+            }
+        )
     }
 
     /// Runs `security` in the background while `scan` puts a finger on the reader; its output.
@@ -221,13 +224,15 @@ struct FingerprintReaderTests {
 
         // While the daemon waits for a finger, another user's program signals a match for the reader;
         // then a wrong finger is scanned. Only fprintd's own (root) connection is listened to.
-        let output = try Self.running({ try client.tool(["find-generic-password", "-s", "Forged", "-a", "me", "-w"]) })
-        {
-            try reader.waitUntilOpened()
-            try reader.forgeMatch(asUser: 65534)
-            Thread.sleep(forTimeInterval: 0.5)
-            try reader.scan("finger-B")
-        }
+        let output = try Self.running(
+            { try client.tool(["find-generic-password", "-s", "Forged", "-a", "me", "-w"]) },
+            while: {
+                try reader.waitUntilOpened()
+                try reader.forgeMatch(asUser: 65534)
+                Thread.sleep(forTimeInterval: 0.5)
+                try reader.scan("finger-B")
+            }
+        )
         #expect(output.status == 51, "\(output.stderr)")
         #expect(!output.stdout.contains("not for a forger"))
     }

@@ -77,7 +77,7 @@ package final class AuthenticationGate: Sendable {
         let matches = contexts.withLock { $0.removeValue(forKey: reference)?.matches ?? [] }
         // Released while the sensor waits for a finger (its process went away, or dropped the
         // context): nobody is left to want that match. Other contexts' matches go on.
-        matches.forEach { $0.cancel() }
+        for match in matches { match.cancel() }
     }
 
     /// What the context has earned; nothing for an unknown, released or invalidated context.
@@ -106,7 +106,7 @@ package final class AuthenticationGate: Sendable {
             table[reference] = context
             return context.matches
         }
-        matches.forEach { $0.cancel() }
+        for match in matches { match.cancel() }
     }
 
     // MARK: Preflight

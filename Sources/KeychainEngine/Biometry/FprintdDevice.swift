@@ -122,7 +122,8 @@ final class FprintdDevice: Sendable {
         try Self.acceptOwner(fprint)
         guard let cancellation else { return try body(fprint) }
         let conversation = UnsafeConversation(pointer: fprint)
-        return try cancellation.whileWaiting(onCancel: { c_fprint_cancel(conversation.pointer) }) {
+        let cancel: @Sendable () -> Void = { c_fprint_cancel(conversation.pointer) }
+        return try cancellation.whileWaiting(onCancel: cancel) {
             () throws(Failure) -> T in
             try body(fprint)
         }

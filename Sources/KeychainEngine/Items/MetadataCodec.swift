@@ -23,7 +23,11 @@ package enum MetadataCodec {
     private static let version: UInt8 = 1
 
     private enum Tag: UInt8 {
-        case string = 0, data = 1, number = 2, bool = 3, date = 4
+        case string = 0
+        case data = 1
+        case number = 2
+        case bool = 3
+        case date = 4
     }
 
     package static func encode(_ attributes: [String: AttributeValue]) -> Data {

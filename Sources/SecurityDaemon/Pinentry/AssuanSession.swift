@@ -44,7 +44,7 @@ final class AssuanSession {
         var fromChild: [Int32] = [-1, -1]
         guard pipe(&toChild) == 0 else { return nil }
         guard pipe(&fromChild) == 0 else {
-            toChild.forEach { close($0) }
+            for descriptor in toChild { close(descriptor) }
             return nil
         }
         for descriptor in [toChild[1], fromChild[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }

@@ -42,9 +42,12 @@ import Testing
 
     /// A conversation of `client` whose relayed prompt answers `passcode` (or nobody answers).
     static func conversation(_ client: ClientIdentity, answering passcode: String? = nil) -> EngineConversation {
-        EngineConversation(program: "test", client: client, report: { _ in }) { _ in
-            passcode.flatMap { try? EngineWire.encode(EngineRequest.answer(.entered($0))) }
-        }
+        EngineConversation(
+            program: "test",
+            client: client,
+            report: { _ in },
+            ask: { _ in passcode.flatMap { try? EngineWire.encode(EngineRequest.answer(.entered($0))) } }
+        )
     }
 
     static let notes = ClientIdentity.flatpak(appID: "org.example.Notes")

@@ -36,7 +36,8 @@ enum WireValue: Sendable, Equatable {
     static let maximumDepth = 64
 
     private enum Tag: UInt8 {
-        case null = 0, `false`, `true`, int, uint, double, string, bytes, array, keyed
+        case null = 0
+        case `false`, `true`, int, uint, double, string, bytes, array, keyed
     }
 
     static func == (lhs: WireValue, rhs: WireValue) -> Bool {
