@@ -14,10 +14,12 @@ import Foundation
 import KeychainTestSupport
 import Testing
 
-/// The Swift examples of the README and of every DocC article, taken from the files themselves,
-/// compile against the built modules with no warning, in Swift 6 mode: what a newcomer copies must
-/// build as it is. A block that starts with `import` is a program; the blocks with `@Test` in one
-/// file compile together (the later ones use the first one's imports); other blocks are fragments.
+/// The Swift examples of the README and of every DocC article compile without a warning.
+///
+/// They are taken from the files themselves and compiled against the built modules in Swift 6
+/// mode: what a newcomer copies must build as it is. A block that starts with `import` is a
+/// program; the blocks with `@Test` in one file compile together (the later ones use the first
+/// one's imports); other blocks are fragments.
 @Suite struct DocumentationExampleTests {
     static let root = BuiltProduct.packageRoot
 
@@ -28,7 +30,8 @@ import Testing
         let modules = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
         for module in modules.sorted() {
             let catalog = "Sources/\(module)/\(module).docc"
-            let articles = (try? FileManager.default.contentsOfDirectory(atPath: root.appending(path: catalog).path)) ?? []
+            let articles =
+                (try? FileManager.default.contentsOfDirectory(atPath: root.appending(path: catalog).path)) ?? []
             paths += articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
         }
         return paths
@@ -59,7 +62,9 @@ import Testing
 
     /// Type-checks `source` as `main.swift` (top-level code) or as a library file, with warnings as errors.
     static func typecheck(_ source: String, asLibrary: Bool) throws -> SecurityToolRunner.Output {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-example-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "readme-example-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(asLibrary ? "Examples.swift" : "main.swift")
@@ -70,7 +75,11 @@ import Testing
         ]
         if asLibrary { arguments.append("-parse-as-library") }
         arguments.append(file.path)
-        return try SecurityToolRunner.runProgram("/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment)
+        return try SecurityToolRunner.runProgram(
+            "/usr/bin/env",
+            arguments,
+            environment: ProcessInfo.processInfo.environment
+        )
     }
 
     @Test func theReadmeShowsTheAPIAndTheTestKit() throws {
@@ -82,7 +91,9 @@ import Testing
 
     @Test func everyCatalogHasArticlesWithExamples() throws {
         #expect(Self.documents.count >= 15)
-        let withPrograms = try Self.documents.filter { try Self.swiftBlocks(in: $0).contains { $0.hasPrefix("import ") } }
+        let withPrograms = try Self.documents.filter {
+            try Self.swiftBlocks(in: $0).contains { $0.hasPrefix("import ") }
+        }
         #expect(withPrograms.count >= 8, "\(withPrograms)")
     }
 
@@ -92,7 +103,10 @@ import Testing
         let programs = try Self.swiftBlocks(in: document).filter { $0.hasPrefix("import ") && !$0.contains("@Test") }
         for program in programs {
             let result = try Self.typecheck(program, asLibrary: false)
-            #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(document):\n\(result.stderr)\n\(program)")
+            #expect(
+                result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty,
+                "\(document):\n\(result.stderr)\n\(program)"
+            )
         }
     }
 
