@@ -31,7 +31,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let roster: EngineRoster
     /// The engine of the client's user, once it connected; `refusal` instead when that user's
     /// keychain cannot be opened.
-    private var server: EngineResponder?
+    private var responder: EngineResponder?
     private var refusal: KeychainError?
     private let pool: NIOThreadPool
     private let clients: ClientTable
@@ -58,7 +58,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         switch PeerCredentials.of(context.channel) {
         case .success(let peer):
-            guard let assigned = roster.server(peer.userID) else {
+            guard let assigned = roster.responder(peer.userID) else {
                 logger.warning(
                     "refused a connection from another user",
                     metadata: ["keychain.peer.uid": "\(peer.userID)"]
@@ -67,7 +67,7 @@ final class ConnectionHandler: ChannelInboundHandler {
                 return
             }
             switch assigned {
-            case .success(let server): self.server = server
+            case .success(let responder): self.responder = responder
             case .failure(let error):
                 refusal = error
                 logger.error(
@@ -105,10 +105,10 @@ final class ConnectionHandler: ChannelInboundHandler {
         pendingAnswer = nil
         if let processID {
             let orphans = clients.disconnect(processID)
-            if !orphans.isEmpty, let server {
+            if !orphans.isEmpty, let responder {
                 // What the contexts proved goes with them.
-                for orphan in orphans { server.applications?.presence.forget(orphan) }
-                let engine = server.engine
+                for orphan in orphans { responder.applications?.presence.forget(orphan) }
+                let engine = responder.engine
                 pool.submit { _ in orphans.forEach(engine.releaseContext) }
             }
             self.processID = nil
@@ -175,7 +175,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        guard let server else {
+        guard let responder else {
             // This user's keychain cannot be opened: every request gets that error.
             let error = refusal ?? KeychainError(.notAvailable, "no keychain serves this user")
             let reply = (try? EngineWire.encode(EngineResponse.keychainError(error))) ?? []
@@ -212,7 +212,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         if case .search? = request, identity != .unsandboxed { answersHere = false }
         if answersHere && !answeredThisRead {
             answeredThisRead = true
-            let reply = server.respond(to: decoded, conversation: conversation) { request, response in
+            let reply = responder.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
             clients.requestEnded()
@@ -235,7 +235,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         pool.runIfActive(eventLoop: context.eventLoop) {
-            server.respond(to: decoded, conversation: conversation) { request, response in
+            responder.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
         }.whenComplete { result in

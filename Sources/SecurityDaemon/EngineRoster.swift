@@ -18,16 +18,16 @@ import KeychainCore
 /// Which engine serves a client, by the user the kernel says it runs as: the daemon's one keychain
 /// for its own user (user mode), or each user's own keychain (system mode, ``SystemKeychains``).
 struct EngineRoster: Sendable {
-    /// The server for a client of `userID`; `nil` refuses the client, a failure is the error its
+    /// The responder for a client of `userID`; `nil` refuses the client, a failure is the error its
     /// requests are answered with (that user's keychain cannot be opened).
-    let server: @Sendable (_ userID: UInt32) -> Result<EngineResponder, KeychainError>?
+    let responder: @Sendable (_ userID: UInt32) -> Result<EngineResponder, KeychainError>?
     /// What a client whose root the daemon cannot see into must exceed to be judged sandboxed;
     /// `nil`: the daemon's own confinement (see ``ClientIdentity/of(processID:proc:baseline:)``).
     var confinementBaseline: ClientIdentity.Confinement?
 
     /// One keychain, for the daemon's own user only.
-    static func single(_ server: EngineResponder) -> EngineRoster {
+    static func single(_ responder: EngineResponder) -> EngineRoster {
         let owner = getuid()
-        return EngineRoster(server: { userID in userID == owner ? .success(server) : nil })
+        return EngineRoster(responder: { userID in userID == owner ? .success(responder) : nil })
     }
 }

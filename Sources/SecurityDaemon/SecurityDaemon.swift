@@ -132,12 +132,12 @@ struct SecurityDaemon: AsyncParsableCommand {
             readiness.report(.failed(Self.coreError(error)))
             throw error
         }
-        var server = EngineResponder(engine: engine, prompts: .daemon(pinentry: Pinentry()))
+        var responder = EngineResponder(engine: engine, prompts: .daemon(pinentry: Pinentry()))
         let watch = HomeWatch(home: home.url)
-        server.admission = { watch.problem() }
-        server.applications = ApplicationRegistry(engine: engine)
+        responder.admission = { watch.problem() }
+        responder.applications = ApplicationRegistry(engine: engine)
         let clients = ClientTable()
-        var service = DaemonServer(endpoint: endpoint, roster: .single(server), clients: clients, logger: logger)
+        var service = DaemonServer(endpoint: endpoint, roster: .single(responder), clients: clients, logger: logger)
         service.activatedSocket = Self.activatedSocket()
         service.readiness = readiness
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))

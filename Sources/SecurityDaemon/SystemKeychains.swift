@@ -27,7 +27,7 @@ import Logging
 final class SystemKeychains: Sendable {
     private let state: URL
     private let logger: Logger
-    private let servers = LockedState<[UInt32: EngineResponder]>([:])
+    private let responders = LockedState<[UInt32: EngineResponder]>([:])
 
     /// The folder of all users' keychains (created 0700 if missing).
     init(state: URL, logger: Logger) throws(KeychainError) {
@@ -39,7 +39,7 @@ final class SystemKeychains: Sendable {
     /// The roster that gives each user their own keychain.
     var roster: EngineRoster {
         EngineRoster(
-            server: { [self] userID in Result { () throws(KeychainError) in try server(for: userID) } },
+            responder: { [self] userID in Result { () throws(KeychainError) in try responder(for: userID) } },
             // Run as another account, the daemon sees into no user's process: a client with
             // no_new_privs or a seccomp filter may be a sandboxed app, and gets nothing.
             confinementBaseline: ClientIdentity.Confinement.none
@@ -48,18 +48,19 @@ final class SystemKeychains: Sendable {
 
     /// The engines open now, for the auto-lock.
     var engines: [any Engine] {
-        servers.withLock { $0.values.map(\.engine) }
+        responders.withLock { $0.values.map(\.engine) }
     }
 
     /// `userID`'s keychain if it is open (a lock request never opens one).
     func engine(ofUser userID: UInt32) -> (any Engine)? {
-        servers.withLock { $0[userID]?.engine }
+        responders.withLock { $0[userID]?.engine }
     }
 
-    /// The server of `userID`'s keychain, opening it on first use.
-    func server(for userID: UInt32) throws(KeychainError) -> EngineResponder {
-        try servers.withLock { (servers: inout [UInt32: EngineResponder]) throws(KeychainError) -> EngineResponder in
-            if let server = servers[userID] { return server }
+    /// The responder of `userID`'s keychain, opening it on first use.
+    func responder(for userID: UInt32) throws(KeychainError) -> EngineResponder {
+        try responders.withLock {
+            (responders: inout [UInt32: EngineResponder]) throws(KeychainError) -> EngineResponder in
+            if let responder = responders[userID] { return responder }
             let home = state.appendingPathComponent(String(userID), isDirectory: true)
             var configuration = DeviceConfiguration.fromEnvironment()
             configuration.engine = .embedded
@@ -68,13 +69,13 @@ final class SystemKeychains: Sendable {
             let engine = try EmbeddedEngine(directory: home, configuration: configuration)
             // pinentry, run as the daemon's user, could open neither the user's terminal nor their
             // display: every question goes to the client's own prompt.
-            var server = EngineResponder(engine: engine, prompts: .relaying)
+            var responder = EngineResponder(engine: engine, prompts: .relaying)
             let watch = HomeWatch(home: home)
-            server.admission = { watch.problem() }
-            server.applications = ApplicationRegistry(engine: engine)
-            servers[userID] = server
+            responder.admission = { watch.problem() }
+            responder.applications = ApplicationRegistry(engine: engine)
+            responders[userID] = responder
             logger.info("opened a user's keychain", metadata: ["keychain.uid": "\(userID)"])
-            return server
+            return responder
         }
     }
 }

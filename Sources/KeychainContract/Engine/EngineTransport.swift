@@ -40,16 +40,16 @@ package enum ReplyStep: Sendable {
     case final(EngineResponse)
 }
 
-/// The transport of the boundary test: the server runs in this process, on the caller's thread.
+/// The transport of the boundary test: the responder runs in this process, on the caller's thread.
 package struct LoopbackTransport: EngineTransport {
-    private let server: EngineResponder
+    private let responder: EngineResponder
 
     /// The engine on the far side.
-    package var engine: any Engine { server.engine }
+    package var engine: any Engine { responder.engine }
 
-    /// A transport to a server of `engine`.
+    /// A transport to a responder of `engine`.
     package init(serving engine: any Engine) {
-        server = EngineResponder(engine: engine)
+        responder = EngineResponder(engine: engine)
     }
 
     package func exchange(
@@ -67,7 +67,7 @@ package struct LoopbackTransport: EngineTransport {
                 return nil
             }
             let conversation = EngineConversation(program: nil, report: { _ = interim($0) }, ask: interim)
-            let reply = server.respond(to: message, conversation: conversation)
+            let reply = responder.respond(to: message, conversation: conversation)
             if let error = failure.withLock({ $0 }) { throw error }
             guard case .final(let response) = try receive(reply) else {
                 throw KeychainError(.internalInconsistency, "the engine's final reply was an interim one")

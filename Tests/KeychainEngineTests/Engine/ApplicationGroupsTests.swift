@@ -24,20 +24,20 @@ import Testing
 
 /// Sandboxed apps' groups at the engine's far side, as the daemon runs it: each app keeps to its
 /// own group and the groups the user granted it; the user's unsandboxed programs read an app's
-/// secrets only after the passcode, asked by the server, never on the program's word.
+/// secrets only after the passcode, asked by the responder, never on the program's word.
 @Suite struct ApplicationGroupsTests {
     let keychain: TemporaryKeychain
     let engine: any Engine
-    let server: EngineResponder
+    let responder: EngineResponder
     let registry: ApplicationRegistry
 
     init() throws {
         keychain = try TemporaryKeychain()
         engine = try #require(keychain.device.embedded)
         registry = ApplicationRegistry(engine: engine)
-        var server = EngineResponder(engine: engine)
-        server.applications = registry
-        self.server = server
+        var responder = EngineResponder(engine: engine)
+        responder.applications = registry
+        self.responder = responder
     }
 
     /// A conversation of `client` whose relayed prompt answers `passcode` (or nobody answers).
@@ -68,7 +68,7 @@ import Testing
             [kSecAttrService as String: service, kSecValueData as String: Data("\(service) secret".utf8)],
             for: .add
         )
-        return server.run(.add(query), conversation: Self.conversation(client))
+        return responder.run(.add(query), conversation: Self.conversation(client))
     }
 
     func read(
@@ -83,7 +83,7 @@ import Testing
         )
         query.credentialReference = context
         query.authenticationUI = ui
-        return server.run(.search(query), conversation: Self.conversation(client))
+        return responder.run(.search(query), conversation: Self.conversation(client))
     }
 
     static func code(_ response: EngineResponse) -> KeychainError.Code? {
@@ -103,7 +103,7 @@ import Testing
         try engine.changeSimulatedSensor(.install(.touchID))
         try engine.changeSimulatedSensor(.enroll("thumb"))
         // A prompter that answers every question in words with "yes", as a terminal the client holds would.
-        var server = EngineResponder(
+        var responder = EngineResponder(
             engine: engine,
             prompts: PromptRouting { _, _, relay in
                 var prompt = relay
@@ -111,7 +111,7 @@ import Testing
                 return prompt
             }
         )
-        server.applications = registry
+        responder.applications = registry
         for (client, answered) in [(Self.notes, false), (ClientIdentity.unverifiable, false), (.unsandboxed, true)] {
             let context = try engine.makeContext()
             let evaluation = EngineRequest.evaluatePolicy(
@@ -121,7 +121,7 @@ import Testing
                 interactionAllowed: true,
                 target: PromptTarget(kind: .terminal)
             )
-            let response = server.run(evaluation, conversation: Self.conversation(client))
+            let response = responder.run(evaluation, conversation: Self.conversation(client))
             if answered {
                 guard case .done = response else {
                     Issue.record("the user's program was not asked")
@@ -146,7 +146,7 @@ import Testing
             for: .copyMatching
         )
         #expect(
-            Self.code(server.run(.search(named), conversation: Self.conversation(Self.mail))) == .missingEntitlement
+            Self.code(responder.run(.search(named), conversation: Self.conversation(Self.mail))) == .missingEntitlement
         )
         #expect(Self.data(try read("Notes", as: Self.notes)) == "Notes secret")
 
@@ -156,7 +156,7 @@ import Testing
             application: "org.example.Mail",
             target: PromptTarget(kind: .custom)
         )
-        #expect(Self.code(server.run(grant, conversation: Self.conversation(.unsandboxed))) == nil)
+        #expect(Self.code(responder.run(grant, conversation: Self.conversation(.unsandboxed))) == nil)
         #expect(Self.data(try read("Notes", as: Self.mail)) == "Notes secret")
         #expect(
             registry.applications() == ["org.example.Mail": ["flatpak:org.example.Notes"], "org.example.Notes": []]
@@ -164,7 +164,7 @@ import Testing
 
         // Taken back: unseen again.
         let revoke = EngineRequest.revokeAccessGroups(["flatpak:org.example.Notes"], application: "org.example.Mail")
-        #expect(Self.code(server.run(revoke, conversation: Self.conversation(.unsandboxed))) == nil)
+        #expect(Self.code(responder.run(revoke, conversation: Self.conversation(.unsandboxed))) == nil)
         #expect(Self.code(try read("Notes", as: Self.mail)) == .itemNotFound)
     }
 
@@ -175,7 +175,7 @@ import Testing
             for: .add
         )
         shared.valueData = Data("user's".utf8)
-        #expect(Self.code(server.run(.add(shared), conversation: Self.conversation(.unsandboxed))) == nil)
+        #expect(Self.code(responder.run(.add(shared), conversation: Self.conversation(.unsandboxed))) == nil)
         #expect(Self.code(try read("Shared", as: Self.notes)) == .itemNotFound)
         // A program cannot plant an item in an app's group, even before the app first connects.
         var planted = try Self.query(
@@ -185,7 +185,8 @@ import Testing
         planted.valueData = Data("planted".utf8)
         try engine.setPasscode("2468", current: nil, progress: nil)
         #expect(
-            Self.code(server.run(.add(planted), conversation: Self.conversation(.unsandboxed))) == .authenticationNeeded
+            Self.code(responder.run(.add(planted), conversation: Self.conversation(.unsandboxed)))
+                == .authenticationNeeded
         )
         #expect(Self.code(try read("Planted", as: Self.notes)) == .itemNotFound)
         // What the app adds lands in its own group.
@@ -195,7 +196,7 @@ import Testing
             for: .copyMatching
         )
         attributes.accessGroups = AccessGroups(["default"])
-        guard case .items(let items) = server.run(.search(attributes), conversation: Self.conversation(Self.notes))
+        guard case .items(let items) = responder.run(.search(attributes), conversation: Self.conversation(Self.notes))
         else {
             Issue.record("the app did not find its own item")
             return
@@ -210,9 +211,9 @@ import Testing
             application: "org.example.Notes",
             target: PromptTarget(kind: .custom)
         )
-        #expect(Self.code(server.run(grant, conversation: Self.conversation(Self.notes))) == .missingEntitlement)
+        #expect(Self.code(responder.run(grant, conversation: Self.conversation(Self.notes))) == .missingEntitlement)
         #expect(
-            Self.code(server.run(.applications, conversation: Self.conversation(Self.notes))) == .missingEntitlement
+            Self.code(responder.run(.applications, conversation: Self.conversation(Self.notes))) == .missingEntitlement
         )
         // The registry's own items are closed to every client, the user's programs included.
         var records = try Self.query(
@@ -224,7 +225,7 @@ import Testing
         )
         records.accessGroups = AccessGroups(["*"])
         #expect(
-            Self.code(server.run(.search(records), conversation: Self.conversation(.unsandboxed)))
+            Self.code(responder.run(.search(records), conversation: Self.conversation(.unsandboxed)))
                 == .missingEntitlement
         )
         var every = try Self.query(
@@ -232,7 +233,8 @@ import Testing
             for: .copyMatching
         )
         every.accessGroups = AccessGroups(["*"])
-        guard case .items(let items) = server.run(.search(every), conversation: Self.conversation(.unsandboxed)) else {
+        guard case .items(let items) = responder.run(.search(every), conversation: Self.conversation(.unsandboxed))
+        else {
             Issue.record("the user's program could not list the items")
             return
         }
@@ -259,7 +261,7 @@ import Testing
         #expect(Self.code(try read("Notes", as: .unsandboxed, ui: .skip)) == .itemNotFound)
 
         // Claiming to have nothing missing, or sending another access control, skips nothing: the
-        // server asks for the passcode, and with nobody to answer there is no presence.
+        // responder asks for the passcode, and with nobody to answer there is no presence.
         let context = try engine.makeContext()
         for (accessControl, missing) in [
             (PresenceLedger.check, [Set<AccessPolicy.Constraint>()]),
@@ -274,7 +276,7 @@ import Testing
                 interactionAllowed: true,
                 target: PromptTarget(kind: .custom)
             )
-            guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed))
+            guard case .authenticationFailure = responder.run(evaluation, conversation: Self.conversation(.unsandboxed))
             else {
                 Issue.record("the presence check passed with nobody present")
                 continue
@@ -292,18 +294,18 @@ import Testing
                 interactionAllowed: true,
                 target: PromptTarget(kind: .custom)
             )
-            _ = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
+            _ = responder.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
             #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
         }
         // Deleting or changing the app's item asks too.
         var delete = try Self.query([kSecAttrService as String: "Notes"], for: .delete)
         delete.credentialReference = context
         #expect(
-            Self.code(server.run(.delete(delete), conversation: Self.conversation(.unsandboxed)))
+            Self.code(responder.run(.delete(delete), conversation: Self.conversation(.unsandboxed)))
                 == .authenticationNeeded
         )
 
-        // The passcode, answered to the server's prompt, proves presence for that context.
+        // The passcode, answered to the responder's prompt, proves presence for that context.
         let evaluation = EngineRequest.evaluateAccessControl(
             PresenceLedger.check,
             operation: .confirmPresence,
@@ -313,7 +315,7 @@ import Testing
             interactionAllowed: true,
             target: PromptTarget(kind: .custom)
         )
-        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
+        guard case .done = responder.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
         else {
             Issue.record("the passcode did not prove presence")
             return
@@ -323,7 +325,7 @@ import Testing
         #expect(
             Self.code(try read("Notes", as: .unsandboxed, context: try engine.makeContext())) == .authenticationNeeded
         )
-        _ = server.run(.releaseContext(context), conversation: Self.conversation(.unsandboxed))
+        _ = responder.run(.releaseContext(context), conversation: Self.conversation(.unsandboxed))
         #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) != nil)
     }
 
@@ -341,7 +343,8 @@ import Testing
         )
         generate.accessGroups = AccessGroups(["default", "*"])
         generate.keyOperation = .generate
-        guard case .item(let created) = server.run(.add(generate), conversation: Self.conversation(Self.notes)) else {
+        guard case .item(let created) = responder.run(.add(generate), conversation: Self.conversation(Self.notes))
+        else {
             Issue.record("the app could not make its key")
             return
         }
@@ -355,10 +358,10 @@ import Testing
             sign.accessGroups = AccessGroups(["default", "*"])
             sign.returnTypes = returnTypes
             sign.keyOperation = .sign(digest: digest)
-            let code = Self.code(server.run(.search(sign), conversation: Self.conversation(.unsandboxed)))
+            let code = Self.code(responder.run(.search(sign), conversation: Self.conversation(.unsandboxed)))
             #expect(code == (returnTypes == .data ? .authenticationNeeded : .invalidParameter), "\(returnTypes)")
             // The app itself signs with its own key.
-            let own = server.run(.search(sign), conversation: Self.conversation(Self.notes))
+            let own = responder.run(.search(sign), conversation: Self.conversation(Self.notes))
             if returnTypes == .data {
                 guard case .items(let items) = own, let signature = items.first?.data else {
                     Issue.record("the app could not sign with its own key")
@@ -376,7 +379,11 @@ import Testing
         _ = try add("Notes", as: Self.notes)
         // The user's programs script the simulated sensor: a match it was told to give proves nothing.
         for change in [SimulatedSensorChange.install(.touchID), .enroll("thumb"), .queue([.match, .match])] {
-            guard case .done = server.run(.changeSimulatedSensor(change), conversation: Self.conversation(.unsandboxed))
+            guard
+                case .done = responder.run(
+                    .changeSimulatedSensor(change),
+                    conversation: Self.conversation(.unsandboxed)
+                )
             else {
                 Issue.record("the sensor could not be set up")
                 return
@@ -392,20 +399,21 @@ import Testing
             interactionAllowed: true,
             target: PromptTarget(kind: .custom)
         )
-        guard case .authenticationFailure = server.run(evaluation, conversation: Self.conversation(.unsandboxed)) else {
+        guard case .authenticationFailure = responder.run(evaluation, conversation: Self.conversation(.unsandboxed))
+        else {
             Issue.record("a scripted match proved presence")
             return
         }
         #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
 
         // The passcode does; locking the keychain forgets it.
-        guard case .done = server.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
+        guard case .done = responder.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
         else {
             Issue.record("the passcode did not prove presence")
             return
         }
         #expect(Self.data(try read("Notes", as: .unsandboxed, context: context)) == "Notes secret")
-        _ = server.run(.lock, conversation: Self.conversation(.unsandboxed))
+        _ = responder.run(.lock, conversation: Self.conversation(.unsandboxed))
         #expect(registry.presence.isPresent(context) == false)
     }
 
@@ -417,18 +425,19 @@ import Testing
         ]
         for request in requests {
             #expect(
-                Self.code(server.run(request, conversation: Self.conversation(Self.notes))) == .missingEntitlement,
+                Self.code(responder.run(request, conversation: Self.conversation(Self.notes))) == .missingEntitlement,
                 "\(request)"
             )
             #expect(
-                Self.code(server.run(request, conversation: Self.conversation(.unverifiable))) == .missingEntitlement,
+                Self.code(responder.run(request, conversation: Self.conversation(.unverifiable)))
+                    == .missingEntitlement,
                 "\(request)"
             )
         }
         #expect(try engine.lockState().hasPasscode == false)
         // What it may ask: its items, the lock state.
         #expect(Self.code(try add("Notes", as: Self.notes)) == nil)
-        guard case .lockState = server.run(.lockState, conversation: Self.conversation(Self.notes)) else {
+        guard case .lockState = responder.run(.lockState, conversation: Self.conversation(Self.notes)) else {
             Issue.record("an app could not read the lock state")
             return
         }
@@ -441,13 +450,14 @@ import Testing
         var changes = ItemUpdate()
         changes.attributes[QueryKey.accessGroup] = .data(Data("flatpak:org.example.Notes".utf8))
         #expect(
-            Self.code(server.run(.update(query, changes), conversation: Self.conversation(.unsandboxed)))
+            Self.code(responder.run(.update(query, changes), conversation: Self.conversation(.unsandboxed)))
                 == .invalidParameter
         )
         var search = try Self.query([kSecAttrService as String: "Mine"], for: .copyMatching)
         search.attributes[QueryKey.accessGroup] = .data(Data("default".utf8))
         #expect(
-            Self.code(server.run(.search(search), conversation: Self.conversation(.unsandboxed))) == .invalidParameter
+            Self.code(responder.run(.search(search), conversation: Self.conversation(.unsandboxed)))
+                == .invalidParameter
         )
     }
 
@@ -459,7 +469,7 @@ import Testing
             target: PromptTarget(kind: .custom)
         )
         guard
-            case .authenticationFailure = server.run(
+            case .authenticationFailure = responder.run(
                 grant,
                 conversation: Self.conversation(.unsandboxed, answering: "1357")
             )
@@ -468,11 +478,11 @@ import Testing
             return
         }
         #expect(registry.applications()["org.example.Notes"] ?? [] == [])
-        guard case .done = server.run(grant, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
+        guard case .done = responder.run(grant, conversation: Self.conversation(.unsandboxed, answering: "2468")) else {
             Issue.record("the passcode did not grant the group")
             return
         }
-        // The grant outlives the server: it is an item of the keychain, sealed like the user's.
+        // The grant outlives the responder: it is an item of the keychain, sealed like the user's.
         let reopened = ApplicationRegistry(engine: engine)
         #expect(reopened.applications()["org.example.Notes"] == ["default"])
         #expect(

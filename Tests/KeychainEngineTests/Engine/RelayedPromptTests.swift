@@ -118,16 +118,17 @@ import Testing
 
     @Test func anAnswerNobodyAskedForRunsNothing() throws {
         let keychain = try TemporaryKeychain()
-        let server = EngineResponder(engine: try #require(keychain.device.embedded))
+        let responder = EngineResponder(engine: try #require(keychain.device.embedded))
         let unasked = try EngineWire.encode(EngineRequest.answer(.entered("2468")))
         #expect(
-            try EngineBoundaryTests.errorCode(server.respond(to: unasked, conversation: .silent)) == .invalidParameter
+            try EngineBoundaryTests.errorCode(responder.respond(to: unasked, conversation: .silent))
+                == .invalidParameter
         )
     }
 
     @Test func aClientThatCannotAnswerIsNotInteractive() throws {
         let (keychain, access) = try Self.protectedKeychain()
-        let server = EngineResponder(engine: try #require(keychain.device.embedded))
+        let responder = EngineResponder(engine: try #require(keychain.device.embedded))
         let context = try #require(keychain.device.embedded).makeContext()
         let request = EngineRequest.evaluateAccessControl(
             access,
@@ -143,7 +144,7 @@ import Testing
         for answer in [nil, nonsense, [0xFF, 0x00]] as [[UInt8]?] {
             let conversation = EngineConversation(program: nil, report: { _ in }, ask: { _ in answer })
             let reply = try EngineBoundaryTests.decodeReply(
-                server.respond(to: try EngineWire.encode(request), conversation: conversation)
+                responder.respond(to: try EngineWire.encode(request), conversation: conversation)
             )
             guard case .authenticationFailure(let failure) = reply else {
                 Issue.record("a client that cannot answer was authenticated")
