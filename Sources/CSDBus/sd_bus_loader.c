@@ -28,7 +28,6 @@ void *c_sd_bus_load(struct c_sd_bus_api *api, const char **reason) {
 #define RESOLVE(field, symbol) \
     if (!(*(void **)&api->field = dlsym(library, symbol))) goto missing;
     RESOLVE(open_system, "sd_bus_open_system")
-    RESOLVE(open_user, "sd_bus_open_user")
     RESOLVE(call_method, "sd_bus_call_method")
     RESOLVE(get_property, "sd_bus_get_property")
     RESOLVE(add_match, "sd_bus_add_match")

@@ -51,8 +51,21 @@ package enum ProgramRun {
     }
 
     /// Runs a process made ready by the caller (its program, arguments, environment) to its end.
+    ///
+    /// The input is written, and standard error read, each on a thread of its own while standard
+    /// output is read here: a program that prints a lot before it has read all its input (a 16 MiB
+    /// secret on standard input) blocks neither side. A program that exits without reading all of
+    /// its input ends the write (`EPIPE`; `SIGPIPE` is ignored in this process), not the test.
+    ///
+    /// - Parameters:
+    ///   - process: The process, not started yet; its standard streams are replaced.
+    ///   - input: Written to the program's standard input, which is then closed; `nil` gives it
+    ///     `/dev/null`.
+    /// - Returns: What the program printed, and how it ended.
+    /// - Throws: What `Process.run()` throws when the program cannot be started.
     @discardableResult
     package static func run(_ process: Process, input: String? = "") throws -> ProgramOutput {
+        _ = brokenPipesIgnored
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
@@ -60,36 +73,46 @@ package enum ProgramRun {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        if let input {
-            // A program that exits without reading its input closes the pipe: ignore the failed write.
-            try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
+        let errorOutput = stderr.fileHandleForReading
+        let errors = BackgroundTransfer { errorOutput.readDataToEndOfFile() }
+        let inputEnd = stdin.fileHandleForWriting
+        let feeding = input.map { text in
+            BackgroundTransfer {
+                try? inputEnd.write(contentsOf: Data(text.utf8))
+                try? inputEnd.close()
+                return Data()
+            }
         }
-        // Read both pipes while the child runs, so that neither fills up and blocks it.
-        let errors = ErrorsReader(stderr.fileHandleForReading)
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        _ = feeding?.wait()
         return ProgramOutput(
             status: process.terminationStatus,
             stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: errors.wait(), as: UTF8.self)
         )
     }
+
+    /// A write to a pipe whose reader has gone fails with `EPIPE` instead of killing the process.
+    private static let brokenPipesIgnored: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
 }
 
-/// Reads a pipe to its end on a thread of its own.
-private final class ErrorsReader: @unchecked Sendable {
-    // Written by the reading thread before `done` is signalled, read after.
+/// One transfer to or from a pipe, run to its end on a thread of its own.
+private final class BackgroundTransfer: @unchecked Sendable {
+    // Written by the transferring thread before `done` is signalled, read after.
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle) {
+    init(_ transfer: @escaping @Sendable () -> Data) {
         Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
+            data = transfer()
             done.signal()
         }
     }
 
+    /// What the transfer read, once it has ended.
     func wait() -> Data {
         done.wait()
         return data

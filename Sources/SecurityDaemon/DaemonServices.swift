@@ -33,7 +33,10 @@ struct DaemonServices {
     var logger: Logger
 
     /// The services, in the order they start; the first to end successfully ends the group.
-    func configurations() -> [ServiceGroupConfiguration.ServiceConfiguration] {
+    ///
+    /// - Parameter loginBus: The system bus to follow logind's locks on, if there is one.
+    /// - Returns: The server, the lifetime, the auto-lock and logind's watch, those that apply.
+    func configurations(loginBus: LoginBus?) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup)
         ]
@@ -45,7 +48,7 @@ struct DaemonServices {
                 .init(service: AutoLock(engines: engines, clients: clients, logger: logger, after: autoLock))
             )
         }
-        if let bus = Self.loginBus(logger: logger) {
+        if let bus = loginBus {
             services.append(.init(service: LoginSessionWatch(bus: bus, engines: enginesOfUser, logger: logger)))
         }
         return services
@@ -56,7 +59,7 @@ struct DaemonServices {
     func run() async throws {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: configurations(),
+                services: configurations(loginBus: Self.loginBus(logger: logger)),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -32,7 +32,6 @@ typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bu
 
 struct c_sd_bus_api {
     int (*open_system)(sd_bus **ret);
-    int (*open_user)(sd_bus **ret);
     int (*call_method)(sd_bus *bus, const char *destination, const char *path, const char *interface,
                        const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *types, ...);
     int (*get_property)(sd_bus *bus, const char *destination, const char *path, const char *interface,

@@ -46,7 +46,7 @@ package struct ConstraintEnvelope: Sendable {
     private static let legacyVersion: UInt8 = 1
     private static let identifierLength = 16
     private static let publicKeyLength = 32
-    /// Every serialized lock is a multiple of this many bytes (the largest policy needs about 370).
+    /// Every serialized envelope is a multiple of this many bytes (the largest policy needs about 370).
     package static let paddedLength = 512
 
     /// Derives the application password's key for a wrapping's parameters (from the credentials).
@@ -124,7 +124,7 @@ package struct ConstraintEnvelope: Sendable {
                     let shared = try ephemeral.sharedSecretFromKeyAgreement(with: record.publicKey)
                     shared.withUnsafeBytes { material.append(contentsOf: $0) }
                 } catch {
-                    throw KeychainError(.internalInconsistency, "key agreement with a lock failed")
+                    throw KeychainError(.internalInconsistency, "key agreement with a constraint key failed")
                 }
             }
             let ephemeralPublic = ephemeral.publicKey.rawRepresentation
@@ -200,11 +200,11 @@ package struct ConstraintEnvelope: Sendable {
             if !slot.constraints.isEmpty {
                 guard let ephemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: slot.ephemeralPublicKey)
                 else {
-                    throw KeychainError(.decode, "an item's lock is damaged")
+                    throw KeychainError(.decode, "an item's constraint envelope is damaged")
                 }
                 for key in keys {
                     guard let shared = try? key.sharedSecretFromKeyAgreement(with: ephemeral) else {
-                        throw KeychainError(.decode, "an item's lock is damaged")
+                        throw KeychainError(.decode, "an item's constraint envelope is damaged")
                     }
                     shared.withUnsafeBytes { material.append(contentsOf: $0) }
                 }
@@ -275,9 +275,9 @@ package struct ConstraintEnvelope: Sendable {
         if let applicationKey { applicationKey.withUnsafeBytes { input.append(contentsOf: $0) } }
         defer { input.resetBytes(in: 0..<input.count) }
         var info = AssociatedData("swift-keychain/v1/item-lock")
-        for lock in constraints {
-            info.append([lock.constraint.rawValue])
-            info.append(Array(lock.identifier))
+        for reference in constraints {
+            info.append([reference.constraint.rawValue])
+            info.append(Array(reference.identifier))
         }
         info.append([applicationKey == nil ? 0 : 1])
         return HKDF<SHA256>.deriveKey(
@@ -315,9 +315,9 @@ extension ConstraintEnvelope {
         out.append(UInt8(slots.count))
         for slot in slots {
             out.append(UInt8(slot.constraints.count))
-            for lock in slot.constraints {
-                out.append(lock.constraint.rawValue)
-                out.append(lock.identifier)
+            for reference in slot.constraints {
+                out.append(reference.constraint.rawValue)
+                out.append(reference.identifier)
             }
             out.append(slot.usesApplicationPassword ? 1 : 0)
             out.append(slot.ephemeralPublicKey)
@@ -334,40 +334,47 @@ extension ConstraintEnvelope {
         var reader = ByteReader(Array(serialized))
         let version = reader.byte()
         guard version == Self.currentVersion || version == Self.legacyVersion, let version else {
-            throw KeychainError(.decode, "an item's lock is damaged")
+            throw KeychainError(.decode, "an item's constraint envelope is damaged")
         }
         var parameters: ApplicationPasswordParameters?
         if version == Self.currentVersion {
-            guard let flag = reader.byte(), flag <= 1 else { throw KeychainError(.decode, "an item's lock is damaged") }
+            guard let flag = reader.byte(), flag <= 1 else {
+                throw KeychainError(.decode, "an item's constraint envelope is damaged")
+            }
             if flag == 1 {
                 guard let numbers = reader.bytes(PasscodeKDF.serializedCount),
                     let kdf = PasscodeKDF(serialized: numbers),
                     let saltLength = reader.byte(), let salt = reader.bytes(Int(saltLength))
                 else {
-                    throw KeychainError(.decode, "an item's lock is truncated")
+                    throw KeychainError(.decode, "an item's constraint envelope is truncated")
                 }
                 parameters = ApplicationPasswordParameters(kdf: kdf, salt: Data(salt))
             }
         }
         guard let count = reader.byte(), count > 0 else {
-            throw KeychainError(.decode, "an item's lock is damaged")
+            throw KeychainError(.decode, "an item's constraint envelope is damaged")
         }
         var slots: [Slot] = []
         for _ in 0..<count {
-            guard let lockCount = reader.byte() else { throw KeychainError(.decode, "an item's lock is truncated") }
+            guard let referenceCount = reader.byte() else {
+                throw KeychainError(.decode, "an item's constraint envelope is truncated")
+            }
             var constraints: [(constraint: AccessPolicy.Constraint, identifier: Data)] = []
-            for _ in 0..<lockCount {
-                guard let raw = reader.byte(), let lock = AccessPolicy.Constraint(rawValue: raw),
+            for _ in 0..<referenceCount {
+                guard let raw = reader.byte(), let constraint = AccessPolicy.Constraint(rawValue: raw),
                     let identifier = reader.bytes(Self.identifierLength)
-                else { throw KeychainError(.decode, "an item's lock is damaged") }
-                constraints.append((lock, Data(identifier)))
+                else { throw KeychainError(.decode, "an item's constraint envelope is damaged") }
+                constraints.append((constraint, Data(identifier)))
             }
             guard let flag = reader.byte(), flag <= 1, let ephemeral = reader.bytes(Self.publicKeyLength),
                 let high = reader.byte(), let low = reader.byte(),
                 let wrapped = reader.bytes(Int(high) << 8 | Int(low))
-            else { throw KeychainError(.decode, "an item's lock is damaged") }
+            else { throw KeychainError(.decode, "an item's constraint envelope is damaged") }
             if flag == 1, version == Self.currentVersion, parameters == nil {
-                throw KeychainError(.decode, "an item's lock uses an application password without its parameters")
+                throw KeychainError(
+                    .decode,
+                    "an item's constraint envelope uses an application password without its parameters"
+                )
             }
             slots.append(
                 Slot(
@@ -380,7 +387,7 @@ extension ConstraintEnvelope {
         }
         let padding = reader.remaining
         guard padding.allSatisfy({ $0 == 0 }), version == Self.currentVersion || padding.isEmpty else {
-            throw KeychainError(.decode, "an item's lock has trailing bytes")
+            throw KeychainError(.decode, "an item's constraint envelope has trailing bytes")
         }
         self.slots = slots
         self.applicationPassword = parameters

@@ -63,6 +63,10 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
 
     package func install(_ staged: StagedDeviceSecret) throws(KeychainError) {
         let path = location
+        // Only a name this store made, in this home, is linked into place and removed.
+        guard Self.isStagedName(staged.reference, in: directory) else {
+            throw KeychainError(.internalInconsistency, "not a staged device secret of this keychain")
+        }
         if let error = PrivateFile.linkFile(staged.reference, as: path) {
             // EEXIST: installed already. ENOENT: another process opening the new keychain installed
             // it and removed the staged name first.
@@ -75,13 +79,9 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
     }
 
     package func staged() -> [StagedDeviceSecret] {
-        let prefix = Self.fileName + "."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
         // Only names this code makes (32 hexadecimal digits): `device.key.bak` is the user's.
-        let staged = names.filter { name in
-            let suffix = name.dropFirst(prefix.count)
-            return name.hasPrefix(prefix) && suffix.count == 32 && suffix.allSatisfy(\.isHexDigit)
-        }
+        let staged = names.filter(Self.isStagedName)
         return staged.sorted().compactMap { name in
             let path = directory.appendingPathComponent(name).path
             guard let key = try? Self.read(path) else { return nil }
@@ -96,6 +96,20 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
     }
 
     // MARK: Private
+
+    /// Whether `name` is a staged secret's file name: `device.key.` and 32 hexadecimal digits.
+    private static func isStagedName(_ name: String) -> Bool {
+        let prefix = fileName + "."
+        let suffix = name.dropFirst(prefix.count)
+        return name.hasPrefix(prefix) && suffix.count == 32 && suffix.allSatisfy(\.isHexDigit)
+    }
+
+    /// Whether `path` is a staged secret's file directly in `directory`.
+    private static func isStagedName(_ path: String, in directory: URL) -> Bool {
+        let url = URL(filePath: path)
+        return url.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path
+            && isStagedName(url.lastPathComponent)
+    }
 
     private static func read(_ path: String) throws(KeychainError) -> SymmetricKey? {
         guard var bytes = try PrivateFile.readSecret(path) else { return nil }

@@ -109,4 +109,29 @@ import Testing
             )
         )
     }
+
+    @Test func theFileStoreInstallsOnlyASecretItStagedInItsHome() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("kc-staged-\(UUID().uuidString)")
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kc-elsewhere-\(UUID().uuidString)"
+        )
+        for folder in [home, elsewhere] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        defer { for folder in [home, elsewhere] { try? FileManager.default.removeItem(at: folder) } }
+        let store = FileDeviceSecretStore(directory: home)
+        let stray = elsewhere.appendingPathComponent("device.key." + String(repeating: "a", count: 32))
+        try Data(repeating: 7, count: 32).write(to: stray)
+        let foreign = StagedDeviceSecret(key: SymmetricKey(size: .bits256), reference: stray.path)
+        let error = #expect(throws: KeychainError.self) { try store.install(foreign) }
+        #expect(error?.code == .internalInconsistency)
+        #expect(FileManager.default.fileExists(atPath: stray.path))
+        #expect(!store.exists())
+
+        // Its own staged secret installs, and the staged name goes.
+        let staged = try store.stage()
+        try store.install(staged)
+        #expect(store.exists() && store.staged().isEmpty)
+        #expect(try store.load() == staged.key)
+    }
 }
