@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Formats every Swift file as .swift-format says, then lints with its stricter rules (force
+# Formats every Swift file (tracked, or new and not ignored) as .swift-format says, then lints with its stricter rules (force
 # unwraps, documentation comments, …), which a person fixes: CI runs the lint and fails on any finding.
 #
 #   Scripts/format.sh          # format in place, then lint
@@ -8,6 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" != "--check" ]; then
-    git ls-files -z '*.swift' | xargs -0 swift format format --parallel --in-place
+    git ls-files -z --cached --others --exclude-standard '*.swift' | xargs -0 swift format format --parallel --in-place
 fi
-git ls-files -z '*.swift' | xargs -0 swift format lint --strict --parallel
+git ls-files -z --cached --others --exclude-standard '*.swift' | xargs -0 swift format lint --strict --parallel

@@ -29,7 +29,11 @@ import Testing
     }
 
     @Test func aProgramThatExitsWithoutReadingItsInputEndsTheWriteNotTheTest() throws {
-        let result = try ProgramRun.run(Self.shell, ["-c", "echo early >&2; exit 3"], input: String(repeating: "x", count: 1 << 20))
+        let result = try ProgramRun.run(
+            Self.shell,
+            ["-c", "echo early >&2; exit 3"],
+            input: String(repeating: "x", count: 1 << 20)
+        )
         #expect(result.status == 3)
         #expect(result.stderr == "early\n")
     }
