@@ -30,13 +30,15 @@ package final class PrivateDaemon {
     }
 
     /// Starts a daemon; with `user`, as that user (`setpriv`, which needs root); with
-    /// `memoryLockLimit`, under that `RLIMIT_MEMLOCK` (`prlimit`; raising it needs root).
+    /// `memoryLockLimit`, under that `RLIMIT_MEMLOCK` (`prlimit`; raising it needs root); `confined`,
+    /// with `no_new_privs` and a seccomp filter, as the shipped unit runs it (``SandboxConfinement``).
     ///
     /// It shows no pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
     package init(
         user: UInt32? = nil,
         idleTimeout: Int? = nil,
         memoryLockLimit: String? = nil,
+        confined: Bool = false,
         environment: [String: String] = [:]
     ) throws {
         self.environment = environment
@@ -61,6 +63,7 @@ package final class PrivateDaemon {
             user: user,
             idleTimeout: idleTimeout,
             memoryLockLimit: memoryLockLimit,
+            confined: confined,
             environment: environment
         )
         let deadline = Date().addingTimeInterval(20)
@@ -139,22 +142,23 @@ package final class PrivateDaemon {
         user: UInt32? = nil,
         idleTimeout: Int? = nil,
         memoryLockLimit: String? = nil,
+        confined: Bool = false,
         environment extra: [String: String] = [:]
     ) throws -> Process {
         let process = Process()
         let arguments =
             ["--keychain", home.path, "--socket", endpoint.socketPath]
             + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
+        // The daemon's command line, then what runs it: confined, as another user, under a limit.
+        var command = [executable.path] + arguments
+        if confined { command = SandboxConfinement.command(executable, arguments) }
         if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
+            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command
         } else if let memoryLockLimit {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = ["--memlock=\(memoryLockLimit)", executable.path] + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
+            command = ["/usr/bin/prlimit", "--memlock=\(memoryLockLimit)"] + command
         }
+        process.executableURL = URL(filePath: command[0])
+        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_PROMPT"] = "none"
         environment["KEYCHAIN_PINENTRY"] = "none"

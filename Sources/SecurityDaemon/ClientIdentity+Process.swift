@@ -23,9 +23,9 @@ extension ClientIdentity {
     ///   - processID: The client's process ID.
     ///   - proc: The `/proc` folder to read it from.
     ///   - baseline: The confinement a client must exceed to count as sandboxed when the
-    ///     daemon cannot look into its root: the daemon's own (`nil`), or none at all for a
-    ///     system-mode daemon, which cannot look into any user's processes and is itself confined
-    ///     by its service, so that a sandbox could seem less confined than it.
+    ///     daemon cannot look into its root: what confines every process here (`nil`, see
+    ///     ``isConfined(processID:proc:baseline:)``), or none at all for a system-mode daemon, which
+    ///     cannot look into any user's processes.
     /// - Returns: The Flatpak app the process runs, or whether it is unsandboxed or cannot be verified.
     static func of(processID: Int32, proc: String = "/proc", baseline: Confinement? = nil) -> ClientIdentity {
         let root = "\(proc)/\(processID)/root"
@@ -75,17 +75,20 @@ extension ClientIdentity {
         }
     }
 
-    /// Whether the process runs more confined than this daemon: `no_new_privs` the daemon lacks,
-    /// or a stricter seccomp mode or more seccomp filters (as a sandbox adds).
+    /// Whether the process runs more confined than every process here: `no_new_privs` the baseline
+    /// lacks, or a stricter seccomp mode or more seccomp filters (as a sandbox adds).
     ///
-    /// Compared with the daemon's own, so that a container that confines every process (Docker's
-    /// seccomp profile) is not taken for a sandbox. A status that cannot be read counts as
-    /// confined.
+    /// The baseline is what confines every process of this machine or container (Docker's seccomp
+    /// profile confines them all, and none of them is a sandbox): the lesser of this daemon's own
+    /// confinement and that of the first process it can see (PID 1). Never the daemon's alone: the
+    /// shipped unit (`NoNewPrivileges=`, `LockPersonality=`, …) confines the daemon as much as
+    /// Flatpak confines an app, and a hardened app would then pass for an unsandboxed program and
+    /// read every `default` item. A status that cannot be read counts as confined; a PID 1 that
+    /// cannot be read (`/proc` mounted with `hidepid`) as unconfined, which judges clients strictly.
     static func isConfined(processID: Int32, proc: String, baseline: Confinement? = nil) -> Bool {
         guard let client = Confinement(statusOf: "\(proc)/\(processID)/status") else { return true }
-        let own = baseline ?? Confinement.ofThisProcess ?? .none
-        return (client.noNewPrivileges && !own.noNewPrivileges) || client.seccompMode > own.seccompMode
-            || client.seccompFilters > own.seccompFilters
+        let floor = baseline ?? (proc == "/proc" ? Confinement.machineBaseline : Confinement.baseline(proc: proc))
+        return client.exceeds(floor)
     }
 
     /// What `/proc/PID/status` says of a process's confinement.
@@ -97,6 +100,31 @@ extension ClientIdentity {
         static let ofThisProcess = Confinement(statusOf: "/proc/self/status")
         /// No `no_new_privs`, no seccomp.
         static let none = Confinement(noNewPrivileges: false, seccompMode: 0, seccompFilters: 0)
+        /// What confines every process here, from the real `/proc` (PID 1's confinement does not change).
+        static let machineBaseline = baseline(proc: "/proc")
+
+        /// The lesser of this process's confinement and PID 1's in `proc`; `none` for one that
+        /// cannot be read.
+        static func baseline(proc: String) -> Confinement {
+            let own = ofThisProcess ?? .none
+            let first = Confinement(statusOf: "\(proc)/1/status") ?? .none
+            return own.lesser(first)
+        }
+
+        /// What both `self` and `other` impose.
+        func lesser(_ other: Confinement) -> Confinement {
+            Confinement(
+                noNewPrivileges: noNewPrivileges && other.noNewPrivileges,
+                seccompMode: min(seccompMode, other.seccompMode),
+                seccompFilters: min(seccompFilters, other.seccompFilters)
+            )
+        }
+
+        /// Whether `self` is confined beyond `baseline`.
+        func exceeds(_ baseline: Confinement) -> Bool {
+            (noNewPrivileges && !baseline.noNewPrivileges) || seccompMode > baseline.seccompMode
+                || seccompFilters > baseline.seccompFilters
+        }
 
         init(noNewPrivileges: Bool, seccompMode: Int, seccompFilters: Int) {
             self.noNewPrivileges = noNewPrivileges

@@ -22,7 +22,7 @@ struct EngineRoster: Sendable {
     /// requests are answered with (that user's keychain cannot be opened).
     let responder: @Sendable (_ userID: UInt32) -> Result<EngineResponder, KeychainError>?
     /// What a client whose root the daemon cannot see into must exceed to be judged sandboxed;
-    /// `nil`: the daemon's own confinement (see ``ClientIdentity/of(processID:proc:baseline:)``).
+    /// `nil`: what confines every process here (see ``ClientIdentity/isConfined(processID:proc:baseline:)``).
     var confinementBaseline: ClientIdentity.Confinement?
 
     /// One keychain, for the daemon's own user only.

@@ -128,6 +128,7 @@ import Testing
             root: nil,
             status: "Name:\tapp\nNoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t\(own.seccompFilters + 1)\n"
         )
+        try proc.process(1, root: nil, status: "Name:\tinit\n" + ownLines)
         try proc.process(21, root: nil, status: "Name:\tsecurity\n" + ownLines)
         try proc.process(
             22,
@@ -186,5 +187,19 @@ import Testing
         #expect(programs.scope(nil)?.permits("org.example.Notes") == false)
         #expect(AccessGrant.everything.scope(nil) == nil)
         #expect(AccessGrant.nothing.scope(AccessGroups(["default", "*"]))?.groups == [])
+    }
+
+    @Test func theBaselineIsWhatConfinesEveryProcessNotTheDaemonsOwnUnit() {
+        // The shipped unit confines the daemon (no_new_privs, system-call filters); PID 1 is not.
+        let service = ClientIdentity.Confinement(noNewPrivileges: true, seccompMode: 2, seccompFilters: 3)
+        let initProcess = ClientIdentity.Confinement.none
+        let floor = service.lesser(initProcess)
+        let app = ClientIdentity.Confinement(noNewPrivileges: true, seccompMode: 2, seccompFilters: 1)
+        #expect(app.exceeds(floor))
+        #expect(!app.exceeds(service))  // what the daemon's own confinement alone concluded
+        #expect(!ClientIdentity.Confinement.none.exceeds(floor))
+        // A container confines every process, PID 1 too: its programs are not sandboxes.
+        let container = ClientIdentity.Confinement(noNewPrivileges: false, seccompMode: 2, seccompFilters: 1)
+        #expect(!container.exceeds(container.lesser(service)))
     }
 }

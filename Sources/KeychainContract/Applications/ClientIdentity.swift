@@ -23,9 +23,9 @@ package enum ClientIdentity: Sendable, Hashable {
     case unsandboxed
     /// A Flatpak app: its own group is ``ownGroup``, `flatpak:` and its app id.
     case flatpak(appID: String)
-    /// The process's root cannot be read (it is not dumpable) and it runs more confined than the
-    /// daemon (`no_new_privs`, seccomp filters), as sandboxes do: it gets nothing, since it could be
-    /// an app hiding its id.
+    /// The process's root cannot be read (it is not dumpable) and it runs more confined than every
+    /// process here (`no_new_privs`, seccomp filters), as sandboxes do: it gets nothing, since it
+    /// could be an app hiding its id.
     case unverifiable
 
     /// The sandboxed app's id, if the client is one.
