@@ -101,6 +101,23 @@ final class ClientTable: Sendable {
         }
     }
 
+    /// `request` as process `processID` may send it: a context reference that process did not make
+    /// (or has released) stands for one nobody was given, which earns nothing and ends nothing.
+    ///
+    /// A reference is 16 random bytes, but bytes leak (a log, a core dump, `/proc/PID/mem` of a
+    /// dumpable program): another process that learns them must not read with the context's
+    /// credentials or invalidate it (issue 34, finding 6).
+    ///
+    /// - Parameters:
+    ///   - request: The request as it arrived.
+    ///   - processID: The process whose connection sent it.
+    /// - Returns: The request, with every context it names that `processID` did not make replaced.
+    func confine(_ request: EngineRequest, to processID: Int32) -> EngineRequest {
+        if case .makeContext = request { return request }
+        let own = clients.withLock { $0[processID]?.contexts ?? [] }
+        return request.replacingContexts { own.contains($0) ? $0 : ContextReference() }
+    }
+
     /// Notes what a request did to the contexts of `processID`.
     func note(_ request: EngineRequest, _ response: EngineResponse, by processID: Int32) {
         switch (request, response) {

@@ -200,7 +200,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             return (try? answer.futureResult.wait()) ?? nil
         }
         clients.requestStarted()
-        let decoded = EngineResponder.request(in: message)
+        // A context is the process's that made it: another's reference is one nobody was given.
+        let decoded = EngineResponder.request(in: message).map { clients.confine($0, to: processID) }
         // A brief request (a look-up, the lock state) or one that did not decode is answered here:
         // two thread hand-offs cost more than the request. Anything that may wait (a person,
         // scrypt, the write lock) runs on the pool, and so does a sandboxed app's look-up (the
