@@ -113,9 +113,10 @@ final class ClientTable: Sendable {
     ///   - processID: The process whose connection sent it.
     /// - Returns: The request, with every context it names that `processID` did not make replaced.
     func confine(_ request: EngineRequest, to processID: Int32) -> EngineRequest {
-        if case .makeContext = request { return request }
-        let own = clients.withLock { $0[processID]?.contexts ?? [] }
-        return request.replacingContexts { own.contains($0) ? $0 : ContextReference() }
+        request.replacingContexts { reference in
+            let owned = clients.withLock { $0[processID]?.contexts.contains(reference) ?? false }
+            return owned ? reference : ContextReference()
+        }
     }
 
     /// Notes what a request did to the contexts of `processID`.
