@@ -113,10 +113,9 @@ final class ClientTable: Sendable {
     ///   - processID: The process whose connection sent it.
     /// - Returns: The request, with every context it names that `processID` did not make replaced.
     func confine(_ request: EngineRequest, to processID: Int32) -> EngineRequest {
-        request.replacingContexts { reference in
-            let owned = clients.withLock { $0[processID]?.contexts.contains(reference) ?? false }
-            return owned ? reference : ContextReference()
-        }
+        if case .makeContext = request { return request }
+        let own = clients.withLock { $0[processID]?.contexts ?? [] }
+        return request.replacingContexts { own.contains($0) ? $0 : ContextReference() }
     }
 
     /// Notes what a request did to the contexts of `processID`.
