@@ -24,6 +24,8 @@ package final class PrivateDaemon {
     private var process: Process
     /// Variables the daemon runs with beyond the test's own.
     private let environment: [String: String]
+    /// The daemon's configuration file (`--config`).
+    package let settingsFile: URL
 
     package static var executable: URL {
         SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("securityd")
@@ -33,21 +35,25 @@ package final class PrivateDaemon {
     /// `memoryLockLimit`, under that `RLIMIT_MEMLOCK` (`prlimit`; raising it needs root); `confined`,
     /// with `no_new_privs` and a seccomp filter, as the shipped unit runs it (``SandboxConfinement``).
     ///
-    /// It shows no pinentry unless `environment` names one (`KEYCHAIN_PINENTRY`).
+    /// Its configuration file holds `settings` (`securityd.conf`'s names): it shows no pinentry
+    /// unless they name one.
     package init(
         user: UInt32? = nil,
         idleTimeout: Int? = nil,
         memoryLockLimit: String? = nil,
         confined: Bool = false,
+        settings: [String: String] = [:],
         environment: [String: String] = [:]
     ) throws {
         self.environment = environment
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
+        settingsFile = root.appendingPathComponent("securityd.conf")
         endpoint = DaemonEndpoint(socketPath: root.appendingPathComponent("run/socket").path)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Self.writeSettings(settings, to: settingsFile)
         var executable = Self.executable
         if let user {
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             guard chown(root.path, user, user) == 0 else { throw DaemonError.didNotStart }
             // The build folder may be closed to that user (a checkout in a private folder): run a copy.
             if try !Self.succeeds(["/usr/bin/test", "-x", executable.path], as: user) {
@@ -60,6 +66,7 @@ package final class PrivateDaemon {
             executable,
             home: home,
             endpoint: endpoint,
+            settingsFile: settingsFile,
             user: user,
             idleTimeout: idleTimeout,
             memoryLockLimit: memoryLockLimit,
@@ -83,7 +90,13 @@ package final class PrivateDaemon {
     package func killAndRestart() throws {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        process = try Self.launch(Self.executable, home: home, endpoint: endpoint, environment: environment)
+        process = try Self.launch(
+            Self.executable,
+            home: home,
+            endpoint: endpoint,
+            settingsFile: settingsFile,
+            environment: environment
+        )
         let deadline = Date().addingTimeInterval(20)
         // The killed daemon's socket file stays: wait until the new one answers.
         while (try? RawClient.connect(endpoint.socketPath)).map({ close($0) }) == nil {
@@ -94,7 +107,13 @@ package final class PrivateDaemon {
 
     /// Starts another daemon for the same home and socket.
     package func startAnother() throws -> Process {
-        try Self.launch(Self.executable, home: home, endpoint: endpoint, environment: environment)
+        try Self.launch(
+            Self.executable,
+            home: home,
+            endpoint: endpoint,
+            settingsFile: settingsFile,
+            environment: environment
+        )
     }
 
     /// Stops the daemon (SIGTERM) and removes its files; its exit status.
@@ -139,6 +158,7 @@ package final class PrivateDaemon {
         _ executable: URL,
         home: URL,
         endpoint: DaemonEndpoint,
+        settingsFile: URL,
         user: UInt32? = nil,
         idleTimeout: Int? = nil,
         memoryLockLimit: String? = nil,
@@ -147,7 +167,7 @@ package final class PrivateDaemon {
     ) throws -> Process {
         let process = Process()
         let arguments =
-            ["--keychain", home.path, "--socket", endpoint.socketPath]
+            ["--keychain", home.path, "--socket", endpoint.socketPath, "--config", settingsFile.path]
             + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
         // The daemon's command line, then what runs it: confined, as another user, under a limit.
         var command = [executable.path] + arguments
@@ -161,7 +181,6 @@ package final class PrivateDaemon {
         process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_PROMPT"] = "none"
-        environment["KEYCHAIN_PINENTRY"] = "none"
         environment["KEYCHAIN_ACCESS_GROUPS"] = nil
         environment.merge(extra) { $1 }
         process.environment = environment
@@ -170,6 +189,16 @@ package final class PrivateDaemon {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Writes a daemon configuration file at `file` (root's or this user's, 0644): `settings`
+    /// (`pinentry`, `passcode-cost`, `auto-lock`), with no pinentry unless they name one.
+    package static func writeSettings(_ settings: [String: String], to file: URL) throws {
+        let lines = ["pinentry": "none"].merging(settings) { $1 }.sorted { $0.key < $1.key }.map {
+            "\($0.key) = \($0.value)\n"
+        }
+        try Data(lines.joined().utf8).write(to: file)
+        guard chmod(file.path, 0o644) == 0 else { throw DaemonError.didNotStart }
     }
 
     package enum DaemonError: Error {

@@ -48,9 +48,16 @@ struct SecurityDaemon: AsyncParsableCommand {
     var exitWhenIdle: Int?
 
     @Option(
-        help: "Lock the keychain after this many seconds without requests (default: KEYCHAIN_AUTO_LOCK, else never)."
+        help:
+            "Lock the keychain after this many seconds without requests (default: the configuration's auto-lock, else KEYCHAIN_AUTO_LOCK, else never; the shortest of those given)."
     )
     var autoLock: Int?
+
+    @Option(
+        help:
+            "The configuration file (default: securityd.conf in the keychain home; with --system, /etc/swift-keychain/securityd.conf)."
+    )
+    var config: String?
 
     @Option(help: .hidden)
     var readyFd: Int32?
@@ -109,7 +116,9 @@ struct SecurityDaemon: AsyncParsableCommand {
         let readiness = ReadinessPipe(descriptor: readyFd)
         let engine: EmbeddedEngine
         let instance: SingleInstance
+        let settings: DaemonSettings
         do {
+            settings = try Self.settings(from: config ?? DaemonSettings.file(forHome: home.url), logger: logger)
             guard let acquired = try await SingleInstance.acquire(endpoint) else {
                 readiness.withdraw()
                 logger.info(
@@ -121,18 +130,16 @@ struct SecurityDaemon: AsyncParsableCommand {
             instance = acquired
             // Lock files of daemons that were killed, one per keychain home a client ever used.
             SingleInstance.removeStaleLocks(in: endpoint.directory)
-            var configuration = DeviceConfiguration.fromEnvironment()
-            configuration.engine = .embedded
-            // The daemon has no terminal: each client's evaluation is asked where that client is.
-            configuration.passcodePrompt = .none
-            configuration.logger = logger
-            engine = try EmbeddedEngine(directory: home.url, configuration: configuration)
+            engine = try EmbeddedEngine(
+                directory: home.url,
+                configuration: settings.engineConfiguration(logger: logger)
+            )
         } catch {
             // The client that started this daemon reports it as the keychain would in its own process.
             readiness.report(.failed(Self.coreError(error)))
             throw error
         }
-        var responder = EngineResponder(engine: engine, prompts: .daemon(pinentry: Pinentry()))
+        var responder = EngineResponder(engine: engine, prompts: .daemon(pinentry: settings.makePinentry()))
         let watch = HomeWatch(home: home.url)
         responder.admission = { watch.problem() }
         responder.applications = ApplicationRegistry(engine: engine)
@@ -150,7 +157,7 @@ struct SecurityDaemon: AsyncParsableCommand {
             clients: clients,
             engines: { [engine] },
             enginesOfUser: { userID in userID == nil || userID == owner ? [engine] : [] },
-            autoLock: autoLockAfter,
+            autoLock: autoLockAfter(settings),
             logger: logger
         )
         do {
@@ -170,7 +177,8 @@ struct SecurityDaemon: AsyncParsableCommand {
                 ?? DaemonEndpoint.systemSocketPath
         )
         let state = URL(fileURLWithPath: stateDirectory, isDirectory: true).standardizedFileURL
-        let keychains = try SystemKeychains(state: state, logger: logger)
+        let settings = try Self.settings(from: config ?? DaemonSettings.systemFile, logger: logger)
+        let keychains = try SystemKeychains(state: state, configuration: settings.engineConfiguration(logger: logger))
         // One daemon per state folder; its lock lives there, the daemon's own.
         guard let instance = try SingleInstance.acquire(lockPath: state.appendingPathComponent("securityd.lock").path)
         else {
@@ -193,16 +201,31 @@ struct SecurityDaemon: AsyncParsableCommand {
             enginesOfUser: { userID in
                 userID.map { keychains.engine(ofUser: $0).map { [$0] } ?? [] } ?? keychains.engines
             },
-            autoLock: autoLockAfter,
+            autoLock: autoLockAfter(settings),
             logger: logger
         )
         try await services.run()
         withExtendedLifetime(instance) {}
     }
 
-    /// How long without requests before the keychains lock: `--auto-lock`, else `KEYCHAIN_AUTO_LOCK`.
-    private var autoLockAfter: Duration? {
-        autoLock.map { Duration.seconds(max(1, $0)) } ?? AutoLock.fromEnvironment()
+    /// How long without requests before the keychains lock: the shortest of `--auto-lock`, the
+    /// configuration's and `KEYCHAIN_AUTO_LOCK` (which, from whoever started the daemon, can
+    /// only make it lock sooner).
+    private func autoLockAfter(_ settings: DaemonSettings) -> Duration? {
+        [autoLock.map { Duration.seconds(max(1, $0)) }, settings.autoLock, AutoLock.fromEnvironment()]
+            .compactMap { $0 }.min()
+    }
+
+    /// The settings in `path`, which the daemon does not start without when they cannot be trusted.
+    private static func settings(from path: String, logger: Logger) throws(KeychainError) -> DaemonSettings {
+        do {
+            let settings = try DaemonSettings.load(from: path)
+            settings.applySystemBus()
+            return settings
+        } catch {
+            logger.critical("\(error.description)")
+            throw KeychainError(.notAvailable, "the keychain daemon cannot start: \(error.description)")
+        }
     }
 
     /// `error` as the engine's error, which crosses to a client.

@@ -26,14 +26,15 @@ import Logging
 /// own lock state, passcode, sensor and contexts.
 final class SystemKeychains: Sendable {
     private let state: URL
-    private let logger: Logger
+    private let configuration: DeviceConfiguration
+    private var logger: Logger { configuration.logger }
     private let responders = LockedState<[UInt32: EngineResponder]>([:])
 
-    /// The folder of all users' keychains (created 0700 if missing).
-    init(state: URL, logger: Logger) throws(KeychainError) {
+    /// The folder of all users' keychains (created 0700 if missing), each opened with `configuration`.
+    init(state: URL, configuration: DeviceConfiguration) throws(KeychainError) {
         try PrivateDirectory.prepare(state)
         self.state = state
-        self.logger = logger
+        self.configuration = configuration
     }
 
     /// The roster that gives each user their own keychain.
@@ -62,10 +63,6 @@ final class SystemKeychains: Sendable {
             (responders: inout [UInt32: EngineResponder]) throws(KeychainError) -> EngineResponder in
             if let responder = responders[userID] { return responder }
             let home = state.appendingPathComponent(String(userID), isDirectory: true)
-            var configuration = DeviceConfiguration.fromEnvironment()
-            configuration.engine = .embedded
-            configuration.passcodePrompt = .none
-            configuration.logger = logger
             let engine = try EmbeddedEngine(directory: home, configuration: configuration)
             // pinentry, run as the daemon's user, could open neither the user's terminal nor their
             // display: every question goes to the client's own prompt.

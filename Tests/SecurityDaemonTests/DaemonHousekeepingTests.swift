@@ -112,9 +112,11 @@ import CoreFoundation
         daemon.executableURL = PrivateDaemon.executable
         daemon.arguments = [
             "--keychain", root.appendingPathComponent("home").path, "--socket", endpoint.socketPath,
-            "--exit-when-idle", "1", "--log-file", endpoint.logPath,
+            "--exit-when-idle", "1", "--log-file", endpoint.logPath, "--config",
+            root.appendingPathComponent("conf").path,
         ]
-        daemon.environment = ProcessInfo.processInfo.environment.merging(["KEYCHAIN_PINENTRY": "none"]) { $1 }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try PrivateDaemon.writeSettings([:], to: root.appendingPathComponent("conf"))
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate() } }
         var environment = ProcessInfo.processInfo.environment

@@ -74,7 +74,7 @@ struct DaemonPromptTests {
 
     /// A daemon showing `pinentry`, a passcode, and an item that needs it for every read.
     static func protectedItem(pinentry: String) throws -> PrivateDaemon {
-        let daemon = try PrivateDaemon(environment: ["KEYCHAIN_PINENTRY": pinentry])
+        let daemon = try PrivateDaemon(settings: ["pinentry": pinentry])
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
         let add = [
             "add-generic-password", "-a", "me", "-s", "Guarded", "-w", "s3cret", "--access-control", "devicePasscode",
@@ -115,7 +115,7 @@ struct DaemonPromptTests {
     /// failure says how to answer it.
     @Test func theSimulatedSensorAsksThroughPinentryWhenNothingIsQueued() throws {
         let pinentry = try FakePinentry(answer: "y")
-        let daemon = try PrivateDaemon(environment: ["KEYCHAIN_PINENTRY": pinentry.executable.path])
+        let daemon = try PrivateDaemon(settings: ["pinentry": pinentry.executable.path])
         defer { daemon.stop() }
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
         #expect(try daemon.tool(["biometry", "sensor", "touchid"]).status == 0)
@@ -186,7 +186,7 @@ struct DaemonPromptTests {
 
     @Test func aReasonCannotAddCommandsToThePinentryConversation() throws {
         let pinentry = try FakePinentry(answer: "0000")
-        let daemon = try PrivateDaemon(environment: ["KEYCHAIN_PINENTRY": pinentry.executable.path])
+        let daemon = try PrivateDaemon(settings: ["pinentry": pinentry.executable.path])
         defer { daemon.stop() }
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
 

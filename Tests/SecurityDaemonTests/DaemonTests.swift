@@ -154,22 +154,33 @@ struct DaemonTests {
     }
 
     /// The default engine (`auto`), as a user gets it: no KEYCHAIN_ENGINE, no socket named, so the
-    /// first client starts the daemon of its home's own socket, in a runtime folder under `root`.
-    static func defaultEngineEnvironment(root: URL) -> [String: String] {
+    /// first client starts the daemon of its home's own socket, in a runtime folder under `root`;
+    /// the home (`root/home`) is configured for tests (no pinentry, the cheap passcode cost).
+    static func defaultEngineEnvironment(root: URL) throws -> [String: String] {
+        let home = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(
+            at: home,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        try PrivateDaemon.writeSettings(["passcode-cost": "testing"], to: home.appendingPathComponent("securityd.conf"))
+        return runtimeEnvironment(root: root)
+    }
+
+    /// The default engine's environment with the runtime folder under `root` (the home unprepared).
+    static func runtimeEnvironment(root: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_ENGINE"] = nil
         environment["KEYCHAIN_SOCKET"] = nil
         environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("runtime").path
         environment["KEYCHAIN_SECURITYD"] = PrivateDaemon.executable.path
-        environment["KEYCHAIN_PINENTRY"] = "none"
-        environment["KEYCHAIN_PASSCODE_COST"] = "testing"
         return environment
     }
 
     @Test func byDefaultTheFirstClientStartsTheDaemonOfItsHomeWhichEndsWithTheHome() throws {
         let root = URL(fileURLWithPath: "/tmp/kc-auto-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
-        let environment = Self.defaultEngineEnvironment(root: root)
+        let environment = try Self.defaultEngineEnvironment(root: root)
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         #expect(
             try tool.run(["add-generic-password", "-a", "me", "-s", "Auto", "-w", "started"], environment: environment)
@@ -212,7 +223,7 @@ struct DaemonTests {
     }
 
     @Test func anAutoLockLocksEveryProcessAfterATimeWithoutRequests() throws {
-        let daemon = try PrivateDaemon(environment: ["KEYCHAIN_AUTO_LOCK": "1"])
+        let daemon = try PrivateDaemon(settings: ["auto-lock": "1"])
         defer { daemon.stop() }
         #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "idle secret"]).status == 0)
         #expect(
@@ -932,7 +943,7 @@ struct DaemonTests {
     @Test func aDaemonWhoseSocketFileWasRemovedMakesWayForTheNextClientsDaemon() throws {
         let root = URL(fileURLWithPath: "/tmp/kc-orphan-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
-        let environment = Self.defaultEngineEnvironment(root: root)
+        let environment = try Self.defaultEngineEnvironment(root: root)
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         let endpoint = DaemonEndpoint.forHome(tool.home, environment: environment)
         let holder = {

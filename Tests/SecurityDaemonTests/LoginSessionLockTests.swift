@@ -26,7 +26,7 @@ struct LoginSessionLockTests {
         defer { bus.stop() }
         let own = try bus.addSession("c1", userID: getuid())
         let other = try bus.addSession("c2", userID: getuid() &+ 4242)
-        let daemon = try PrivateDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let daemon = try PrivateDaemon(settings: ["system-bus": bus.address])
         defer { daemon.stop() }
         #expect(try daemon.tool(["passcode", "set"], input: "\(Self.passcode)\n\(Self.passcode)\n").status == 0)
         #expect(try daemon.tool(["unlock"], input: "\(Self.passcode)\n").status == 0)

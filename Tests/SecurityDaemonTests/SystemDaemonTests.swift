@@ -52,10 +52,11 @@ struct SystemDaemonTests {
             // Started as root here; installed, it runs as its own account (Support/systemd).
             process = Process()
             process.executableURL = PrivateDaemon.executable
-            process.arguments = ["--system", "--state-directory", state.path, "--socket", socket]
-            var environment = ProcessInfo.processInfo.environment
-            environment["KEYCHAIN_PASSCODE_COST"] = "testing"
-            process.environment = environment
+            let settings = root.appendingPathComponent("securityd.conf")
+            try PrivateDaemon.writeSettings(["passcode-cost": "testing"], to: settings)
+            process.arguments = [
+                "--system", "--state-directory", state.path, "--socket", socket, "--config", settings.path,
+            ]
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

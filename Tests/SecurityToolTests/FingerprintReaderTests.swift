@@ -27,9 +27,10 @@ struct FingerprintReaderTests {
 
     /// A private daemon on the reader's system bus, with the passcode set and the session unlocked.
     static func unlockedDaemon(on reader: VirtualFingerprintReader, timeout seconds: Int = 20) throws -> PrivateDaemon {
-        let daemon = try PrivateDaemon(environment: [
-            "DBUS_SYSTEM_BUS_ADDRESS": reader.address, "KEYCHAIN_FPRINTD_TIMEOUT": "\(seconds)",
-        ])
+        let daemon = try PrivateDaemon(
+            settings: ["system-bus": reader.address],
+            environment: ["KEYCHAIN_FPRINTD_TIMEOUT": "\(seconds)"]
+        )
         #expect(try daemon.tool(["passcode", "set"], input: "\(passcode)\n\(passcode)\n").status == 0)
         #expect(try daemon.tool(["unlock"], input: "\(passcode)\n").status == 0)
         return daemon

@@ -269,7 +269,9 @@ struct LauncherTests {
         environment["PATH"] = "/usr/bin:/bin"
         environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("runtime").path
         environment["KEYCHAIN_HOME"] = root.appendingPathComponent("home").path
-        environment["KEYCHAIN_PINENTRY"] = "none"
+        let home = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try PrivateDaemon.writeSettings([:], to: home.appendingPathComponent("securityd.conf"))
         let add = try SecurityToolRunner.runProgram(
             security,
             ["add-generic-password", "-a", "me", "-s", "Installed", "-w", "from libexec"],

@@ -19,7 +19,8 @@ package import KeychainCore
 ///
 /// The daemon is found at `KEYCHAIN_SECURITYD`, else beside the running program, else on `PATH`.
 /// It runs in a session of its own with no terminal, logs to ``DaemonEndpoint/logPath`` beside
-/// its socket, and inherits the client's environment (the passcode cost and the prompt). A daemon
+/// its socket, and takes nothing from the client's environment that could weaken it
+/// (``daemonEnvironment(from:)``): its settings come from its own configuration file. A daemon
 /// for any home but the standard one exits after ``idleExit`` seconds without clients (its
 /// keychain then locks, as after a restart): homes made for a program or a test leave no daemon
 /// behind. Two clients starting it at once are harmless: the daemon that does not get the
@@ -59,6 +60,7 @@ package struct DaemonLauncher: Sendable {
         let spawned = Spawner.spawn(
             executable,
             arguments: arguments,
+            environment: Self.daemonEnvironment(from: ProcessInfo.processInfo.environment),
             streams: [.null, .null, .null, .descriptor(ends[1])],
             newSession: true
         )
@@ -78,6 +80,24 @@ package struct DaemonLauncher: Sendable {
             throw error
         }
     }
+
+    /// The variables a daemon started by this client runs with: where the user is, their language,
+    /// and a lock sooner than configured; a fixed `PATH`. Never the loader's (`LD_PRELOAD` would
+    /// put the client's code into the process that holds the keys), the prompter, the passcode
+    /// cost or the buses, whose servers the daemon trusts.
+    static func daemonEnvironment(from environment: [String: String]) -> [String] {
+        var kept = ["PATH": "/usr/local/bin:/usr/bin:/bin"]
+        for (name, value) in environment
+        where passedVariables.contains(name) || (name.hasPrefix("LC_") && name.count <= 32) {
+            kept[name] = value
+        }
+        return kept.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    }
+
+    /// The variables ``daemonEnvironment(from:)`` passes as they are.
+    static let passedVariables: Set<String> = [
+        "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "XDG_RUNTIME_DIR", "KEYCHAIN_AUTO_LOCK",
+    ]
 
     /// Seconds without clients after which a daemon for a home other than the standard one exits.
     package static let idleExit = 600

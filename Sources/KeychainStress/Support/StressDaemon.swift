@@ -19,6 +19,8 @@ import KeychainDevice
 /// process's calls to one.
 struct StressDaemon {
     let executable: URL
+    /// The harness's private folder.
+    let folder: URL
     /// The keychain home, in the harness's private folder.
     let home: URL
     let socket: String
@@ -31,16 +33,25 @@ struct StressDaemon {
                 "--through-daemon needs securityd beside keychain-stress (swift build --product securityd)"
             )
         }
+        self.folder = folder
         home = folder.appendingPathComponent("home")
         socket = folder.appendingPathComponent("socket").path
+    }
+
+    /// The daemon's configuration: test keychains' passcode cost, no pinentry.
+    private func settingsFile() throws -> String {
+        let file = folder.appendingPathComponent("securityd.conf")
+        try Data("passcode-cost = testing\npinentry = none\n".utf8).write(to: file)
+        guard chmod(file.path, 0o600) == 0 else { throw StressError("cannot write \(file.path)") }
+        return file.path
     }
 
     /// Starts a daemon on the home and waits until it answers.
     func start() throws -> Process {
         let daemon = try ChildProcess.start(
             executable,
-            ["--keychain", home.path, "--socket", socket],
-            environment: ["KEYCHAIN_PASSCODE_COST": "testing", "KEYCHAIN_PROMPT": "none", "KEYCHAIN_PINENTRY": "none"],
+            ["--keychain", home.path, "--socket", socket, "--config", try settingsFile()],
+            environment: ["KEYCHAIN_PROMPT": "none"],
             quiet: true
         )
         let engine = WireEngine(

@@ -30,23 +30,6 @@ package struct Pinentry: Sendable {
         self.executable = executable
     }
 
-    /// The pinentry `KEYCHAIN_PINENTRY` names (`none` for none), else `pinentry` on `PATH`;
-    /// `nil` when there is none.
-    package init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        if let named = environment["KEYCHAIN_PINENTRY"], !named.isEmpty {
-            guard named != "none", access(named, X_OK) == 0 else { return nil }
-            executable = named
-            return
-        }
-        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin").split(separator: ":").filter {
-            $0.hasPrefix("/")
-        }
-        guard let found = directories.map({ String($0) + "/pinentry" }).first(where: { access($0, X_OK) == 0 }) else {
-            return nil
-        }
-        executable = found
-    }
-
     // MARK: Asking
 
     /// Asks the person at `target` on behalf of `program`.
