@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs `security` and `securityd`, and securityd's systemd units.
 #
-#   Scripts/install.sh                 # for this user: ~/.local/bin and ~/.config/systemd/user
-#   PREFIX=/usr/local Scripts/install.sh
-#   sudo Scripts/install.sh --system   # for every user: /usr/local/bin, the system units, an account
+#   sudo Scripts/install.sh            # where systemd runs: system mode (below), the recommended one
+#   Scripts/install.sh --user          # for this user only: ~/.local/bin and ~/.config/systemd/user
+#   PREFIX=/usr/local Scripts/install.sh --user
 #   Scripts/install.sh --debug         # from the debug build `swift build` made (to try the script)
+#
+# Without a flag the mode is system where systemd runs as init and user mode elsewhere (containers,
+# CI). Only system mode keeps the user's own programs from the keychain's files and from the
+# daemon's settings: in user mode any program of the user can stop the daemon and start its own.
 #
 # The release build takes minutes on two cores the first time (4 here with part of it cached; a
 # newcomer's first run took about 20); each step says what it does. The programs are installed
@@ -21,15 +25,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=user
+mode=
 configuration=release
 for argument in "$@"; do
     case $argument in
         --system) mode=system ;;
+        --user) mode=user ;;
         --debug) configuration=debug ;;
-        *) echo "install.sh: unknown option $argument (--system, --debug)" >&2; exit 2 ;;
+        *) echo "install.sh: unknown option $argument (--system, --user, --debug)" >&2; exit 2 ;;
     esac
 done
+if [[ -z $mode ]]; then
+    if [[ -d /run/systemd/system ]]; then
+        mode=system
+        if [[ $(id -u) != 0 ]]; then
+            echo "install.sh: where systemd runs, securityd is installed in system mode, as its own account," >&2
+            echo "  which needs root: sudo $0 $*   (or $0 --user for this user only, the weaker mode)" >&2
+            exit 1
+        fi
+    else
+        mode=user
+    fi
+fi
+echo "installing in $mode mode"
 step=0
 steps=6
 say() { step=$((step + 1)); echo "[$step/$steps] $*"; }
@@ -156,6 +174,11 @@ else
     install -d -m 0755 -o swift-keychain -g swift-keychain /run/swift-keychain
 fi
 echo "the account swift-keychain owns /var/lib/swift-keychain (0700) and /run/swift-keychain (0755)"
+# The daemon's settings: root's file, never replaced once it exists (an administrator's edits stay).
+if [[ ! -e /etc/swift-keychain/securityd.conf ]]; then
+    install -D -m 0644 Support/systemd/system/securityd.conf /etc/swift-keychain/securityd.conf
+    echo "wrote /etc/swift-keychain/securityd.conf (the daemon's settings, all commented out)"
+fi
 
 if command -v systemctl > /dev/null && [[ -d /run/systemd/system ]]; then
     systemctl daemon-reload
