@@ -70,7 +70,7 @@ public struct KeychainDeviceError: Error, Sendable, Hashable {
             case .authenticationFailed: .wrongPasscode
             case .passcodeBackoff: .backoff
             case .interactionNotAllowed: .locked
-            case .notAvailable, .missingEntitlement, .unimplemented: .notAvailable
+            case .notAvailable, .missingEntitlement, .unimplemented, .quotaExceeded: .notAvailable
             case .duplicateItem: .duplicate
             case .itemNotFound: .notFound
             case .invalidParameter, .noSuchAttribute, .noSuchClass, .dataTooLarge: .invalidParameter

@@ -14,47 +14,65 @@
 import KeychainContract
 import KeychainCore
 
-/// The contexts each client process has made, so that they are released when its last
-/// connection closes (a client that crashed never releases them itself).
+/// The client processes and users of a daemon: the contexts each process made (released when its
+/// last connection closes, since a client that crashed never releases them itself), and what each
+/// may hold at once (``ClientLimits``), so that one client, or one user of a system-mode daemon,
+/// that floods the daemon exhausts only its own share.
 final class ClientTable: Sendable {
     private struct Client {
+        var userID: UInt32
         var connections = 0
         var contexts: Set<ContextReference> = []
+        var evaluations = 0
     }
 
-    private let clients = LockedState<[Int32: Client]>([:])
+    /// What one user holds across their processes.
+    private struct User {
+        var connections = 0
+        var evaluations = 0
+        var unfinishedFrameBytes = 0
+        var isEmpty: Bool { connections == 0 && evaluations == 0 && unfinishedFrameBytes == 0 }
+    }
+
+    private struct State {
+        var clients: [Int32: Client] = [:]
+        var users: [UInt32: User] = [:]
+        var evaluations = 0
+    }
+
+    let limits: ClientLimits
+    private let state = LockedState(State())
     private let lastSeen = LockedState<ContinuousClock.Instant>(.now)
     /// Requests running, and when the last one ended.
     private let requests = LockedState<(running: Int, lastEnded: ContinuousClock.Instant)>((0, .now))
 
-    /// Evaluations waiting (for a finger, a passcode typed into pinentry, a relayed answer), in
-    /// all and by process.
-    private let evaluations = LockedState<(total: Int, byProcess: [Int32: Int])>((0, [:]))
+    init(limits: ClientLimits = ClientLimits()) {
+        self.limits = limits
+    }
 
-    /// The most evaluations one process may have waiting at once.
-    static let evaluationsPerProcess = 4
-    /// The most evaluations waiting at once in all: the rest of the daemon's threads stay free
-    /// for item requests, however many prompts nobody answers.
-    static let evaluationsInAll = 12
-
-    /// Counts an evaluation of `processID` that is about to wait; `false` (counting nothing) when
-    /// that process or the daemon already has as many as it may.
+    /// Counts an evaluation of `processID` that is about to wait (for a finger, a passcode typed
+    /// into pinentry, a relayed answer); `false` (counting nothing) when that process, its user or
+    /// the daemon already has as many as it may.
     func startEvaluation(by processID: Int32) -> Bool {
-        evaluations.withLock { state in
-            let mine = state.byProcess[processID, default: 0]
-            guard mine < Self.evaluationsPerProcess, state.total < Self.evaluationsInAll else { return false }
-            state.byProcess[processID] = mine + 1
-            state.total += 1
+        state.withLock { state in
+            guard let client = state.clients[processID], client.evaluations < limits.evaluationsPerProcess,
+                state.users[client.userID, default: User()].evaluations < limits.evaluationsPerUser,
+                state.evaluations < limits.evaluationsInAll
+            else { return false }
+            state.clients[processID]?.evaluations += 1
+            state.users[client.userID, default: User()].evaluations += 1
+            state.evaluations += 1
             return true
         }
     }
 
     /// An evaluation counted by ``startEvaluation(by:)`` ended.
-    func endEvaluation(by processID: Int32) {
-        evaluations.withLock { state in
-            let mine = state.byProcess[processID, default: 1] - 1
-            state.byProcess[processID] = mine > 0 ? mine : nil
-            state.total -= 1
+    func endEvaluation(by processID: Int32, userID: UInt32) {
+        state.withLock { state in
+            if state.clients[processID] != nil { state.clients[processID]?.evaluations -= 1 }
+            state.users[userID]?.evaluations -= 1
+            if state.users[userID]?.isEmpty == true { state.users[userID] = nil }
+            state.evaluations -= 1
         }
     }
 
@@ -78,27 +96,75 @@ final class ClientTable: Sendable {
 
     /// How long no process has had a connection open; zero while one has.
     var idleTime: Duration {
-        clients.withLock { table in table.isEmpty ? lastSeen.withLock { ContinuousClock.now - $0 } : .zero }
+        state.withLock { state in state.clients.isEmpty ? lastSeen.withLock { ContinuousClock.now - $0 } : .zero }
     }
 
-    /// A connection of process `processID` opened.
-    func connect(_ processID: Int32) {
-        clients.withLock { $0[processID, default: Client()].connections += 1 }
+    /// A connection of process `processID` of `userID` opened; `false` (counting nothing) when
+    /// that process or user has as many open as it may.
+    func connect(_ processID: Int32, userID: UInt32) -> Bool {
+        state.withLock { state in
+            let client = state.clients[processID] ?? Client(userID: userID)
+            guard client.userID == userID, client.connections < limits.connectionsPerProcess,
+                state.users[userID, default: User()].connections < limits.connectionsPerUser
+            else { return false }
+            state.clients[processID, default: client].connections += 1
+            state.users[userID, default: User()].connections += 1
+            return true
+        }
     }
 
     /// A connection of `processID` closed; the contexts to release if it was the process's last.
     func disconnect(_ processID: Int32) -> Set<ContextReference> {
-        clients.withLock { table in
+        state.withLock { state in
             lastSeen.withLock { $0 = .now }
-            guard var client = table[processID] else { return [] }
+            guard var client = state.clients[processID] else { return [] }
+            state.users[client.userID]?.connections -= 1
+            if state.users[client.userID]?.isEmpty == true { state.users[client.userID] = nil }
             client.connections -= 1
             guard client.connections <= 0 else {
-                table[processID] = client
+                state.clients[processID] = client
                 return []
             }
-            table[processID] = nil
+            state.clients[processID] = nil
             return client.contexts
         }
+    }
+
+    /// Sets aside `bytes` for a frame of `userID` that is still arriving; `false` (setting aside
+    /// nothing) when that user's unfinished frames would pass ``ClientLimits/unfinishedFrameBytesPerUser``.
+    func reserveFrame(_ bytes: Int, userID: UInt32) -> Bool {
+        state.withLock { state in
+            guard
+                state.users[userID, default: User()].unfinishedFrameBytes + bytes <= limits.unfinishedFrameBytesPerUser
+            else { return false }
+            state.users[userID, default: User()].unfinishedFrameBytes += bytes
+            return true
+        }
+    }
+
+    /// Returns what ``reserveFrame(_:userID:)`` set aside.
+    func releaseFrame(_ bytes: Int, userID: UInt32) {
+        state.withLock { state in
+            state.users[userID]?.unfinishedFrameBytes -= bytes
+            if state.users[userID]?.isEmpty == true { state.users[userID] = nil }
+        }
+    }
+
+    /// Why `request` of `processID` is refused before it reaches the engine, if it is: a process
+    /// that holds its share of contexts gets no more (another process's keep working).
+    func refusal(of request: EngineRequest, by processID: Int32) -> KeychainError? {
+        guard case .makeContext = request else { return nil }
+        let held = state.withLock { $0.clients[processID]?.contexts.count ?? 0 }
+        guard held >= limits.contextsPerProcess else { return nil }
+        return KeychainError(
+            .quotaExceeded,
+            "this process holds \(held) authentication contexts, the most one may; release some (invalidate them)"
+        )
+    }
+
+    /// The user of process `processID`, while it is connected.
+    func userID(of processID: Int32) -> UInt32? {
+        state.withLock { $0.clients[processID]?.userID }
     }
 
     /// `request` as process `processID` may send it: a context reference that process did not make
@@ -114,7 +180,7 @@ final class ClientTable: Sendable {
     /// - Returns: The request, with every context it names that `processID` did not make replaced.
     func confine(_ request: EngineRequest, to processID: Int32) -> EngineRequest {
         if case .makeContext = request { return request }
-        let own = clients.withLock { $0[processID]?.contexts ?? [] }
+        let own = state.withLock { $0.clients[processID]?.contexts ?? [] }
         return request.replacingContexts { own.contains($0) ? $0 : ContextReference() }
     }
 
@@ -122,9 +188,9 @@ final class ClientTable: Sendable {
     func note(_ request: EngineRequest, _ response: EngineResponse, by processID: Int32) {
         switch (request, response) {
         case (.makeContext, .context(let context)):
-            clients.withLock { _ = $0[processID]?.contexts.insert(context) }
+            state.withLock { _ = $0.clients[processID]?.contexts.insert(context) }
         case (.releaseContext(let context), _):
-            clients.withLock { _ = $0[processID]?.contexts.remove(context) }
+            state.withLock { _ = $0.clients[processID]?.contexts.remove(context) }
         default:
             break
         }

@@ -40,6 +40,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var programName: String?
     /// Which application the client is, as verified when it connected.
     private var identity = ClientIdentity.unverifiable
+    /// The client's user, as the kernel reports it.
+    private var userID: UInt32 = 0
     private var isBusy = false
     /// Whether a request of the current read was answered on the event loop.
     private var answeredThisRead = false
@@ -75,7 +77,22 @@ final class ConnectionHandler: ChannelInboundHandler {
                     metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"]
                 )
             }
+            guard clients.connect(peer.processID, userID: peer.userID) else {
+                logger.notice(
+                    "refused a connection past the client's limit",
+                    metadata: ["keychain.peer.uid": "\(peer.userID)"]
+                )
+                Self.refuse(
+                    context.channel,
+                    KeychainError(
+                        .quotaExceeded,
+                        "this program (or this user) has as many connections to the keychain daemon open as it may"
+                    )
+                )
+                return
+            }
             processID = peer.processID
+            userID = peer.userID
             // The process, pinned, so that a PID reused meanwhile cannot lend its identity.
             let handle = PeerCredentials.processHandle(of: context.channel)
             programName = peer.programName
@@ -91,7 +108,6 @@ final class ConnectionHandler: ChannelInboundHandler {
             if identity != .unsandboxed {
                 logger.debug("a sandboxed client connected", metadata: ["keychain.client.identity": "\(identity)"])
             }
-            clients.connect(peer.processID)
             context.fireChannelActive()
         case .failure:
             logger.warning("refused a connection whose peer cannot be identified")
@@ -147,10 +163,27 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case FrameError.overLimit = error {
+            logger.notice("closed a connection whose user holds as many unfinished requests as it may")
+            Self.refuse(
+                context.channel,
+                KeychainError(
+                    .quotaExceeded,
+                    "this user's requests still arriving at the keychain daemon are as large as they may be"
+                )
+            )
+            return
+        }
         if error is FrameError || error is ByteToMessageDecoderError {
             logger.notice("closed a connection that sent a malformed frame")
         }
         context.close(promise: nil)
+    }
+
+    /// Answers `error` to whatever the client sends first, and closes the connection.
+    private static func refuse(_ channel: any Channel, _ error: KeychainError) {
+        let reply = (try? EngineWire.encode(EngineResponse.keychainError(error))) ?? []
+        channel.writeAndFlush(ByteBuffer(frameOf: reply)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     // MARK: Requests
@@ -185,7 +218,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         isBusy = true
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let clients = clients
+        let (clients, userID) = (clients, userID)
         let conversation = EngineConversation(program: programName, client: identity) { interim in
             channel.writeAndFlush(ByteBuffer(frameOf: interim), promise: nil)
         } ask: { question in
@@ -209,6 +242,13 @@ final class ConnectionHandler: ChannelInboundHandler {
         // that sends the next before it has its reply (none of ours does) goes to the pool, where a
         // further request closes its connection, and cannot keep the event loop to itself.
         let request = try? decoded.get()
+        if let request, let refusal = clients.refusal(of: request, by: processID) {
+            let reply = (try? EngineWire.encode(EngineResponse.keychainError(refusal))) ?? []
+            clients.requestEnded()
+            isBusy = false
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
+            return
+        }
         var answersHere = request?.isBrief ?? true
         if case .search? = request, identity != .unsandboxed { answersHere = false }
         if answersHere && !answeredThisRead {
@@ -240,7 +280,7 @@ final class ConnectionHandler: ChannelInboundHandler {
                 clients.note(request, response, by: processID)
             }
         }.whenComplete { result in
-            if isEvaluation { clients.endEvaluation(by: processID) }
+            if isEvaluation { clients.endEvaluation(by: processID, userID: userID) }
             clients.requestEnded()
             handler.value.isBusy = false
             switch result {

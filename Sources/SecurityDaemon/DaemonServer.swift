@@ -53,7 +53,7 @@ struct DaemonServer: Service {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(clients: clients)))
                     try channel.pipeline.syncOperations.addHandler(
                         ConnectionHandler(roster: roster, pool: pool, clients: clients, logger: logger)
                     )

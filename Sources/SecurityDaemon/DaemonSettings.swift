@@ -15,6 +15,14 @@ import Foundation
 import KeychainContract
 import Logging
 
+// `struct stat`'s fields need the module that declared it for Swift (see DaemonLog).
+#if canImport(CDispatch)
+import CDispatch
+#endif
+#if canImport(CoreFoundation)
+import CoreFoundation
+#endif
+
 /// What `securityd` is configured with: read from its own configuration file, never from the
 /// environment of whichever program started it.
 ///

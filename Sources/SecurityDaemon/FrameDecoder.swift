@@ -17,16 +17,33 @@ import NIOCore
 /// Cuts the daemon's input into messages: a 4-byte length, then that many bytes (``EngineFrame``).
 ///
 /// A length of zero or above the limit is thrown as ``FrameError/malformed``, which closes the
-/// connection; a frame that is still arriving waits for the rest.
+/// connection; a frame that is still arriving waits for the rest, its announced length counted
+/// against its user's share (``ClientTable/reserveFrame(_:userID:)``): a user whose connections
+/// announce large frames and trickle them holds at most that share of the daemon's memory
+/// (``FrameError/overLimit``, answered with `errSecQuotaExceeded`).
 struct FrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = [UInt8]
+
+    let clients: ClientTable
+    /// The peer's user, once known.
+    private var userID: UInt32?
+    /// What is set aside for the frame arriving now.
+    private var reserved = 0
+
+    init(clients: ClientTable) {
+        self.clients = clients
+    }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let header = buffer.getBytes(at: buffer.readerIndex, length: EngineFrame.headerLength) else {
             return .needMoreData
         }
         guard let length = EngineFrame.length(ofHeader: header) else { throw FrameError.malformed }
-        guard buffer.readableBytes >= EngineFrame.headerLength + length else { return .needMoreData }
+        guard buffer.readableBytes >= EngineFrame.headerLength + length else {
+            try reserve(length, context: context)
+            return .needMoreData
+        }
+        release()
         buffer.moveReaderIndex(forwardBy: EngineFrame.headerLength)
         guard let message = buffer.readBytes(length: length) else { return .needMoreData }
         context.fireChannelRead(wrapInboundOut(message))
@@ -39,8 +56,25 @@ struct FrameDecoder: ByteToMessageDecoder {
         seenEOF: Bool
     ) throws -> DecodingState {
         // What is left after the peer closed is an unfinished frame: drop it.
+        release()
         buffer.moveReaderIndex(to: buffer.writerIndex)
         return .needMoreData
+    }
+
+    /// Sets aside `length` bytes for the frame now arriving (once per frame).
+    private mutating func reserve(_ length: Int, context: ChannelHandlerContext) throws {
+        guard reserved == 0 else { return }
+        if userID == nil, case .success(let peer) = PeerCredentials.of(context.channel) { userID = peer.userID }
+        guard let userID else { throw FrameError.malformed }
+        guard clients.reserveFrame(length, userID: userID) else { throw FrameError.overLimit }
+        reserved = length
+    }
+
+    /// Returns what was set aside for a frame that has arrived, or never will.
+    private mutating func release() {
+        guard reserved > 0, let userID else { return }
+        clients.releaseFrame(reserved, userID: userID)
+        reserved = 0
     }
 }
 
@@ -48,6 +82,8 @@ struct FrameDecoder: ByteToMessageDecoder {
 enum FrameError: Error {
     /// A length prefix of zero or above the limit.
     case malformed
+    /// A frame that would take its user past their share of bytes still arriving.
+    case overLimit
 }
 
 extension ByteBuffer {

@@ -103,6 +103,8 @@ struct SecurityDaemon: AsyncParsableCommand {
         case .failed(let code):
             logger.warning("memory could not be locked", metadata: ["errno": "\(code)"])
         }
+        // Room for every client's share of connections (ClientLimits).
+        DescriptorLimit.raise()
         if system {
             try await runSystem(logger: logger)
             return
@@ -143,7 +145,7 @@ struct SecurityDaemon: AsyncParsableCommand {
         let watch = HomeWatch(home: home.url)
         responder.admission = { watch.problem() }
         responder.applications = ApplicationRegistry(engine: engine)
-        let clients = ClientTable()
+        let clients = ClientTable(limits: .singleUser)
         var service = DaemonServer(endpoint: endpoint, roster: .single(responder), clients: clients, logger: logger)
         service.activatedSocket = Self.activatedSocket()
         service.readiness = readiness
@@ -187,7 +189,7 @@ struct SecurityDaemon: AsyncParsableCommand {
         }
         let activated = Self.activatedSocket()
         if activated == nil { try SingleInstance.prepareSharedFolder(endpoint.directory) }
-        let clients = ClientTable()
+        let clients = ClientTable(limits: .everyUser)
         var service = DaemonServer(endpoint: endpoint, roster: keychains.roster, clients: clients, logger: logger)
         service.activatedSocket = activated
         service.readiness = ReadinessPipe(descriptor: readyFd)

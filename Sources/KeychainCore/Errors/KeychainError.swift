@@ -77,6 +77,7 @@ extension KeychainError {
             case constraintDamaged
             case invalidKeychain
             case staleSnapshot
+            case quotaExceeded
         }
 
         package var kind: Kind
@@ -131,6 +132,10 @@ extension KeychainError {
         /// The transaction read a keybag that another process replaced meanwhile; the engine runs
         /// the operation again (`errSecIO` if it still fails).
         package static let staleSnapshot = Code(.staleSnapshot)
+
+        /// A client that holds as much of the daemon as one may: connections, contexts, bytes of
+        /// unfinished requests (`errSecQuotaExceeded`).
+        package static let quotaExceeded = Code(.quotaExceeded)
 
         package var description: String { kind.rawValue }
     }

@@ -41,6 +41,7 @@ extension KeychainError {
         case .constraintDamaged: errSecDecode
         case .invalidKeychain: errSecInvalidKeychain
         case .staleSnapshot: errSecIO
+        case .quotaExceeded: errSecQuotaExceeded
         case .authenticationNeeded: errSecAuthNeeded  // private; callers evaluate and retry
         }
     }
