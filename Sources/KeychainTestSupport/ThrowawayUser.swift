@@ -21,8 +21,9 @@ import Glibc
 ///
 /// Needs root (`useradd`); ``make(_:)`` returns `nil` otherwise, and the test prints why it skips.
 package final class ThrowawayUser: @unchecked Sendable {
-    package let name: String
+    package private(set) var name: String
     package let uid: UInt32
+    private var isDeleted = false
     package let gid: UInt32
 
     private init(name: String, uid: UInt32, gid: UInt32) {
@@ -39,8 +40,9 @@ package final class ThrowawayUser: @unchecked Sendable {
         return nil
     }
 
-    /// A new user named after `label`, or `nil` (with the reason printed) where that is impossible.
-    package static func make(_ label: String) -> ThrowawayUser? {
+    /// A new user named after `label` (with the uid `uid`, else a free one), or `nil` (with the
+    /// reason printed) where that is impossible.
+    package static func make(_ label: String, uid: UInt32? = nil) -> ThrowawayUser? {
         if let reason = unavailableReason {
             print("skipping the other-user part: \(reason)")
             return nil
@@ -52,6 +54,7 @@ package final class ThrowawayUser: @unchecked Sendable {
             status = run(
                 "/usr/sbin/useradd",
                 ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name]
+                    + (uid.map { ["--uid", "\($0)"] } ?? [])
             )
             if status != 0 { Thread.sleep(forTimeInterval: 0.25) }
         }
@@ -63,9 +66,26 @@ package final class ThrowawayUser: @unchecked Sendable {
     }
 
     deinit {
+        if !isDeleted { delete() }
+    }
+
+    /// Deletes the account now (its uid is then free for another).
+    package func delete() {
         for _ in 0..<20 where Self.run("/usr/sbin/userdel", [name]) != 0 {
             Thread.sleep(forTimeInterval: 0.25)
         }
+        isDeleted = true
+    }
+
+    /// Renames the account (`usermod -l`): the same uid and home, another name.
+    package func rename(to newName: String) -> Bool {
+        var status: Int32 = -1
+        for _ in 0..<20 where status != 0 {
+            status = Self.run("/usr/sbin/usermod", ["-l", newName, name])
+            if status != 0 { Thread.sleep(forTimeInterval: 0.25) }
+        }
+        if status == 0 { name = newName }
+        return status == 0
     }
 
     /// `setpriv` arguments that run the rest of the command line as this user.

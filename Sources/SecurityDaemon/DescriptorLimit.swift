@@ -30,7 +30,9 @@ enum DescriptorLimit {
         let target = min(limit.rlim_max, wanted)
         if limit.rlim_cur < target {
             limit.rlim_cur = target
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 { _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+                _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            }
         }
         return limit.rlim_cur
     }

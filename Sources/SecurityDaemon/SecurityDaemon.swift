@@ -77,7 +77,36 @@ struct SecurityDaemon: AsyncParsableCommand {
     @Option(help: "With --system: the folder of the users' keychains.")
     var stateDirectory = "/var/lib/swift-keychain"
 
+    @Flag(help: "With --system: list the users' keychains and whose each is, then exit.")
+    var listKeychains = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --system: give the keychain kept for this uid to the account that has the uid now (its old account was renamed), then exit.",
+            valueName: "uid"
+        )
+    )
+    var adoptKeychain: UInt32?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --system: delete the keychain kept for this uid, whose account is gone or replaced, then exit.",
+            valueName: "uid"
+        )
+    )
+    var removeKeychain: UInt32?
+
+    func validate() throws {
+        if !system && (listKeychains || adoptKeychain != nil || removeKeychain != nil) {
+            throw ValidationError("--list-keychains, --adopt-keychain and --remove-keychain go with --system")
+        }
+    }
+
     func run() async throws {
+        if system && (listKeychains || adoptKeychain != nil || removeKeychain != nil) {
+            try administer()
+            return
+        }
         if let logFile { try DaemonLog.redirectStandardError(to: logFile) }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -208,6 +237,24 @@ struct SecurityDaemon: AsyncParsableCommand {
         )
         try await services.run()
         withExtendedLifetime(instance) {}
+    }
+
+    /// `--list-keychains`, `--adopt-keychain`, `--remove-keychain`: an administrator's work on the
+    /// state folder; no daemon starts.
+    private func administer() throws {
+        let administration = KeychainAdministration(
+            state: URL(fileURLWithPath: stateDirectory, isDirectory: true).standardizedFileURL
+        )
+        do {
+            if listKeychains {
+                for entry in try administration.entries() { print("\(entry.userID)\t\(entry.status)") }
+            }
+            if let adoptKeychain { print(try administration.adopt(adoptKeychain)) }
+            if let removeKeychain { print(try administration.remove(removeKeychain)) }
+        } catch {
+            FileHandle.standardError.write(Data("securityd: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 
     /// How long without requests before the keychains lock: the shortest of `--auto-lock`, the

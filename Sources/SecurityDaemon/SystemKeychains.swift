@@ -28,13 +28,21 @@ final class SystemKeychains: Sendable {
     private let state: URL
     private let configuration: DeviceConfiguration
     private var logger: Logger { configuration.logger }
-    private let responders = LockedState<[UInt32: EngineResponder]>([:])
+    /// The keychains open now, each with the account it was opened for.
+    private let responders = LockedState<[UInt32: (responder: EngineResponder, account: AccountBinding)]>([:])
+    /// The account of a uid now (the user database).
+    private let account: @Sendable (UInt32) -> AccountBinding
 
     /// The folder of all users' keychains (created 0700 if missing), each opened with `configuration`.
-    init(state: URL, configuration: DeviceConfiguration) throws(KeychainError) {
+    init(
+        state: URL,
+        configuration: DeviceConfiguration,
+        account: @escaping @Sendable (UInt32) -> AccountBinding = AccountBinding.current
+    ) throws(KeychainError) {
         try PrivateDirectory.prepare(state)
         self.state = state
         self.configuration = configuration
+        self.account = account
     }
 
     /// The roster that gives each user their own keychain.
@@ -49,20 +57,50 @@ final class SystemKeychains: Sendable {
 
     /// The engines open now, for the auto-lock.
     var engines: [any Engine] {
-        responders.withLock { $0.values.map(\.engine) }
+        responders.withLock { $0.values.map(\.responder.engine) }
     }
 
     /// `userID`'s keychain if it is open (a lock request never opens one).
     func engine(ofUser userID: UInt32) -> (any Engine)? {
-        responders.withLock { $0[userID]?.engine }
+        responders.withLock { $0[userID]?.responder.engine }
     }
 
     /// The responder of `userID`'s keychain, opening it on first use.
+    ///
+    /// The keychain must belong to the account that has `userID` now (``AccountBinding``): one
+    /// recorded for another account, or for an account that is gone, is refused; an open one
+    /// whose account changed is locked and closed first.
     func responder(for userID: UInt32) throws(KeychainError) -> EngineResponder {
-        try responders.withLock {
-            (responders: inout [UInt32: EngineResponder]) throws(KeychainError) -> EngineResponder in
-            if let responder = responders[userID] { return responder }
+        let account = self.account(userID)
+        return try responders.withLock {
+            (
+                responders: inout [UInt32: (responder: EngineResponder, account: AccountBinding)]
+            ) throws(KeychainError)
+                -> EngineResponder in
+            if let open = responders[userID] {
+                if open.account == account { return open.responder }
+                // The uid has another account now: what the old one unlocked goes with it.
+                responders[userID] = nil
+                try? open.responder.engine.lock()
+                logger.notice("closed a keychain whose account changed", metadata: ["keychain.uid": "\(userID)"])
+            }
             let home = state.appendingPathComponent(String(userID), isDirectory: true)
+            try PrivateDirectory.prepare(home)
+            switch try AccountBinding.recorded(in: home) {
+            case nil:
+                try account.record(in: home)
+            case let recorded? where recorded != account:
+                logger.error(
+                    "refused a keychain kept for another account",
+                    metadata: ["keychain.uid": "\(userID)"]
+                )
+                throw KeychainError(
+                    .invalidKeychain,
+                    "the keychain kept for uid \(userID) belongs to \(recorded.isNoAccount ? "a uid without an account" : "the account \(recorded.name)"), not to \(account.isNoAccount ? "this uid, which has no account" : account.name); an administrator can keep it (securityd --system --adopt-keychain \(userID)) or remove it (--remove-keychain \(userID))"
+                )
+            default:
+                break
+            }
             let engine = try EmbeddedEngine(directory: home, configuration: configuration)
             // pinentry, run as the daemon's user, could open neither the user's terminal nor their
             // display: every question goes to the client's own prompt.
@@ -70,7 +108,7 @@ final class SystemKeychains: Sendable {
             let watch = HomeWatch(home: home)
             responder.admission = { watch.problem() }
             responder.applications = ApplicationRegistry(engine: engine)
-            responders[userID] = responder
+            responders[userID] = (responder, account)
             logger.info("opened a user's keychain", metadata: ["keychain.uid": "\(userID)"])
             return responder
         }

@@ -31,7 +31,7 @@ struct SystemDaemonTests {
         let socket: String
         let process: Process
 
-        init() throws {
+        init(users: [UInt32] = [SystemDaemonTests.alice, SystemDaemonTests.bob]) throws {
             root = URL(fileURLWithPath: "/tmp/kc-system-\(UUID().uuidString.prefix(8))")
             state = root.appendingPathComponent("state")
             socket = root.appendingPathComponent("run/socket").path
@@ -40,7 +40,7 @@ struct SystemDaemonTests {
                 withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o755]
             )
-            for user in [SystemDaemonTests.alice, SystemDaemonTests.bob] {
+            for user in users {
                 let home = root.appendingPathComponent("home-\(user)")
                 try FileManager.default.createDirectory(
                     at: home,
