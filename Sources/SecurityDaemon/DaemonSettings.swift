@@ -36,6 +36,9 @@ import CoreFoundation
 ///   `/usr/bin` or `/bin`, never a folder a client put on `PATH`.
 /// - `passcode-cost = standard` (or `testing`, for test keychains only).
 /// - `auto-lock = SECONDS`: lock after this long without requests.
+/// - `quota = BYTES` (a number, with `K`, `M` or `G`), or `none`: the most a keychain's database
+///   may hold; by default none in user mode (the files count against the user's disk quota) and
+///   ``systemQuota`` in system mode, whose files count against nobody's.
 /// - `system-bus = unix:path=…`: the system bus where logind and fprintd are trusted (by default
 ///   the standard one; `DBUS_SYSTEM_BUS_ADDRESS` is not taken from the environment).
 ///
@@ -48,6 +51,12 @@ struct DaemonSettings: Equatable {
     var autoLock: Duration?
     /// The system bus's address; `nil` for the standard socket.
     var systemBus: String?
+    /// The most bytes a keychain's database may hold: `.some(nil)` for no limit, `nil` for the
+    /// mode's default.
+    var quota: Int??
+
+    /// The quota of each user's keychain in system mode unless the configuration says otherwise.
+    static let systemQuota = 256 << 20
 
     /// The folders searched for `pinentry` when the file names none.
     static let systemPath = ["/usr/local/bin", "/usr/bin", "/bin"]
@@ -112,6 +121,11 @@ struct DaemonSettings: Equatable {
                     throw problem("auto-lock must be a positive number of seconds")
                 }
                 settings.autoLock = .seconds(seconds)
+            case "quota":
+                guard let bytes = parseQuota(value) else {
+                    throw problem("quota must be a number of bytes (with K, M or G) or none")
+                }
+                settings.quota = .some(bytes)
             case "system-bus":
                 guard value.hasPrefix("unix:"), !value.contains("\0") else {
                     throw problem("system-bus must be a unix: address")
@@ -122,6 +136,20 @@ struct DaemonSettings: Equatable {
             }
         }
         return settings
+    }
+
+    /// `value` as a quota: `none` (`.some(nil)`), or bytes; `nil` when it is neither.
+    private static func parseQuota(_ value: String) -> Int?? {
+        if value == "none" { return .some(nil) }
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(value)
+        var unit = 1
+        if let last = value.last, let scale = units[last] {
+            unit = scale
+            digits = digits.dropLast()
+        }
+        guard let number = Int(digits), number > 0, number <= Int.max / unit else { return nil }
+        return .some(number * unit)
     }
 
     /// Makes the system bus these settings name the one this process connects to (sd-bus reads
@@ -158,9 +186,12 @@ struct DaemonSettings: Equatable {
 extension DaemonSettings {
     /// How the daemon opens a keychain: in this process, with no prompt of its own (each client's
     /// evaluation is asked where that client is), at the configured passcode cost.
-    func engineConfiguration(logger: Logger) -> DeviceConfiguration {
+    ///
+    /// `systemMode` picks the default quota (``systemQuota``, or none in user mode).
+    func engineConfiguration(logger: Logger, systemMode: Bool = false) -> DeviceConfiguration {
         var configuration = DeviceConfiguration(passcodeCost: passcodeCost, passcodePrompt: .none, engine: .embedded)
         configuration.logger = logger
+        configuration.storageQuota = quota ?? (systemMode ? Self.systemQuota : nil)
         return configuration
     }
 }

@@ -209,7 +209,10 @@ struct SecurityDaemon: AsyncParsableCommand {
         )
         let state = URL(fileURLWithPath: stateDirectory, isDirectory: true).standardizedFileURL
         let settings = try Self.settings(from: config ?? DaemonSettings.systemFile, logger: logger)
-        let keychains = try SystemKeychains(state: state, configuration: settings.engineConfiguration(logger: logger))
+        let keychains = try SystemKeychains(
+            state: state,
+            configuration: settings.engineConfiguration(logger: logger, systemMode: true)
+        )
         // One daemon per state folder; its lock lives there, the daemon's own.
         guard let instance = try SingleInstance.acquire(lockPath: state.appendingPathComponent("securityd.lock").path)
         else {

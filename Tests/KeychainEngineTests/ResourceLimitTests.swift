@@ -50,6 +50,40 @@ import Testing
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) })
     }
 
+    /// A keychain with a storage quota (a system-mode daemon's users' keychains, which no disk
+    /// quota counts): growth past it is refused whole with `errSecQuotaExceeded`, nothing stored is
+    /// lost, and deleting makes room again.
+    @Test func growthPastTheStorageQuotaIsRefusedAndDeletingMakesRoom() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("kc-quota-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none, engine: .embedded)
+        configuration.storageQuota = 1 << 20
+        let device = try Device(home: KeychainHome(url: home), configuration: configuration)
+        Device.withCurrent(device) {
+            let secret = Self.pattern(200_000)
+            var stored: [String] = []
+            var status = errSecSuccess
+            while status == errSecSuccess && stored.count < 10 {
+                let account = "item-\(stored.count)"
+                status = SecItemAdd(Self.item(account, secret: secret) as CFDictionary, nil)
+                if status == errSecSuccess { stored.append(account) }
+            }
+            #expect(status == errSecQuotaExceeded)
+            #expect((3...5).contains(stored.count), "\(stored.count) items of 200 kB fit in 1 MiB")
+            #expect(Self.read("item-\(stored.count)").0 == errSecItemNotFound)
+            for account in stored { #expect(Self.read(account) == (errSecSuccess, secret)) }
+            // Shrinking an item is never refused; deleting one makes room for another.
+            let shrink: [String: Any] = [kSecValueData as String: Data("small".utf8)]
+            let first: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "limits",
+                kSecAttrAccount as String: stored[0],
+            ]
+            #expect(SecItemUpdate(first as CFDictionary, shrink as CFDictionary) == errSecSuccess)
+            #expect(SecItemDelete(first as CFDictionary) == errSecSuccess)
+            #expect(SecItemAdd(Self.item("after-delete", secret: secret) as CFDictionary, nil) == errSecSuccess)
+        }
+    }
+
     @Test func valuesAtTheLimitsAreStoredAndPastThemRefusedWhole() throws {
         let keychain = try TemporaryKeychain()
         keychain.run {

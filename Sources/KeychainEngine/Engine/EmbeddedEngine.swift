@@ -44,6 +44,7 @@ package final class EmbeddedEngine: Engine {
             passcodeKDF: configuration.passcodeCost.kdf,
             clock: configuration.clock,
             secrets: secrets,
+            storageQuota: configuration.storageQuota,
             logger: configuration.logger
         )
         simulatedSensor = SimulatedSensorDriver(keychain: keychain)

@@ -78,6 +78,7 @@ package final class Keychain: Sendable {
         passcodeKDF: PasscodeKDF = .standard,
         clock: @escaping @Sendable () -> Date = { Date() },
         secrets: SecretStores? = nil,
+        storageQuota: Int? = nil,
         logger: Logger = Logger(label: "swift-keychain")
     ) throws(KeychainError) {
         // The path as checked: `..` resolved once, the same for every file opened in it.
@@ -89,7 +90,10 @@ package final class Keychain: Sendable {
         for name in [FileDeviceSecretStore.fileName, FileKeybagSecretStore.fileName] {
             try PrivateFile.check(directory.appendingPathComponent(name).path)
         }
-        store = try SQLiteItemStore(url: directory.appendingPathComponent(SQLiteItemStore.fileName))
+        store = try SQLiteItemStore(
+            url: directory.appendingPathComponent(SQLiteItemStore.fileName),
+            quota: storageQuota
+        )
         keybagService = try KeybagService(
             directory: directory,
             store: store,

@@ -34,11 +34,14 @@ package final class SQLiteItemStore: Sendable {
     private let readers: ReaderConnections
     private let scrubber: LogScrubber
     private let logPath: String
+    /// The most bytes the database's pages in use may take; `nil` for no limit.
+    private let quota: Int?
 
     // MARK: Initialization
 
     /// Opens (creating if needed) the database at `url` and brings its schema up to date.
-    package init(url: URL) throws(KeychainError) {
+    package init(url: URL, quota: Int? = nil) throws(KeychainError) {
+        self.quota = quota
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.label = "swift-keychain"
@@ -134,14 +137,36 @@ package final class SQLiteItemStore: Sendable {
         _ body: (Database) throws(KeychainError) -> T
     ) throws(KeychainError) -> T {
         do {
+            let quota = quota
             let result = try pool.writeWithoutTransaction { db in
-                try StoreTransaction.run(.immediate, in: db) { db in try body(db) }
+                try StoreTransaction.run(.immediate, in: db) { db in
+                    guard let quota else { return try body(db) }
+                    let before = try Self.bytesInUse(db)
+                    let result = try body(db)
+                    let after = try Self.bytesInUse(db)
+                    // Only growth is refused: a delete or a shrinking update always goes through.
+                    if after > quota && after > before {
+                        throw KeychainError(
+                            .quotaExceeded,
+                            "the keychain would hold \(after) bytes, past its quota of \(quota); delete items to make room"
+                        )
+                    }
+                    return result
+                }
             }
             if erasing { scrubber.noteWrite() }
             return result
         } catch {
             throw Self.translate(error, "cannot write the keychain database")
         }
+    }
+
+    /// The bytes of the database's pages in use (free pages, which SQLite reuses, not counted).
+    private static func bytesInUse(_ db: Database) throws -> Int {
+        let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+        let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+        return (pages - free) * size
     }
 
     /// Has the log truncated within a second: a write that was not expected to erase did.
