@@ -15,6 +15,14 @@ import Foundation
 import KeychainContract
 import KeychainCore
 
+// `struct stat`'s fields need the module that declared it for Swift (see DaemonLog).
+#if canImport(CDispatch)
+import CDispatch
+#endif
+#if canImport(CoreFoundation)
+import CoreFoundation
+#endif
+
 /// Reading a client's identity from `/proc`.
 extension ClientIdentity {
     /// The identity of process `processID`, whose `/proc` folder is `proc` (for tests).

@@ -14,6 +14,14 @@
 import Foundation
 package import KeychainContract
 
+// `struct stat`'s fields need the module that declared it for Swift (see DaemonLog).
+#if canImport(CDispatch)
+import CDispatch
+#endif
+#if canImport(CoreFoundation)
+import CoreFoundation
+#endif
+
 /// Asks for a passcode through pinentry, the PIN prompter of GnuPG (`pinentry-tty`,
 /// `pinentry-curses`, `pinentry-gnome3`, …), on the requesting client's terminal or display.
 ///

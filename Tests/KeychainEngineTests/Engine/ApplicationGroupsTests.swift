@@ -297,6 +297,23 @@ import Testing
             _ = responder.run(evaluation, conversation: Self.conversation(.unsandboxed, answering: "2468"))
             #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
         }
+        // Nor does the context that evaluation satisfied pass the check without asking: presence
+        // proven for an item's own reason is not presence for apps' items (issue 34, finding 6).
+        let presence = EngineRequest.evaluateAccessControl(
+            PresenceLedger.check,
+            operation: .confirmPresence,
+            missing: nil,
+            context: context,
+            reason: "read",
+            interactionAllowed: true,
+            target: PromptTarget(kind: .custom)
+        )
+        guard case .authenticationFailure = responder.run(presence, conversation: Self.conversation(.unsandboxed))
+        else {
+            Issue.record("the passcode given for an item's own reason passed the check for apps' items")
+            return
+        }
+        #expect(Self.code(try read("Notes", as: .unsandboxed, context: context)) == .authenticationNeeded)
         // Deleting or changing the app's item asks too.
         var delete = try Self.query([kSecAttrService as String: "Notes"], for: .delete)
         delete.credentialReference = context
