@@ -13,12 +13,15 @@
 
 import ArgumentParser
 
-/// `keychain-stress`: the reliability harnesses of RELIABILITY.md (crash, concurrency, fuzzing).
+/// `keychain-stress`: the reliability harnesses of RELIABILITY.md (crash, concurrency, fuzzing, load).
 @main
 struct KeychainStress: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-stress",
         abstract: "Try hard to break a keychain: kill it mid-write, race it, feed it hostile input.",
-        subcommands: [CrashRun.self, CrashWorker.self, ConcurrencyRun.self, ConcurrencyWorker.self, FuzzRun.self]
+        subcommands: [
+            CrashRun.self, CrashWorker.self, ConcurrencyRun.self, ConcurrencyWorker.self, FuzzRun.self, LoadRun.self,
+            LoadReader.self, LoadFlood.self,
+        ]
     )
 }

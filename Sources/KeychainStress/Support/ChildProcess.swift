@@ -81,8 +81,13 @@ enum ChildProcess {
 
     /// Starts `keychain-stress arguments…`, collecting its output.
     static func startCapturing(_ arguments: [String]) throws -> Captured {
+        try startCapturing(executable, arguments)
+    }
+
+    /// Starts `program arguments…`, collecting its output.
+    static func startCapturing(_ program: URL, _ arguments: [String]) throws -> Captured {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         let stdout = Pipe()
