@@ -43,11 +43,15 @@ package final class ThrowawayUser: @unchecked Sendable {
     /// A new user named after `label` (with the uid `uid`, else a free one), or `nil` (with the
     /// reason printed) where that is impossible.
     package static func make(_ label: String, uid: UInt32? = nil) -> ThrowawayUser? {
+        make(named: "kc\(label.prefix(6))\(UInt16.random(in: 0...UInt16.max))", uid: uid)
+    }
+
+    /// A new user called `name` (which must not exist), removed when this is released.
+    package static func make(named name: String, uid: UInt32? = nil) -> ThrowawayUser? {
         if let reason = unavailableReason {
             print("skipping the other-user part: \(reason)")
             return nil
         }
-        let name = "kc\(label.prefix(6))\(UInt16.random(in: 0...UInt16.max))"
         // useradd fails while another holds /etc/passwd's lock (tests run in parallel): retry.
         var status: Int32 = -1
         for _ in 0..<20 where status != 0 {

@@ -221,6 +221,15 @@ struct SecurityDaemon: AsyncParsableCommand {
         }
         let activated = Self.activatedSocket()
         if activated == nil { try SingleInstance.prepareSharedFolder(endpoint.directory) }
+        // Run as its own account, it sees into users' processes (to recognise their apps) only
+        // with CAP_SYS_PTRACE; PID 1's root is as closed to it as any user's without.
+        if access("/proc/1/root/", F_OK) == 0 {
+            logger.info("users' apps are recognised (this daemon can look into their processes)")
+        } else {
+            logger.notice(
+                "users' sandboxed apps are not recognised: this daemon cannot look into their processes (grant it CAP_SYS_PTRACE, as the unit does); a confined client gets no access group"
+            )
+        }
         let clients = ClientTable(limits: .everyUser)
         var service = DaemonServer(endpoint: endpoint, roster: keychains.roster, clients: clients, logger: logger)
         service.activatedSocket = activated

@@ -394,9 +394,19 @@ struct DaemonTests {
         _ daemon: PrivateDaemon,
         appID: String
     ) throws -> ([String], String) throws -> SecurityToolRunner.Output {
-        let root = daemon.root.appendingPathComponent("sandbox-" + appID)
+        try sandboxedTool(in: daemon.root, appID: appID, environment: daemon.clientEnvironment(starting: false))
+    }
+
+    /// The same in a root made in `folder`, with `environment`, as `user` (else as this process's).
+    static func sandboxedTool(
+        in folder: URL,
+        appID: String,
+        environment: [String: String],
+        user: UInt32? = nil
+    ) throws -> ([String], String) throws -> SecurityToolRunner.Output {
+        let root = folder.appendingPathComponent("sandbox-" + appID)
         // The tool and the daemon's socket are where this checkout and its temporary folder are.
-        let own = [SecurityToolRunner.executable, daemon.root].compactMap {
+        let own = [SecurityToolRunner.executable, folder].compactMap {
             $0.standardizedFileURL.pathComponents.dropFirst().first
         }
         let folders = Set(["usr", "opt", "tmp", "proc", "etc", "dev"] + own).sorted()
@@ -417,11 +427,12 @@ struct DaemonTests {
         return { arguments, input in
             let mounts = folders.map { "mount --rbind /\($0) \(root.path)/\($0)" }
             let command = ([SecurityToolRunner.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            let script = (mounts + ["exec chroot \(root.path) \(command)"]).joined(separator: " && ")
+            let chroot = "chroot" + (user.map { " --userspec=\($0):\($0)" } ?? "")
+            let script = (mounts + ["exec \(chroot) \(root.path) \(command)"]).joined(separator: " && ")
             return try SecurityToolRunner.runProgram(
                 "/usr/bin/unshare",
                 ["-m", "sh", "-c", script],
-                environment: daemon.clientEnvironment(starting: false),
+                environment: environment,
                 input: input
             )
         }

@@ -33,7 +33,9 @@ struct SystemDaemonTests {
 
         init(
             users: [UInt32] = [SystemDaemonTests.alice, SystemDaemonTests.bob],
-            settings: [String: String] = [:]
+            settings: [String: String] = [:],
+            account: UInt32? = nil,
+            tracing: Bool = false
         ) throws {
             root = URL(fileURLWithPath: "/tmp/kc-system-\(UUID().uuidString.prefix(8))")
             state = root.appendingPathComponent("state")
@@ -52,7 +54,8 @@ struct SystemDaemonTests {
                 )
                 guard chown(home.path, user, user) == 0 else { throw PrivateDaemon.DaemonError.didNotStart }
             }
-            // Started as root here; installed, it runs as its own account (Support/systemd).
+            // Started as root here unless `account` is given; installed, it runs as its own account
+            // (Support/systemd), with CAP_SYS_PTRACE as the only capability (`tracing` here).
             process = Process()
             process.executableURL = PrivateDaemon.executable
             try PrivateDaemon.writeSettings(
@@ -63,6 +66,14 @@ struct SystemDaemonTests {
                 "--system", "--state-directory", state.path, "--socket", socket, "--config",
                 root.appendingPathComponent("securityd.conf").path,
             ]
+            if let account {
+                guard chown(root.path, account, account) == 0 else { throw PrivateDaemon.DaemonError.didNotStart }
+                let capabilities = tracing ? ["--inh-caps=+sys_ptrace", "--ambient-caps=+sys_ptrace"] : []
+                process.arguments =
+                    ["--reuid=\(account)", "--regid=\(account)", "--clear-groups"] + capabilities
+                    + [PrivateDaemon.executable.path] + (process.arguments ?? [])
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            }
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -76,6 +87,17 @@ struct SystemDaemonTests {
 
         /// Runs `security` as `user`, whose home is their own folder here.
         func tool(_ user: UInt32, _ arguments: [String], input: String = "") throws -> SecurityToolRunner.Output {
+            let setpriv = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", SecurityToolRunner.executable.path]
+            return try SecurityToolRunner.runProgram(
+                "/usr/bin/setpriv",
+                setpriv + arguments,
+                environment: environment(of: user),
+                input: input
+            )
+        }
+
+        /// The environment of `user`'s clients.
+        func environment(of user: UInt32) -> [String: String] {
             var environment = ProcessInfo.processInfo.environment
             for name in [
                 "KEYCHAIN_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "KEYCHAIN_ACCESS_GROUPS", "DISPLAY",
@@ -86,13 +108,7 @@ struct SystemDaemonTests {
             environment["HOME"] = root.appendingPathComponent("home-\(user)").path
             environment["KEYCHAIN_ENGINE"] = "daemon"
             environment["KEYCHAIN_SOCKET"] = socket
-            let setpriv = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", SecurityToolRunner.executable.path]
-            return try SecurityToolRunner.runProgram(
-                "/usr/bin/setpriv",
-                setpriv + arguments,
-                environment: environment,
-                input: input
-            )
+            return environment
         }
 
         func stop() {
@@ -100,6 +116,70 @@ struct SystemDaemonTests {
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: root)
         }
+    }
+
+    /// The account the daemon runs as, which clients accept: the installation's `swift-keychain`,
+    /// made for the test (and removed after it) where it does not exist.
+    static func daemonAccount() throws -> (uid: UInt32, made: ThrowawayUser?) {
+        if let entry = getpwnam(DaemonEndpoint.systemUserName) { return (entry.pointee.pw_uid, nil) }
+        let made = try #require(ThrowawayUser.make(named: DaemonEndpoint.systemUserName))
+        return (made.uid, made)
+    }
+
+    /// Run as its own account, the daemon can look into users' processes only with
+    /// CAP_SYS_PTRACE, the one capability the unit grants: with it a Flatpak app of any user is
+    /// recognised in system mode too, and kept to its own group (issue 34, finding 1).
+    @Test(
+        .enabled(if: ThrowawayUser.unavailableReason == nil && DaemonTests.canSandbox, "needs root to build a sandbox")
+    )
+    func withItsOneCapabilityTheDaemonRecognisesEachUsersApps() throws {
+        let account = try Self.daemonAccount()
+        let daemon = try SystemDaemon(account: account.uid, tracing: true)
+        defer {
+            daemon.stop()
+            withExtendedLifetime(account.made) {}
+        }
+        let added = try daemon.tool(Self.alice, ["add-generic-password", "-a", "me", "-s", "Shared", "-w", "alice's"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let notes = try DaemonTests.sandboxedTool(
+            in: daemon.root,
+            appID: "org.example.Notes",
+            environment: daemon.environment(of: Self.alice),
+            user: Self.alice
+        )
+        var output = try notes(["find-generic-password", "-s", "Shared", "-w"], "")
+        #expect(output.status == 44 && output.stdout.isEmpty, "\(output.stderr)")
+        output = try notes(["add-generic-password", "-a", "me", "-s", "Notes", "-w", "the notes"], "")
+        #expect(output.status == 0, "\(output.stderr)")
+        output = try daemon.tool(Self.alice, ["find-generic-password", "-s", "Notes", "--json"])
+        #expect(output.stdout.contains("flatpak:org.example.Notes"), "\(output.stdout)")
+    }
+
+    /// Without it, a client the daemon cannot look into that is confined in any way (no_new_privs,
+    /// a seccomp filter: every sandbox) gets the narrowest identity, no group at all.
+    @Test(
+        .enabled(if: ThrowawayUser.unavailableReason == nil && SandboxConfinement.isAvailable, "needs root and python3")
+    )
+    func withoutItAConfinedClientGetsNothing() throws {
+        let account = try Self.daemonAccount()
+        let daemon = try SystemDaemon(account: account.uid)
+        defer {
+            daemon.stop()
+            withExtendedLifetime(account.made) {}
+        }
+        let added = try daemon.tool(Self.alice, ["add-generic-password", "-a", "me", "-s", "Shared", "-w", "alice's"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let confined = SandboxConfinement.command(
+            SecurityToolRunner.executable,
+            ["find-generic-password", "-s", "Shared", "-w"]
+        )
+        let output = try SecurityToolRunner.runProgram(
+            "/usr/bin/setpriv",
+            ["--reuid=\(Self.alice)", "--regid=\(Self.alice)", "--clear-groups"] + confined,
+            environment: daemon.environment(of: Self.alice),
+            input: ""
+        )
+        #expect(output.status != 0 && output.stdout.isEmpty, "\(output.stderr)")
     }
 
     /// The daemon's files count against no user's disk quota: each user's keychain has one of its
