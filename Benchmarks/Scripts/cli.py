@@ -58,9 +58,13 @@ def main():
         subject = "swift-keychain security CLI via securityd (proc/op)"
         socket = os.path.join(home, "daemon.socket")
         securityd = os.path.join(os.path.dirname(os.path.abspath(args.security)), "securityd")
-        daemon = subprocess.Popen([securityd, "--keychain", os.path.join(home, "keychain"), "--socket", socket],
-                                  env=dict(env, KEYCHAIN_PINENTRY="none"),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The daemon's settings come from a file of its own, never from its starter's environment.
+        settings = os.path.join(home, "securityd.conf")
+        with open(os.open(settings, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+            file.write("pinentry = none\n")
+        daemon = subprocess.Popen([securityd, "--keychain", os.path.join(home, "keychain"), "--socket", socket,
+                                   "--config", settings],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 20
         while not os.path.exists(socket):
             if daemon.poll() is not None or time.time() > deadline:

@@ -114,9 +114,14 @@ def main():
         securityd = os.path.join(os.path.dirname(os.path.abspath(args.security)), "securityd")
         client = dict(env, KEYCHAIN_HOME=home, KEYCHAIN_ENGINE="daemon", KEYCHAIN_SOCKET=daemon_socket,
                       KEYCHAIN_PROMPT="none", KEYCHAIN_PASSCODE_COST="testing")
-        processes.append(subprocess.Popen([securityd, "--keychain", home, "--socket", daemon_socket],
-                                          env=dict(client, KEYCHAIN_PINENTRY="none"),
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        # The daemon's settings, the bus where it trusts fprintd among them, come from a file of
+        # its own, never from its starter's environment.
+        settings = os.path.join(work, "securityd.conf")
+        with open(os.open(settings, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+            file.write(f"pinentry = none\npasscode-cost = testing\nsystem-bus = {address}\n")
+        processes.append(subprocess.Popen([securityd, "--keychain", home, "--socket", daemon_socket,
+                                           "--config", settings],
+                                          env=client, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait_for(lambda: os.path.exists(daemon_socket), "securityd")
 
         def security(arguments, stdin=""):

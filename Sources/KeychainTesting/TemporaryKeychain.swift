@@ -77,6 +77,8 @@ public final class TemporaryKeychain: Sendable {
             .appendingPathComponent("swift-keychain-test-\(UUID().uuidString)", isDirectory: true)
         let replies = ReplyQueue()
         passcodeReplies = replies
+        // A daemon started for it (KEYCHAIN_ENGINE=daemon) takes its settings from the home.
+        try KeychainHome(url: directory).configureDaemonForTests()
         device = try Device(
             home: KeychainHome(url: directory),
             configuration: Self.configuration(

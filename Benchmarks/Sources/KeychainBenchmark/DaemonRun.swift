@@ -98,10 +98,11 @@ struct DaemonRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("securityd")
-        process.arguments = ["--keychain", home.path, "--socket", socket]
-        var environment = ProcessInfo.processInfo.environment
-        environment["KEYCHAIN_PINENTRY"] = "none"
-        process.environment = environment
+        // Its settings come from a file of its own, never from this process's environment.
+        let settings = URL(fileURLWithPath: home.path + ".securityd.conf")
+        try Data("pinentry = none\n".utf8).write(to: settings)
+        guard chmod(settings.path, 0o600) == 0 else { throw BenchmarkError.daemonDidNotStart }
+        process.arguments = ["--keychain", home.path, "--socket", socket, "--config", settings.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -18,6 +18,8 @@ extension Device {
     /// The keychain in `home` as every harness process opens it: cheap passcode KDF, never prompts;
     /// in this process, or served by the `securityd` listening on `daemonSocket`.
     static func stress(_ home: URL, daemonSocket: String? = nil) throws -> Device {
+        // The `security` processes of a harness start a daemon for the home, which reads this.
+        try KeychainHome(url: home).configureDaemonForTests()
         var configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
         if let daemonSocket {
             configuration.engine = .daemon
