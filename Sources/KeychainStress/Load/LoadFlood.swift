@@ -116,12 +116,14 @@ struct LoadFlood: ParsableCommand {
         FileHandle.standardOutput.write(try JSONEncoder().encode(report))
     }
 
-    /// The first frame the daemon sends on `connection`, decoded.
+    /// The first frame the daemon sends on `connection` within 2 seconds, decoded.
     static func firstReply(on connection: Int32) -> EngineResponse? {
-        guard let header = try? RawClient.readExactly(EngineFrame.headerLength, from: connection),
-            let length = EngineFrame.length(ofHeader: header),
-            let message = try? RawClient.readExactly(length, from: connection)
+        let bytes = RawClient.readAll(from: connection, milliseconds: 2000)
+        guard bytes.count > EngineFrame.headerLength,
+            let length = EngineFrame.length(ofHeader: Array(bytes.prefix(EngineFrame.headerLength))),
+            bytes.count >= EngineFrame.headerLength + length
         else { return nil }
+        let message = Array(bytes[EngineFrame.headerLength..<(EngineFrame.headerLength + length)])
         return try? EngineWire.decode(EngineResponse.self, from: message)
     }
 }

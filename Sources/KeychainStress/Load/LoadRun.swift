@@ -15,7 +15,7 @@ import ArgumentParser
 import Foundation
 
 /// One user floods a system-mode `securityd` while two others read and write: their 99th
-/// percentile stays within ``allowedSlowdown`` of a run without the flood and none of their calls
+/// percentile stays within `--allowed-slowdown` (5×) of a run without the flood and none of their calls
 /// fails (issue 34). Run as root: the daemon and the users are this machine's (uids without
 /// accounts, through `setpriv`).
 struct LoadRun: ParsableCommand {
@@ -30,8 +30,11 @@ struct LoadRun: ParsableCommand {
     var flooders = 5
     @Option(help: "The first of the three uids used (readers, then the flooder).") var firstUid: UInt32 = 61201
 
-    /// How much slower the others' 99th percentile may be under the flood.
-    static let allowedSlowdown = 5.0
+    @Option(
+        help:
+            "How much slower the other users' 99th percentile may be under the flood (the issue's criterion; a test run beside other tests allows more)."
+    )
+    var allowedSlowdown = 5.0
 
     func run() throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
@@ -118,7 +121,7 @@ struct LoadRun: ParsableCommand {
                     "\(during.failures.merging(before.failures) { $0 + $1 })"
                 )
             )
-            if !during.failures.isEmpty || !before.failures.isEmpty || ratio > Self.allowedSlowdown { failed = true }
+            if !during.failures.isEmpty || !before.failures.isEmpty || ratio > allowedSlowdown { failed = true }
         }
         for (index, flood) in floods.enumerated() {
             print(
@@ -129,7 +132,7 @@ struct LoadRun: ParsableCommand {
             )
         }
         if failed {
-            throw StressError("the flood slowed the other users past \(Self.allowedSlowdown)× or made their calls fail")
+            throw StressError("the flood slowed the other users past \(allowedSlowdown)× or made their calls fail")
         }
         print("the other users were served throughout")
     }
