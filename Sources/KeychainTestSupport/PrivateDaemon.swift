@@ -268,6 +268,18 @@ package enum RawClient {
         _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// The first reply the peer sends within `milliseconds` (before it closes), decoded; `nil`
+    /// when none arrives whole or it does not decode.
+    package static func firstResponse(on descriptor: Int32, milliseconds: Int32) -> EngineResponse? {
+        let bytes = readAll(from: descriptor, milliseconds: milliseconds)
+        guard bytes.count > EngineFrame.headerLength,
+            let length = EngineFrame.length(ofHeader: Array(bytes.prefix(EngineFrame.headerLength))),
+            bytes.count >= EngineFrame.headerLength + length
+        else { return nil }
+        let message = Array(bytes[EngineFrame.headerLength..<(EngineFrame.headerLength + length)])
+        return try? EngineWire.decode(EngineResponse.self, from: message)
+    }
+
     /// Everything the peer sends until it closes or goes quiet for `timeout` seconds.
     package static func readAll(from descriptor: Int32, timeout: Int32) -> [UInt8] {
         readAll(from: descriptor, milliseconds: timeout * 1000)

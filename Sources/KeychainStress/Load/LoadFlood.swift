@@ -78,7 +78,7 @@ struct LoadFlood: ParsableCommand {
             )
             guard let message = try? EngineWire.encode(request) else { continue }
             RawClient.write(EngineFrame.header(forLength: message.count) + message, to: connection)
-            switch Self.firstReply(on: connection) {
+            switch RawClient.firstResponse(on: connection, milliseconds: 2000) {
             case .ask?: report.parkedEvaluations += 1
             default: report.refusedEvaluations += 1
             }
@@ -114,16 +114,5 @@ struct LoadFlood: ParsableCommand {
             usleep(2_000)
         }
         FileHandle.standardOutput.write(try JSONEncoder().encode(report))
-    }
-
-    /// The first frame the daemon sends on `connection` within 2 seconds, decoded.
-    static func firstReply(on connection: Int32) -> EngineResponse? {
-        let bytes = RawClient.readAll(from: connection, milliseconds: 2000)
-        guard bytes.count > EngineFrame.headerLength,
-            let length = EngineFrame.length(ofHeader: Array(bytes.prefix(EngineFrame.headerLength))),
-            bytes.count >= EngineFrame.headerLength + length
-        else { return nil }
-        let message = Array(bytes[EngineFrame.headerLength..<(EngineFrame.headerLength + length)])
-        return try? EngineWire.decode(EngineResponse.self, from: message)
     }
 }
