@@ -36,9 +36,11 @@ public struct DeviceConfiguration: Sendable {
     /// Whether a client may start `securityd` when none listens (``EngineKind/auto`` and
     /// ``EngineKind/daemon``); `security-lookup` may not, and leaves that to the full tool.
     package var startsDaemon = true
-    /// The most bytes the keychain's database may hold (items, keys and their indexes); a write that
-    /// would take it past is refused (`errSecQuotaExceeded`). `nil`: no limit but the disk's. A
-    /// system-mode daemon sets it, since its users' keychains are outside their disk quotas.
+    /// The most bytes the keychain's database may hold (items, keys and their indexes).
+    ///
+    /// A write that would take it past is refused (`errSecQuotaExceeded`); `nil`: no limit but
+    /// the disk's. A system-mode daemon sets it, since its users' keychains are outside their disk
+    /// quotas.
     package var storageQuota: Int?
 
     public init(

@@ -14,11 +14,11 @@
 import Foundation
 
 extension KeychainHome {
-    /// Configures the `securityd` a client starts for this home as test keychains need it: the
-    /// cheap passcode cost and no pinentry (`securityd.conf` in the home, which the daemon reads
-    /// instead of its starter's environment). Nothing is changed where the file exists.
+    /// Configures the `securityd` a client starts for this home as test keychains need it.
     ///
-    /// For throw-away homes only: a keychain made at the testing cost is cheap to guess.
+    /// It gets the cheap passcode cost and no pinentry (`securityd.conf` in the home, which the
+    /// daemon reads instead of its starter's environment). Nothing is changed where the file
+    /// exists. For throw-away homes only: a keychain made at the testing cost is cheap to guess.
     package func configureDaemonForTests() throws {
         try FileManager.default.createDirectory(
             at: url,

@@ -15,9 +15,10 @@ import Foundation
 import KeychainTestSupport
 import Testing
 
-/// The short version of the load harness (RELIABILITY.md has the long one): in system mode, one
-/// user floods the daemon with connections, contexts, frames and prompts nobody answers, and two
-/// other users' calls all succeed (issue 34). Beside the rest of the suite the machine is too
+/// The short version of the load harness (RELIABILITY.md has the long one).
+///
+/// In system mode, one user floods the daemon with connections, contexts, frames and prompts
+/// nobody answers, and two other users' calls all succeed (issue 34). Beside the rest of the suite the machine is too
 /// busy for the latency criterion (5× the quiet run's p99), which CI checks with the harness
 /// alone after the tests; here only a daemon that stalls for the flood fails it.
 @Suite struct LoadTests {

@@ -19,8 +19,9 @@ import Testing
 
 @testable import SecurityDaemon
 
-/// One client that floods the daemon exhausts its own share only (issue 34, findings 4 and 5): it
-/// gets `errSecQuotaExceeded` while every other process keeps being served. The attacker here is
+/// One client that floods the daemon exhausts its own share only (issue 34, findings 4 and 5).
+///
+/// It gets `errSecQuotaExceeded` while every other process keeps being served. The attacker here is
 /// the test process, speaking the wire format itself; the others are `security` processes.
 @Suite struct ClientLimitTests {
     static let limits = ClientLimits.singleUser

@@ -81,10 +81,11 @@ package struct DaemonLauncher: Sendable {
         }
     }
 
-    /// The variables a daemon started by this client runs with: where the user is, their language,
-    /// and a lock sooner than configured; a fixed `PATH`. Never the loader's (`LD_PRELOAD` would
-    /// put the client's code into the process that holds the keys), the prompter, the passcode
-    /// cost or the buses, whose servers the daemon trusts.
+    /// The variables a daemon started by this client runs with.
+    ///
+    /// Where the user is, their language, and a lock sooner than configured; a fixed `PATH`. Never
+    /// the loader's (`LD_PRELOAD` would put the client's code into the process that holds the
+    /// keys), the prompter, the passcode cost or the buses, whose servers the daemon trusts.
     static func daemonEnvironment(from environment: [String: String]) -> [String] {
         var kept = ["PATH": "/usr/local/bin:/usr/bin:/bin"]
         for (name, value) in environment

@@ -16,10 +16,11 @@ import Foundation
 import KeychainContract
 import KeychainTestSupport
 
-/// A user who floods a system-mode daemon: connections until refused, contexts until refused,
-/// the largest frames announced and trickled, evaluations nobody answers, and connections closed
-/// and opened again until the time is up. Every loop is bounded; it prints what the daemon
-/// refused as JSON (started by `load`, as that user).
+/// A user who floods a system-mode daemon (started by `load`, as that user).
+///
+/// Connections until refused, contexts until refused, the largest frames announced and trickled,
+/// evaluations nobody answers, and connections closed and opened again until the time is up.
+/// Every loop is bounded; it prints what the daemon refused as JSON.
 struct LoadFlood: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load-flood",

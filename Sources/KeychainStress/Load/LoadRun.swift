@@ -14,10 +14,11 @@
 import ArgumentParser
 import Foundation
 
-/// One user floods a system-mode `securityd` while two others read and write: their 99th
-/// percentile stays within `--allowed-slowdown` (5×) of a run without the flood and none of their calls
-/// fails (issue 34). Run as root: the daemon and the users are this machine's (uids without
-/// accounts, through `setpriv`).
+/// One user floods a system-mode `securityd` while two others read and write (issue 34).
+///
+/// Their 99th percentile stays within `--allowed-slowdown` (5×) of a run without the flood and
+/// none of their calls fails. Run as root: the daemon and the users are this machine's (uids
+/// without accounts, through `setpriv`).
 struct LoadRun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
