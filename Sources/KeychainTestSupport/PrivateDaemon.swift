@@ -268,16 +268,30 @@ package enum RawClient {
         _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// The first reply the peer sends within `milliseconds` (before it closes), decoded; `nil`
-    /// when none arrives whole or it does not decode.
+    /// The first reply the peer sends within `milliseconds`, decoded as soon as it is whole;
+    /// `nil` when none arrives whole in time (or before the peer closes) or it does not decode.
     package static func firstResponse(on descriptor: Int32, milliseconds: Int32) -> EngineResponse? {
-        let bytes = readAll(from: descriptor, milliseconds: milliseconds)
-        guard bytes.count > EngineFrame.headerLength,
-            let length = EngineFrame.length(ofHeader: Array(bytes.prefix(EngineFrame.headerLength))),
-            bytes.count >= EngineFrame.headerLength + length
-        else { return nil }
-        let message = Array(bytes[EngineFrame.headerLength..<(EngineFrame.headerLength + length)])
-        return try? EngineWire.decode(EngineResponse.self, from: message)
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if received.count >= EngineFrame.headerLength,
+                let length = EngineFrame.length(ofHeader: Array(received.prefix(EngineFrame.headerLength))),
+                received.count >= EngineFrame.headerLength + length
+            {
+                let message = Array(received[EngineFrame.headerLength..<(EngineFrame.headerLength + length)])
+                return try? EngineWire.decode(EngineResponse.self, from: message)
+            }
+            let left = deadline - ContinuousClock.now
+            let wait = Int32(
+                max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            )
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard wait > 0, poll(&poller, 1, wait) > 0 else { return nil }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            received += buffer[0..<count]
+        }
     }
 
     /// Everything the peer sends until it closes or goes quiet for `timeout` seconds.

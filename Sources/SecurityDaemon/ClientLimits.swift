@@ -19,10 +19,11 @@ import KeychainContract
 /// and connections, `LAError.systemCancel` for evaluations) while every other client, and in
 /// system mode every other user, keeps being served (issue 34, findings 4 and 5).
 struct ClientLimits: Sendable {
-    /// Connections one process may have open (a program pools a few).
+    /// Connections one process may have open (a client keeps at most 32 in flight, and pools them).
     var connectionsPerProcess = 64
-    /// Connections one user's processes may have open together.
-    var connectionsPerUser = 512
+    /// Connections one user's processes may have open together: a share of the descriptors
+    /// (65,536) that leaves room for 63 more such users.
+    var connectionsPerUser = 1_024
     /// Authentication contexts one process may hold (`LAContext`s not yet invalidated); the
     /// engine's own limit, per keychain, is ``contextsPerProcess`` many times this.
     var contextsPerProcess = 1_024
@@ -41,6 +42,6 @@ struct ClientLimits: Sendable {
     static let singleUser = ClientLimits()
 
     /// The limits of a system-mode daemon, which serves every user: one user's waiting
-    /// evaluations and connections leave room for the others'.
-    static let everyUser = ClientLimits(connectionsPerUser: 256, evaluationsPerUser: 4)
+    /// evaluations leave room for the others'.
+    static let everyUser = ClientLimits(evaluationsPerUser: 4)
 }

@@ -32,6 +32,11 @@ final class SystemKeychains: Sendable {
     private let responders = LockedState<[UInt32: (responder: EngineResponder, account: AccountBinding)]>([:])
     /// The account of a uid now (the user database).
     private let account: @Sendable (UInt32) -> AccountBinding
+    /// Accounts looked up in the last ``accountCheckInterval``, by uid: a user who opens
+    /// connections by the thousand does not make the daemon read the user database as often.
+    private let recentAccounts = LockedState<[UInt32: (account: AccountBinding, at: ContinuousClock.Instant)]>([:])
+    /// How long an account looked up stands; a uid reused sooner is noticed at most this late.
+    static let accountCheckInterval = Duration.seconds(1)
 
     /// The folder of all users' keychains (created 0700 if missing), each opened with `configuration`.
     init(
@@ -71,7 +76,7 @@ final class SystemKeychains: Sendable {
     /// recorded for another account, or for an account that is gone, is refused; an open one
     /// whose account changed is locked and closed first.
     func responder(for userID: UInt32) throws(KeychainError) -> EngineResponder {
-        let account = self.account(userID)
+        let account = currentAccount(userID)
         return try responders.withLock {
             (
                 responders: inout [UInt32: (responder: EngineResponder, account: AccountBinding)]
@@ -112,5 +117,16 @@ final class SystemKeychains: Sendable {
             logger.info("opened a user's keychain", metadata: ["keychain.uid": "\(userID)"])
             return responder
         }
+    }
+
+    /// The account of `userID`, looked up at most once per ``accountCheckInterval``.
+    private func currentAccount(_ userID: UInt32) -> AccountBinding {
+        let now = ContinuousClock.now
+        if let recent = recentAccounts.withLock({ $0[userID] }), now - recent.at < Self.accountCheckInterval {
+            return recent.account
+        }
+        let looked = account(userID)
+        recentAccounts.withLock { $0[userID] = (looked, now) }
+        return looked
     }
 }

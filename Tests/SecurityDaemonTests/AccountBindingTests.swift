@@ -49,6 +49,8 @@ struct AccountBindingTests {
         let firstName = first.name
         first.delete()
         let second = try #require(ThrowawayUser.make("reuse", uid: uid))
+        // The daemon looks an account up at most once a second (SystemKeychains.accountCheckInterval).
+        Thread.sleep(forTimeInterval: 1.1)
         let read = try daemon.tool(uid, ["find-generic-password", "-s", "Mail", "-w"])
         #expect(read.status != 0 && read.stdout.isEmpty)
         #expect(read.stderr.contains("belongs to the account \(firstName), not to \(second.name)"), "\(read.stderr)")
@@ -80,6 +82,7 @@ struct AccountBindingTests {
         )
         #expect(try daemon.tool(user.uid, ["passcode", "set"], input: "2468\n2468\n").status == 0)
         #expect(user.rename(to: "kcrenamed\(UInt16.random(in: 0...UInt16.max))"))
+        Thread.sleep(forTimeInterval: 1.1)
         // Another name: the daemon cannot know it is the same person, and refuses.
         #expect(try daemon.tool(user.uid, ["find-generic-password", "-s", "Kept", "-w"]).status != 0)
         let adopted = try Self.administer(daemon, ["--adopt-keychain", "\(user.uid)"])

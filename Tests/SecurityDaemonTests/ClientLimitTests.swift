@@ -14,6 +14,8 @@
 import Foundation
 import KeychainContract
 import KeychainCore
+import KeychainDevice
+import KeychainServices
 import KeychainTestSupport
 import Testing
 
@@ -118,6 +120,44 @@ import Testing
             if !served { Thread.sleep(forTimeInterval: 0.1) }
         }
         #expect(served)
+    }
+
+    /// A program with many threads in the keychain at once stays within its share by itself: its
+    /// transport opens at most ``DaemonTransport/maximumConnections`` and the other calls wait for one.
+    @Test func aProgramWithManyThreadsIsNeverRefusedAConnection() throws {
+        let daemon = try PrivateDaemon()
+        defer { daemon.stop() }
+        var configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none)
+        configuration.engine = .daemon
+        configuration.daemonSocket = daemon.endpoint.socketPath
+        configuration.startsDaemon = false
+        let device = try Device(home: KeychainHome(url: daemon.home), configuration: configuration)
+        let statuses = LockedState<[OSStatus]>([])
+        let secret = Data(repeating: 7, count: 256 << 10)
+        // 150 threads of their own (not a pool's few), released at once.
+        let start = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        for index in 0..<150 {
+            finished.enter()
+            Thread.detachNewThread {
+                start.wait()
+                let status = Device.withCurrent(device) {
+                    SecItemAdd(
+                        [
+                            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "Threads",
+                            kSecAttrAccount as String: "thread \(index)", kSecValueData as String: secret,
+                        ] as CFDictionary,
+                        nil
+                    )
+                }
+                statuses.withLock { $0.append(status) }
+                finished.leave()
+            }
+        }
+        for _ in 0..<150 { start.signal() }
+        #expect(finished.wait(timeout: .now() + 120) == .success)
+        let all = statuses.withLock { $0 }
+        #expect(all.count == 150 && all.allSatisfy { $0 == errSecSuccess }, "\(Set(all))")
     }
 
     /// Connections that announce the largest frame and trickle it: the daemon sets aside what a

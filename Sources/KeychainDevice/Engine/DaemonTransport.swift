@@ -17,7 +17,9 @@ package import KeychainCore
 /// The transport to `securityd`: framed messages (``EngineFrame``) over its Unix socket.
 ///
 /// Calls are synchronous, as `SecItem*` are, and may run on many threads at once: each takes an
-/// idle connection or opens one, and gives it back when its reply has arrived. A connection the
+/// idle connection or opens one, and gives it back when its reply has arrived; past
+/// ``maximumConnections`` calls in flight in the process, the next waits for one to end (the daemon refuses a
+/// process more than 64 connections). A connection the
 /// daemon closed meanwhile (it restarted) is noticed before it is used and replaced; when no
 /// daemon answers, the ``DaemonLauncher`` (if any) starts one, as gpg-agent is started.
 package final class DaemonTransport: EngineTransport {
@@ -25,6 +27,14 @@ package final class DaemonTransport: EngineTransport {
     package let endpoint: DaemonEndpoint
     private let launcher: DaemonLauncher?
     private let idle = LockedState<[Int32]>([])
+    /// Calls in flight in this process, each holding a connection (`running`, read and written
+    /// under `inFlight`): the daemon counts a process's connections, whichever device made them.
+    private static let inFlight = NSCondition()
+    nonisolated(unsafe) private static var running = 0
+
+    /// The most calls this process has in flight at once: half of the connections the daemon
+    /// allows a process.
+    package static let maximumConnections = 32
 
     /// How long a client waits for a daemon it started to listen.
     static let startTimeout: Duration = .seconds(10)
@@ -45,6 +55,16 @@ package final class DaemonTransport: EngineTransport {
         _ message: [UInt8],
         receive: @escaping @Sendable (_ reply: [UInt8]) throws(KeychainError) -> ReplyStep
     ) throws(KeychainError) -> EngineResponse {
+        Self.inFlight.lock()
+        while Self.running >= Self.maximumConnections { Self.inFlight.wait() }
+        Self.running += 1
+        Self.inFlight.unlock()
+        defer {
+            Self.inFlight.lock()
+            Self.running -= 1
+            Self.inFlight.signal()
+            Self.inFlight.unlock()
+        }
         let frame = EngineFrame.header(forLength: message.count) + message
         if let reused = idleConnection() {
             // The daemon closes connections that stay idle; one it closed just as this request
