@@ -41,18 +41,27 @@ struct AccountBinding: Equatable, Sendable {
     /// The name of the record in a keychain folder.
     static let fileName = "account"
 
-    /// The account that has `userID` now, from the user database (NSS).
-    static func current(_ userID: UInt32) -> AccountBinding {
+    /// The account that has `userID` now, from the user database (NSS): "no account" when the
+    /// database says there is none, `nil` when it cannot be read now (a directory service that is
+    /// down, no descriptors left), which must never be taken for "no account".
+    static func current(_ userID: UInt32) -> AccountBinding? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        guard getpwuid_r(userID, &entry, &buffer, buffer.count, &result) == 0, result != nil else {
-            return AccountBinding(name: "", home: "")
+        var size = 16 * 1024
+        while true {
+            var buffer = [CChar](repeating: 0, count: size)
+            let status = getpwuid_r(userID, &entry, &buffer, buffer.count, &result)
+            if status == ERANGE && size < 1 << 20 {
+                size *= 4
+                continue
+            }
+            guard status == 0 else { return nil }
+            guard result != nil else { return AccountBinding(name: "", home: "") }
+            return AccountBinding(
+                name: entry.pw_name.map { String(cString: $0) } ?? "",
+                home: entry.pw_dir.map { String(cString: $0) } ?? ""
+            )
         }
-        return AccountBinding(
-            name: entry.pw_name.map { String(cString: $0) } ?? "",
-            home: entry.pw_dir.map { String(cString: $0) } ?? ""
-        )
     }
 
     /// Whether this is a uid without an account.

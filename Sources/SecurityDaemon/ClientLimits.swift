@@ -24,9 +24,13 @@ struct ClientLimits: Sendable {
     /// Connections one user's processes may have open together: a share of the descriptors
     /// (65,536) that leaves room for 63 more such users.
     var connectionsPerUser = 1_024
-    /// Authentication contexts one process may hold (`LAContext`s not yet invalidated); the
-    /// engine's own limit, per keychain, is ``contextsPerProcess`` many times this.
+    /// Connections open at once in all: the daemon's descriptors less some for its files.
+    var connectionsInAll = max(256, Int(DescriptorLimit.current) - 256)
+    /// Authentication contexts one process may hold (`LAContext`s not yet invalidated).
     var contextsPerProcess = 1_024
+    /// Authentication contexts one user's processes may hold together, well under the engine's own
+    /// limit per keychain (100,000): processes forked to multiply the share stop here.
+    var contextsPerUser = 16_384
     /// Evaluations one process may have waiting for a person at once.
     var evaluationsPerProcess = 4
     /// Evaluations one user's processes may have waiting together.

@@ -23,21 +23,25 @@ final class ClientTable: Sendable {
         var userID: UInt32
         var connections = 0
         var contexts: Set<ContextReference> = []
-        var evaluations = 0
     }
 
     /// What one user holds across their processes.
     private struct User {
         var connections = 0
+        var contexts = 0
         var evaluations = 0
         var unfinishedFrameBytes = 0
-        var isEmpty: Bool { connections == 0 && evaluations == 0 && unfinishedFrameBytes == 0 }
+        var isEmpty: Bool { connections == 0 && contexts == 0 && evaluations == 0 && unfinishedFrameBytes == 0 }
     }
 
     private struct State {
         var clients: [Int32: Client] = [:]
         var users: [UInt32: User] = [:]
+        /// Evaluations waiting, by process: kept apart from the clients, since an evaluation goes on
+        /// (on the pool) after its process's connections closed, and must count until it ends.
+        var evaluationsByProcess: [Int32: Int] = [:]
         var evaluations = 0
+        var connections = 0
     }
 
     let limits: ClientLimits
@@ -50,26 +54,27 @@ final class ClientTable: Sendable {
         self.limits = limits
     }
 
-    /// Counts an evaluation of `processID` that is about to wait (for a finger, a passcode typed
-    /// into pinentry, a relayed answer); `false` (counting nothing) when that process, its user or
-    /// the daemon already has as many as it may.
-    func startEvaluation(by processID: Int32) -> Bool {
+    /// Counts an evaluation of `processID` of `userID` that is about to wait (for a finger, a
+    /// passcode typed into pinentry, a relayed answer); `false` (counting nothing) when that
+    /// process, its user or the daemon already has as many as it may.
+    func startEvaluation(by processID: Int32, userID: UInt32) -> Bool {
         state.withLock { state in
-            guard let client = state.clients[processID], client.evaluations < limits.evaluationsPerProcess,
-                state.users[client.userID, default: User()].evaluations < limits.evaluationsPerUser,
+            guard state.evaluationsByProcess[processID, default: 0] < limits.evaluationsPerProcess,
+                state.users[userID, default: User()].evaluations < limits.evaluationsPerUser,
                 state.evaluations < limits.evaluationsInAll
             else { return false }
-            state.clients[processID]?.evaluations += 1
-            state.users[client.userID, default: User()].evaluations += 1
+            state.evaluationsByProcess[processID, default: 0] += 1
+            state.users[userID, default: User()].evaluations += 1
             state.evaluations += 1
             return true
         }
     }
 
-    /// An evaluation counted by ``startEvaluation(by:)`` ended.
+    /// An evaluation counted by ``startEvaluation(by:userID:)`` ended.
     func endEvaluation(by processID: Int32, userID: UInt32) {
         state.withLock { state in
-            if state.clients[processID] != nil { state.clients[processID]?.evaluations -= 1 }
+            let left = state.evaluationsByProcess[processID, default: 1] - 1
+            state.evaluationsByProcess[processID] = left > 0 ? left : nil
             state.users[userID]?.evaluations -= 1
             if state.users[userID]?.isEmpty == true { state.users[userID] = nil }
             state.evaluations -= 1
@@ -100,15 +105,17 @@ final class ClientTable: Sendable {
     }
 
     /// A connection of process `processID` of `userID` opened; `false` (counting nothing) when
-    /// that process or user has as many open as it may.
+    /// that process, that user or the daemon has as many open as it may.
     func connect(_ processID: Int32, userID: UInt32) -> Bool {
         state.withLock { state in
             let client = state.clients[processID] ?? Client(userID: userID)
             guard client.userID == userID, client.connections < limits.connectionsPerProcess,
-                state.users[userID, default: User()].connections < limits.connectionsPerUser
+                state.users[userID, default: User()].connections < limits.connectionsPerUser,
+                state.connections < limits.connectionsInAll
             else { return false }
             state.clients[processID, default: client].connections += 1
             state.users[userID, default: User()].connections += 1
+            state.connections += 1
             return true
         }
     }
@@ -118,14 +125,16 @@ final class ClientTable: Sendable {
         state.withLock { state in
             lastSeen.withLock { $0 = .now }
             guard var client = state.clients[processID] else { return [] }
+            state.connections -= 1
             state.users[client.userID]?.connections -= 1
-            if state.users[client.userID]?.isEmpty == true { state.users[client.userID] = nil }
             client.connections -= 1
             guard client.connections <= 0 else {
                 state.clients[processID] = client
                 return []
             }
             state.clients[processID] = nil
+            state.users[client.userID]?.contexts -= client.contexts.count
+            if state.users[client.userID]?.isEmpty == true { state.users[client.userID] = nil }
             return client.contexts
         }
     }
@@ -151,15 +160,26 @@ final class ClientTable: Sendable {
     }
 
     /// Why `request` of `processID` is refused before it reaches the engine, if it is: a process
-    /// that holds its share of contexts gets no more (another process's keep working).
+    /// (or a user) that holds its share of contexts gets no more, and another's keep working.
     func refusal(of request: EngineRequest, by processID: Int32) -> KeychainError? {
         guard case .makeContext = request else { return nil }
-        let held = state.withLock { $0.clients[processID]?.contexts.count ?? 0 }
-        guard held >= limits.contextsPerProcess else { return nil }
-        return KeychainError(
-            .quotaExceeded,
-            "this process holds \(held) authentication contexts, the most one may; release some (invalidate them)"
-        )
+        let (held, ofUser) = state.withLock { state -> (Int, Int) in
+            guard let client = state.clients[processID] else { return (0, 0) }
+            return (client.contexts.count, state.users[client.userID]?.contexts ?? 0)
+        }
+        if held >= limits.contextsPerProcess {
+            return KeychainError(
+                .quotaExceeded,
+                "this process holds \(held) authentication contexts, the most one may; release some (invalidate them)"
+            )
+        }
+        if ofUser >= limits.contextsPerUser {
+            return KeychainError(
+                .quotaExceeded,
+                "this user's programs hold \(ofUser) authentication contexts, the most they may; release some"
+            )
+        }
+        return nil
     }
 
     /// The user of process `processID`, while it is connected.
@@ -188,9 +208,19 @@ final class ClientTable: Sendable {
     func note(_ request: EngineRequest, _ response: EngineResponse, by processID: Int32) {
         switch (request, response) {
         case (.makeContext, .context(let context)):
-            state.withLock { _ = $0.clients[processID]?.contexts.insert(context) }
+            state.withLock { state in
+                guard let userID = state.clients[processID]?.userID,
+                    state.clients[processID]?.contexts.insert(context).inserted == true
+                else { return }
+                state.users[userID, default: User()].contexts += 1
+            }
         case (.releaseContext(let context), _):
-            state.withLock { _ = $0.clients[processID]?.contexts.remove(context) }
+            state.withLock { state in
+                guard let userID = state.clients[processID]?.userID,
+                    state.clients[processID]?.contexts.remove(context) != nil
+                else { return }
+                state.users[userID]?.contexts -= 1
+            }
         default:
             break
         }

@@ -60,6 +60,23 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         switch PeerCredentials.of(context.channel) {
         case .success(let peer):
+            userID = peer.userID
+            // Counted first: a connection past the client's share costs the daemon nothing more.
+            guard clients.connect(peer.processID, userID: peer.userID) else {
+                logger.notice(
+                    "refused a connection past the client's limit",
+                    metadata: ["keychain.peer.uid": "\(peer.userID)"]
+                )
+                Self.refuse(
+                    context.channel,
+                    KeychainError(
+                        .quotaExceeded,
+                        "this program (or this user) has as many connections to the keychain daemon open as it may"
+                    )
+                )
+                return
+            }
+            processID = peer.processID
             guard let assigned = roster.responder(peer.userID) else {
                 logger.warning(
                     "refused a connection from another user",
@@ -77,22 +94,6 @@ final class ConnectionHandler: ChannelInboundHandler {
                     metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"]
                 )
             }
-            guard clients.connect(peer.processID, userID: peer.userID) else {
-                logger.notice(
-                    "refused a connection past the client's limit",
-                    metadata: ["keychain.peer.uid": "\(peer.userID)"]
-                )
-                Self.refuse(
-                    context.channel,
-                    KeychainError(
-                        .quotaExceeded,
-                        "this program (or this user) has as many connections to the keychain daemon open as it may"
-                    )
-                )
-                return
-            }
-            processID = peer.processID
-            userID = peer.userID
             // The process, pinned, so that a PID reused meanwhile cannot lend its identity.
             let handle = PeerCredentials.processHandle(of: context.channel)
             programName = peer.programName
@@ -188,12 +189,27 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: Requests
 
+    /// The decoder set aside each frame's bytes against its user's share (``FrameDecoder``): they
+    /// are returned once the request is answered, or refused, here or on the pool.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let message = unwrapInboundIn(data)
+        if serve(message, context: context) == .answered {
+            clients.releaseFrame(message.count, userID: userID)
+        }
+    }
+
+    private enum Served {
+        /// Answered, refused or dropped: the frame's bytes can be returned.
+        case answered
+        /// Running on the pool, which returns them when it ends.
+        case running
+    }
+
+    private func serve(_ message: [UInt8], context: ChannelHandlerContext) -> Served {
         if let pendingAnswer {
             self.pendingAnswer = nil
             pendingAnswer.succeed(message)
-            return
+            return .answered
         }
         guard context.channel.isWritable else {
             // Replies wait for this client beyond the channel's high-water mark and it sends more
@@ -201,19 +217,19 @@ final class ConnectionHandler: ChannelInboundHandler {
             // and answering would pile replies up in the daemon's memory.
             logger.notice("closed a connection that sent requests without reading its replies")
             context.close(promise: nil)
-            return
+            return .answered
         }
         guard let processID, !isBusy else {
             logger.notice("closed a connection that sent a request before its previous one was answered")
             context.close(promise: nil)
-            return
+            return .answered
         }
         guard let responder else {
             // This user's keychain cannot be opened: every request gets that error.
             let error = refusal ?? KeychainError(.notAvailable, "no keychain serves this user")
             let reply = (try? EngineWire.encode(EngineResponse.keychainError(error))) ?? []
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
-            return
+            return .answered
         }
         isBusy = true
         let channel = context.channel
@@ -247,7 +263,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             clients.requestEnded()
             isBusy = false
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
-            return
+            return .answered
         }
         var answersHere = request?.isBrief ?? true
         if case .search? = request, identity != .unsandboxed { answersHere = false }
@@ -259,12 +275,12 @@ final class ConnectionHandler: ChannelInboundHandler {
             clients.requestEnded()
             isBusy = false
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
-            return
+            return .answered
         }
         // Evaluations wait for people: a process may keep only a few waiting, and all of them
         // together only part of the pool, so that prompts nobody answers cannot stop other work.
         let isEvaluation = request?.isEvaluation == true
-        if isEvaluation && !clients.startEvaluation(by: processID) {
+        if isEvaluation && !clients.startEvaluation(by: processID, userID: userID) {
             let refusal = AuthenticationFailure(
                 .systemCancel,
                 "too many authentications are waiting; try again when one has ended"
@@ -273,13 +289,15 @@ final class ConnectionHandler: ChannelInboundHandler {
             clients.requestEnded()
             isBusy = false
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
-            return
+            return .answered
         }
+        let frameBytes = message.count
         pool.runIfActive(eventLoop: context.eventLoop) {
             responder.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
             }
         }.whenComplete { result in
+            clients.releaseFrame(frameBytes, userID: userID)
             if isEvaluation { clients.endEvaluation(by: processID, userID: userID) }
             clients.requestEnded()
             handler.value.isBusy = false
@@ -291,5 +309,6 @@ final class ConnectionHandler: ChannelInboundHandler {
                 channel.close(promise: nil)
             }
         }
+        return .running
     }
 }

@@ -39,6 +39,9 @@ import CoreFoundation
 /// - `quota = BYTES` (a number, with `K`, `M` or `G`), or `none`: the most a keychain's database
 ///   may hold; by default none in user mode (the files count against the user's disk quota) and
 ///   ``systemQuota`` in system mode, whose files count against nobody's.
+/// - `serve-uids-without-account = yes` (system mode): serve a uid the user database does not know
+///   (a container's); by default such a uid is refused, since a user with subordinate uids
+///   (`/etc/subuid`) could otherwise take a share of the daemon for each of thousands of them.
 /// - `system-bus = unix:path=…`: the system bus where logind and fprintd are trusted (by default
 ///   the standard one; `DBUS_SYSTEM_BUS_ADDRESS` is not taken from the environment).
 ///
@@ -54,6 +57,9 @@ struct DaemonSettings: Equatable {
     /// The most bytes a keychain's database may hold: `.some(nil)` for no limit, `nil` for the
     /// mode's default.
     var quota: Int??
+
+    /// Whether a system-mode daemon serves uids without an account.
+    var servesUidsWithoutAccount = false
 
     /// The quota of each user's keychain in system mode unless the configuration says otherwise.
     static let systemQuota = 256 << 20
@@ -126,6 +132,11 @@ struct DaemonSettings: Equatable {
                     throw problem("quota must be a number of bytes (with K, M or G) or none")
                 }
                 settings.quota = .some(bytes)
+            case "serve-uids-without-account":
+                guard value == "yes" || value == "no" else {
+                    throw problem("serve-uids-without-account must be yes or no")
+                }
+                settings.servesUidsWithoutAccount = value == "yes"
             case "system-bus":
                 guard value.hasPrefix("unix:"), !value.contains("\0") else {
                     throw problem("system-bus must be a unix: address")

@@ -22,6 +22,12 @@ enum DescriptorLimit {
     /// The most descriptors the daemon asks for.
     static let wanted: rlim_t = 65_536
 
+    /// The soft limit in force.
+    static var current: rlim_t {
+        var limit = rlimit()
+        return getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit.rlim_cur : 1024
+    }
+
     /// Raises the soft limit; the limit in force afterwards.
     @discardableResult
     static func raise() -> rlim_t {

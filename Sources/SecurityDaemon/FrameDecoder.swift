@@ -17,10 +17,12 @@ import NIOCore
 /// Cuts the daemon's input into messages: a 4-byte length, then that many bytes (``EngineFrame``).
 ///
 /// A length of zero or above the limit is thrown as ``FrameError/malformed``, which closes the
-/// connection; a frame that is still arriving waits for the rest, its announced length counted
-/// against its user's share (``ClientTable/reserveFrame(_:userID:)``): a user whose connections
-/// announce large frames and trickle them holds at most that share of the daemon's memory
-/// (``FrameError/overLimit``, answered with `errSecQuotaExceeded`).
+/// connection; a frame that is still arriving waits for the rest. Every frame's length counts
+/// against its user's share (``ClientTable/reserveFrame(_:userID:)``) from its header until its
+/// request is answered — the handler returns it (``ConnectionHandler``) — so a user whose
+/// connections announce large frames and trickle them, or send whole ones faster than the daemon
+/// answers, holds at most that share of the daemon's memory (``FrameError/overLimit``, answered
+/// with `errSecQuotaExceeded`).
 struct FrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = [UInt8]
 
@@ -39,13 +41,13 @@ struct FrameDecoder: ByteToMessageDecoder {
             return .needMoreData
         }
         guard let length = EngineFrame.length(ofHeader: header) else { throw FrameError.malformed }
-        guard buffer.readableBytes >= EngineFrame.headerLength + length else {
-            try reserve(length, context: context)
-            return .needMoreData
-        }
-        release()
+        // Set aside once per frame, when its header is first seen.
+        try reserve(length, context: context)
+        guard buffer.readableBytes >= EngineFrame.headerLength + length else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: EngineFrame.headerLength)
         guard let message = buffer.readBytes(length: length) else { return .needMoreData }
+        // What was set aside is now the handler's to return, once the request is answered.
+        reserved = 0
         context.fireChannelRead(wrapInboundOut(message))
         return .continue
     }
@@ -62,6 +64,9 @@ struct FrameDecoder: ByteToMessageDecoder {
     }
 
     /// Sets aside `length` bytes for the frame now arriving (once per frame).
+    ///
+    /// The reservation of a frame that never arrives whole is returned when the connection ends
+    /// (``decodeLast(context:buffer:seenEOF:)``).
     private mutating func reserve(_ length: Int, context: ChannelHandlerContext) throws {
         guard reserved == 0 else { return }
         if userID == nil, case .success(let peer) = PeerCredentials.of(context.channel) { userID = peer.userID }
@@ -70,7 +75,7 @@ struct FrameDecoder: ByteToMessageDecoder {
         reserved = length
     }
 
-    /// Returns what was set aside for a frame that has arrived, or never will.
+    /// Returns what was set aside for a frame that never will arrive whole.
     private mutating func release() {
         guard reserved > 0, let userID else { return }
         clients.releaseFrame(reserved, userID: userID)

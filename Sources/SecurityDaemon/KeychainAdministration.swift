@@ -43,14 +43,9 @@ struct KeychainAdministration {
     }
 
     /// Every keychain in the state folder, by uid.
-    func entries(account: (UInt32) -> AccountBinding = AccountBinding.current) throws -> [Entry] {
+    func entries() throws -> [Entry] {
         try FileManager.default.contentsOfDirectory(atPath: state.path).compactMap(UInt32.init).sorted().map {
-            userID in
-            Entry(
-                userID: userID,
-                recorded: try AccountBinding.recorded(in: folder(of: userID)),
-                current: account(userID)
-            )
+            try entry($0)
         }
     }
 
@@ -87,11 +82,10 @@ struct KeychainAdministration {
         guard FileManager.default.fileExists(atPath: folder(of: userID).path) else {
             throw AdministrationError("no keychain is kept for uid \(userID) in \(state.path)")
         }
-        return Entry(
-            userID: userID,
-            recorded: try AccountBinding.recorded(in: folder(of: userID)),
-            current: AccountBinding.current(userID)
-        )
+        guard let current = AccountBinding.current(userID) else {
+            throw AdministrationError("the user database cannot be read now (uid \(userID)); try again")
+        }
+        return Entry(userID: userID, recorded: try AccountBinding.recorded(in: folder(of: userID)), current: current)
     }
 
     struct AdministrationError: Error, CustomStringConvertible {

@@ -211,7 +211,8 @@ struct SecurityDaemon: AsyncParsableCommand {
         let settings = try Self.settings(from: config ?? DaemonSettings.systemFile, logger: logger)
         let keychains = try SystemKeychains(
             state: state,
-            configuration: settings.engineConfiguration(logger: logger, systemMode: true)
+            configuration: settings.engineConfiguration(logger: logger, systemMode: true),
+            servesUidsWithoutAccount: settings.servesUidsWithoutAccount
         )
         // One daemon per state folder; its lock lives there, the daemon's own.
         guard let instance = try SingleInstance.acquire(lockPath: state.appendingPathComponent("securityd.lock").path)

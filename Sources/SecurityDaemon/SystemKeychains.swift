@@ -30,8 +30,10 @@ final class SystemKeychains: Sendable {
     private var logger: Logger { configuration.logger }
     /// The keychains open now, each with the account it was opened for.
     private let responders = LockedState<[UInt32: (responder: EngineResponder, account: AccountBinding)]>([:])
+    /// Whether a uid the user database does not know is served (`serve-uids-without-account`).
+    private let servesUidsWithoutAccount: Bool
     /// The account of a uid now (the user database).
-    private let account: @Sendable (UInt32) -> AccountBinding
+    private let account: @Sendable (UInt32) -> AccountBinding?
     /// Accounts looked up in the last ``accountCheckInterval``, by uid: a user who opens
     /// connections by the thousand does not make the daemon read the user database as often.
     private let recentAccounts = LockedState<[UInt32: (account: AccountBinding, at: ContinuousClock.Instant)]>([:])
@@ -42,8 +44,10 @@ final class SystemKeychains: Sendable {
     init(
         state: URL,
         configuration: DeviceConfiguration,
-        account: @escaping @Sendable (UInt32) -> AccountBinding = AccountBinding.current
+        servesUidsWithoutAccount: Bool = false,
+        account: @escaping @Sendable (UInt32) -> AccountBinding? = AccountBinding.current
     ) throws(KeychainError) {
+        self.servesUidsWithoutAccount = servesUidsWithoutAccount
         try PrivateDirectory.prepare(state)
         self.state = state
         self.configuration = configuration
@@ -76,7 +80,15 @@ final class SystemKeychains: Sendable {
     /// recorded for another account, or for an account that is gone, is refused; an open one
     /// whose account changed is locked and closed first.
     func responder(for userID: UInt32) throws(KeychainError) -> EngineResponder {
-        let account = currentAccount(userID)
+        guard let account = currentAccount(userID) else {
+            throw KeychainError(.notAvailable, "the user database cannot be read now; try again")
+        }
+        guard !account.isNoAccount || servesUidsWithoutAccount else {
+            throw KeychainError(
+                .notAvailable,
+                "uid \(userID) has no account here, and the keychain daemon serves accounts only (serve-uids-without-account = yes in its configuration serves others)"
+            )
+        }
         return try responders.withLock {
             (
                 responders: inout [UInt32: (responder: EngineResponder, account: AccountBinding)]
@@ -119,13 +131,14 @@ final class SystemKeychains: Sendable {
         }
     }
 
-    /// The account of `userID`, looked up at most once per ``accountCheckInterval``.
-    private func currentAccount(_ userID: UInt32) -> AccountBinding {
+    /// The account of `userID`, looked up at most once per ``accountCheckInterval``; `nil` when
+    /// the user database cannot be read now (not remembered).
+    private func currentAccount(_ userID: UInt32) -> AccountBinding? {
         let now = ContinuousClock.now
         if let recent = recentAccounts.withLock({ $0[userID] }), now - recent.at < Self.accountCheckInterval {
             return recent.account
         }
-        let looked = account(userID)
+        guard let looked = account(userID) else { return nil }
         recentAccounts.withLock { $0[userID] = (looked, now) }
         return looked
     }

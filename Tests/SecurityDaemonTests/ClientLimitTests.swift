@@ -197,12 +197,12 @@ import Testing
             #expect(table.connect(processID, userID: 1000))
         }
         for processID in Int32(1)...Int32(limits.evaluationsPerUser) {
-            #expect(table.startEvaluation(by: processID))
+            #expect(table.startEvaluation(by: processID, userID: 1000))
         }
-        #expect(!table.startEvaluation(by: Int32(limits.evaluationsPerUser + 1)))
+        #expect(!table.startEvaluation(by: Int32(limits.evaluationsPerUser + 1), userID: 1000))
         // Another user's process is still taken.
         #expect(table.connect(5000, userID: 1001))
-        #expect(table.startEvaluation(by: 5000))
+        #expect(table.startEvaluation(by: 5000, userID: 1001))
         // Connections: a user past their share is refused, the next user is not.
         var processID: Int32 = 100
         while table.connect(processID, userID: 1000) { processID += 1 }
@@ -212,6 +212,22 @@ import Testing
         #expect(!table.connect(5000, userID: 1000))
         // Ended evaluations give their room back.
         table.endEvaluation(by: 1, userID: 1000)
-        #expect(table.startEvaluation(by: Int32(limits.evaluationsPerUser + 1)))
+        #expect(table.startEvaluation(by: Int32(limits.evaluationsPerUser + 1), userID: 1000))
+    }
+
+    /// An evaluation goes on after its process's connections closed (it waits on the pool): the
+    /// process that reconnects meanwhile finds it still counted, and its end is not taken from
+    /// anything else.
+    @Test func anEvaluationCountsUntilItEndsWhateverTheConnectionsDo() {
+        let table = ClientTable(limits: .singleUser)
+        let limits = ClientLimits.singleUser
+        #expect(table.connect(7, userID: 1000))
+        for _ in 0..<limits.evaluationsPerProcess { #expect(table.startEvaluation(by: 7, userID: 1000)) }
+        _ = table.disconnect(7)
+        #expect(table.connect(7, userID: 1000))
+        #expect(!table.startEvaluation(by: 7, userID: 1000))
+        for _ in 0..<limits.evaluationsPerProcess { table.endEvaluation(by: 7, userID: 1000) }
+        for _ in 0..<limits.evaluationsPerProcess { #expect(table.startEvaluation(by: 7, userID: 1000)) }
+        #expect(!table.startEvaluation(by: 7, userID: 1000))
     }
 }

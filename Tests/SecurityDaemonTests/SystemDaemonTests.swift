@@ -59,7 +59,8 @@ struct SystemDaemonTests {
             process = Process()
             process.executableURL = PrivateDaemon.executable
             try PrivateDaemon.writeSettings(
-                ["passcode-cost": "testing"].merging(settings) { $1 },
+                // The test users are bare uids (no accounts), which an installed daemon refuses.
+                ["passcode-cost": "testing", "serve-uids-without-account": "yes"].merging(settings) { $1 },
                 to: root.appendingPathComponent("securityd.conf")
             )
             process.arguments = [
@@ -180,6 +181,17 @@ struct SystemDaemonTests {
             input: ""
         )
         #expect(output.status != 0 && output.stdout.isEmpty, "\(output.stderr)")
+    }
+
+    /// By default a uid the user database does not know is refused: a user's subordinate uids
+    /// (thousands, through a user namespace) would each take a share of the daemon.
+    @Test(.enabled(if: PrivateDaemon.canSwitchUsers, "needs root and setpriv to run clients as several users"))
+    func aUidWithoutAnAccountIsRefusedByDefault() throws {
+        let daemon = try SystemDaemon(settings: ["serve-uids-without-account": "no"])
+        defer { daemon.stop() }
+        let output = try daemon.tool(Self.alice, ["add-generic-password", "-a", "me", "-s", "Mail", "-w", "x"])
+        #expect(output.status != 0 && output.stderr.contains("has no account here"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.state.appendingPathComponent("\(Self.alice)").path))
     }
 
     /// The daemon's files count against no user's disk quota: each user's keychain has one of its

@@ -32,6 +32,9 @@ package final class DaemonTransport: EngineTransport {
     private static let inFlight = NSCondition()
     nonisolated(unsafe) private static var running = 0
 
+    /// The key of this thread's depth of calls in flight, in its thread dictionary.
+    private static let depthKey = "swift-keychain.daemon-calls"
+
     /// The most calls this process has in flight at once: half of the connections the daemon
     /// allows a process.
     package static let maximumConnections = 32
@@ -55,15 +58,27 @@ package final class DaemonTransport: EngineTransport {
         _ message: [UInt8],
         receive: @escaping @Sendable (_ reply: [UInt8]) throws(KeychainError) -> ReplyStep
     ) throws(KeychainError) -> EngineResponse {
-        Self.inFlight.lock()
-        while Self.running >= Self.maximumConnections { Self.inFlight.wait() }
-        Self.running += 1
-        Self.inFlight.unlock()
-        defer {
+        // A call made while this thread's own call waits (a prompt of the program's that uses the
+        // keychain) is not held back by that call's slot, and no call waits for a slot long: the
+        // limit keeps a busy program under the daemon's share, it must never deadlock one.
+        let thread = Thread.current.threadDictionary
+        let depth = thread[Self.depthKey] as? Int ?? 0
+        thread[Self.depthKey] = depth + 1
+        defer { thread[Self.depthKey] = depth }
+        if depth == 0 {
+            let deadline = Date().addingTimeInterval(5)
             Self.inFlight.lock()
-            Self.running -= 1
-            Self.inFlight.signal()
+            while Self.running >= Self.maximumConnections && Self.inFlight.wait(until: deadline) {}
+            Self.running += 1
             Self.inFlight.unlock()
+        }
+        defer {
+            if depth == 0 {
+                Self.inFlight.lock()
+                Self.running -= 1
+                Self.inFlight.signal()
+                Self.inFlight.unlock()
+            }
         }
         let frame = EngineFrame.header(forLength: message.count) + message
         if let reused = idleConnection() {

@@ -53,7 +53,10 @@ struct LoadRun: ParsableCommand {
         try FileManager.default.copyItem(at: ChildProcess.executable, to: stress)
         let socket = root.appendingPathComponent("run/socket").path
         let settings = root.appendingPathComponent("securityd.conf")
-        try Data("passcode-cost = testing\npinentry = none\n".utf8).write(to: settings)
+        // Its users are bare uids, without accounts.
+        try Data("passcode-cost = testing\npinentry = none\nserve-uids-without-account = yes\n".utf8).write(
+            to: settings
+        )
         let daemon = try ChildProcess.start(
             ChildProcess.executable.deletingLastPathComponent().appendingPathComponent("securityd"),
             [
