@@ -182,11 +182,6 @@ final class ClientTable: Sendable {
         return nil
     }
 
-    /// The user of process `processID`, while it is connected.
-    func userID(of processID: Int32) -> UInt32? {
-        state.withLock { $0.clients[processID]?.userID }
-    }
-
     /// `request` as process `processID` may send it: a context reference that process did not make
     /// (or has released) stands for one nobody was given, which earns nothing and ends nothing.
     ///
