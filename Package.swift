@@ -61,6 +61,9 @@ let package = Package(
         // the conversations held over it: systemd-logind's lock and sleep signals for securityd,
         // fprintd's fingerprint readers for the engine. Calls only: whom to believe is decided in Swift.
         .target(name: "CSDBus"),
+        // D-Bus in Swift over CSDBus: connections to the session and system bus, names, objects
+        // served, calls, signals and peer credentials, with values read and written generically.
+        .target(name: "KeychainBus", dependencies: ["CSDBus", "KeychainCore"]),
         // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
         // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
         .target(

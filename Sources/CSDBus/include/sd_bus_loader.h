@@ -14,6 +14,7 @@
 #ifndef C_SD_BUS_LOADER_H
 #define C_SD_BUS_LOADER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // The sd-bus entry points the keychain uses, as libsystemd exports them (sd-bus.h), resolved at
@@ -51,6 +52,37 @@ struct c_sd_bus_api {
     int (*error_has_name)(const sd_bus_error *e, const char *name);
     void (*error_free)(sd_bus_error *e);
     sd_bus *(*flush_close_unref)(sd_bus *bus);
+
+    // The session bus, a provider's names and objects, and messages built and read one value at a
+    // time (what a provider needs that the conversations above do not).
+    int (*open_user)(sd_bus **ret);
+    int (*request_name)(sd_bus *bus, const char *name, uint64_t flags);
+    int (*release_name)(sd_bus *bus, const char *name);
+    int (*get_unique_name)(sd_bus *bus, const char **unique);
+    int (*add_fallback)(sd_bus *bus, sd_bus_slot **slot, const char *prefix, sd_bus_message_handler_t callback, void *userdata);
+    int (*get_fd)(sd_bus *bus);
+    int (*get_events)(sd_bus *bus);
+    int (*get_timeout)(sd_bus *bus, uint64_t *timeout_usec);
+    int (*send)(sd_bus *bus, sd_bus_message *m, uint64_t *cookie);
+    int (*call)(sd_bus *bus, sd_bus_message *m, uint64_t usec, sd_bus_error *ret_error, sd_bus_message **reply);
+    int (*message_new_method_call)(sd_bus *bus, sd_bus_message **m, const char *destination, const char *path,
+                                   const char *interface, const char *member);
+    int (*message_new_method_return)(sd_bus_message *call, sd_bus_message **m);
+    int (*message_new_method_error)(sd_bus_message *call, sd_bus_message **m, const sd_bus_error *e);
+    int (*message_new_signal)(sd_bus *bus, sd_bus_message **m, const char *path, const char *interface, const char *member);
+    int (*message_get_type)(sd_bus_message *m, uint8_t *type);
+    const char *(*message_get_interface)(sd_bus_message *m);
+    const char *(*message_get_signature)(sd_bus_message *m, int complete);
+    int (*message_get_expect_reply)(sd_bus_message *m);
+    int (*message_append_basic)(sd_bus_message *m, char type, const void *p);
+    int (*message_append_array)(sd_bus_message *m, char type, const void *ptr, size_t size);
+    int (*message_open_container)(sd_bus_message *m, char type, const char *contents);
+    int (*message_close_container)(sd_bus_message *m);
+    int (*message_read_basic)(sd_bus_message *m, char type, void *p);
+    int (*message_read_array)(sd_bus_message *m, char type, const void **ptr, size_t *size);
+    int (*message_peek_type)(sd_bus_message *m, char *type, const char **contents);
+    sd_bus_message *(*message_ref)(sd_bus_message *m);
+    int (*error_is_set)(const sd_bus_error *e);
 };
 
 /// Loads libsystemd and resolves every entry point into `*api`: the library, to give to
