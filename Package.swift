@@ -189,10 +189,13 @@ let package = Package(
             dependencies: [
                 "CKeychainSystem",
                 "CSDBus",
+                "KeychainBus",
                 "KeychainContract",
                 "KeychainDevice",
                 "KeychainCore",
                 "KeychainEngine",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -58,3 +58,13 @@ int c_keychain_pidfd_is_alive(int pidfd) {
     return -1;
 #endif
 }
+
+int c_keychain_pidfd_open(int pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

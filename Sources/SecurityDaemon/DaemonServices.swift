@@ -30,6 +30,8 @@ struct DaemonServices {
     var enginesOfUser: @Sendable (_ userID: UInt32?) -> [any Engine]
     /// How long without requests before every keychain locks; `nil` never.
     var autoLock: Duration?
+    /// The Secret Service on the session bus, when the daemon serves it.
+    var secretService: SecretServiceFrontDoor? = nil
     var logger: Logger
 
     /// The services, in the order they start; the first to end successfully ends the group.
@@ -47,6 +49,9 @@ struct DaemonServices {
             services.append(
                 .init(service: AutoLock(engines: engines, clients: clients, logger: logger, after: autoLock))
             )
+        }
+        if let secretService {
+            services.append(.init(service: secretService))
         }
         if let bus = loginBus {
             services.append(.init(service: LoginSessionWatch(bus: bus, engines: enginesOfUser, logger: logger)))

@@ -13,6 +13,7 @@
 
 import ArgumentParser
 import Foundation
+import KeychainBus
 import KeychainContract
 import KeychainCore
 import KeychainEngine
@@ -70,6 +71,15 @@ struct SecurityDaemon: AsyncParsableCommand {
 
     @Flag(
         help:
+            "Also serve the freedesktop Secret Service (org.freedesktop.secrets) on the session bus, so that every program that keeps secrets through libsecret keeps them in this keychain."
+    )
+    var secretService = false
+
+    @Flag(help: "With --secret-service: take org.freedesktop.secrets from the program that owns it (gnome-keyring, KWallet).")
+    var replace = false
+
+    @Flag(
+        help:
             "Serve every user's keychain, each kept in --state-directory where only this daemon can read it, on /run/swift-keychain/socket. Run it as a dedicated system user."
     )
     var system = false
@@ -97,6 +107,14 @@ struct SecurityDaemon: AsyncParsableCommand {
     var removeKeychain: UInt32?
 
     func validate() throws {
+        if replace && !secretService {
+            throw ValidationError("--replace goes with --secret-service")
+        }
+        if system && secretService {
+            throw ValidationError(
+                "--secret-service serves one user's session bus: run it in the user's own securityd, not with --system"
+            )
+        }
         if !system && (listKeychains || adoptKeychain != nil || removeKeychain != nil) {
             throw ValidationError("--list-keychains, --adopt-keychain and --remove-keychain go with --system")
         }
@@ -171,6 +189,21 @@ struct SecurityDaemon: AsyncParsableCommand {
             throw error
         }
         var responder = EngineResponder(engine: engine, prompts: .daemon(pinentry: settings.makePinentry()))
+        var secretServiceDoor: SecretServiceFrontDoor?
+        if secretService {
+            do {
+                secretServiceDoor = try SecretServiceFrontDoor.open(
+                    engine: engine,
+                    pinentry: settings.makePinentry(),
+                    replace: replace,
+                    logger: logger
+                )
+            } catch {
+                logger.error("cannot serve the Secret Service: \(error.message)")
+                readiness.report(.failed(KeychainError(.notAvailable, "cannot serve the Secret Service: \(error.message)")))
+                throw ExitCode(1)
+            }
+        }
         let watch = HomeWatch(home: home.url)
         responder.admission = { watch.problem() }
         responder.applications = ApplicationRegistry(engine: engine)
@@ -180,7 +213,8 @@ struct SecurityDaemon: AsyncParsableCommand {
         service.readiness = readiness
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         var lifetime = DaemonLifetime(watch: watch, clients: clients, logger: logger)
-        lifetime.exitWhenIdle = exitWhenIdle.map { .seconds(max(1, $0)) }
+        // The Secret Service's clients are on the bus, not the socket: a daemon serving it stays.
+        lifetime.exitWhenIdle = secretService ? nil : exitWhenIdle.map { .seconds(max(1, $0)) }
         let owner = geteuid()
         let services = DaemonServices(
             server: service,
@@ -189,6 +223,7 @@ struct SecurityDaemon: AsyncParsableCommand {
             engines: { [engine] },
             enginesOfUser: { userID in userID == nil || userID == owner ? [engine] : [] },
             autoLock: autoLockAfter(settings),
+            secretService: secretServiceDoor,
             logger: logger
         )
         do {

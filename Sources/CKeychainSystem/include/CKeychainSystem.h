@@ -31,4 +31,7 @@ int c_keychain_disable_core_files(void);
 /// there is no `pidfd_send_signal`).
 int c_keychain_pidfd_is_alive(int pidfd);
 
+/// A pidfd for process `pid` (`pidfd_open`), or -1 with `errno` where there is none.
+int c_keychain_pidfd_open(int pid);
+
 #endif

@@ -1,0 +1,87 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainBus
+import KeychainContract
+import KeychainCore
+import Logging
+import ServiceLifecycle
+
+/// `securityd --secret-service`: the Secret Service of the daemon's keychain on the user's session
+/// bus, as `org.freedesktop.secrets`, run on a thread of its own beside the socket server.
+struct SecretServiceFrontDoor: Service {
+    /// The well-known name of the Secret Service.
+    static let name = "org.freedesktop.secrets"
+
+    let bus: BusConnection
+    let provider: SecretServiceProvider
+    let logger: Logger
+
+    /// Connects to the session bus, serves the provider's objects and takes the name (from its
+    /// owner with `replace`); an error names the owner when the name is taken.
+    static func open(
+        engine: any Engine,
+        pinentry: Pinentry?,
+        replace: Bool,
+        logger: Logger
+    ) throws(BusError) -> SecretServiceFrontDoor {
+        let bus = try BusConnection.open(.session)
+        // Where the person is: the daemon's own desktop session (a user unit imports it).
+        let environment = ProcessInfo.processInfo.environment
+        let target = PromptTarget(
+            kind: .terminal,
+            display: environment.filter { PromptTarget.displayVariables.contains($0.key) }
+        )
+        let provider = SecretServiceProvider(
+            bus: bus,
+            engine: engine,
+            userID: geteuid(),
+            baseline: nil,
+            logger: logger
+        ) { program in
+            guard let pinentry else { return .unavailable }
+            let question = PromptQuestion(
+                purpose: .devicePasscode,
+                reason: "Unlock the keychain to give its secrets to programs through the Secret Service."
+            )
+            return pinentry.ask(question, program: program, target: target) ?? .unavailable
+        }
+        try provider.start()
+        try bus.requestName(name, replace: replace)
+        logger.info("serving the Secret Service (org.freedesktop.secrets) on the session bus")
+        return SecretServiceFrontDoor(bus: bus, provider: provider, logger: logger)
+    }
+
+    func run() async throws {
+        let stopping = LockedState(false)
+        await cancelWhenGracefulShutdown {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    // sd-bus blocks: a thread of its own, never one of the cooperative pool's.
+                    let thread = Thread { [bus, logger, provider] in
+                        if bus.run(until: { stopping.withLock { $0 } }) {
+                            logger.warning("the session bus connection closed: the Secret Service is no longer served")
+                        }
+                        withExtendedLifetime(provider) {}
+                        done.resume()
+                    }
+                    thread.name = "securityd secret service"
+                    thread.start()
+                }
+            } onCancel: {
+                stopping.withLock { $0 = true }
+            }
+        }
+    }
+}

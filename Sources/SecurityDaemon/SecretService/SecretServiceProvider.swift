@@ -1,0 +1,202 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import KeychainBus
+import KeychainContract
+import KeychainCore
+import Logging
+
+/// The freedesktop Secret Service (specification 0.2) for one user's keychain, on that user's
+/// session bus: `org.freedesktop.secrets`.
+///
+/// Every call runs on the bus connection's thread, so the provider's state needs no lock; only a
+/// prompt's conversation with a person runs elsewhere, and comes back through
+/// ``BusConnection/perform(_:)``.
+final class SecretServiceProvider: @unchecked Sendable {
+    let bus: BusConnection
+    let store: SecretStore
+    let userID: UInt32
+    let baseline: ClientIdentity.Confinement?
+    /// Asks the person for the keychain's passcode on behalf of a program.
+    let askPasscode: @Sendable (_ program: String?) -> PasscodePrompt.Reply?
+    let logger: Logger
+
+    var callers: [String: SecretCaller] = [:]
+    var sessions: [String: SecretSession] = [:]
+    var prompts: [String: SecretPrompt] = [:]
+    /// gnome-keyring's `session` collection: items kept in memory only, by group.
+    var memory: [String: [String: (item: SecretItem, secret: Data)]] = [:]
+    /// What a search of a locked keychain can still answer: the attribute pairs of the items seen
+    /// while it was unlocked, by group and item path, as keyed hashes under a key of this run.
+    var lockedIndex: [String: [String: Set<Data>]] = [:]
+    let indexKey = SymmetricKey(size: .bits256)
+    var nextNumber = 0
+
+    /// How many sessions and open prompts one connection may hold.
+    static let sessionLimit = 64
+    static let promptLimit = 8
+    /// The largest label, attribute map and secret taken.
+    static let labelLimit = 4_096
+    static let attributeLimit = 256
+    static let attributeSizeLimit = 65_536
+    static let secretLimit = 1 << 20
+
+    init(
+        bus: BusConnection,
+        engine: any Engine,
+        userID: UInt32,
+        baseline: ClientIdentity.Confinement?,
+        logger: Logger,
+        askPasscode: @escaping @Sendable (String?) -> PasscodePrompt.Reply?
+    ) {
+        self.bus = bus
+        self.store = SecretStore(engine: engine)
+        self.userID = userID
+        self.baseline = baseline
+        self.logger = logger
+        self.askPasscode = askPasscode
+    }
+
+    /// Serves the provider's objects on the bus and forgets what a connection held when it leaves.
+    func start() throws(BusError) {
+        try bus.serve { [unowned self] call in handle(call) }
+        try bus.watch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
+        ) { [unowned self] signal in
+            guard signal.arguments.count == 3, let name = signal.arguments[0].string,
+                signal.arguments[2].string == "", name.hasPrefix(":")
+            else { return }
+            disconnected(name)
+        }
+    }
+
+    private func disconnected(_ name: String) {
+        callers[name] = nil
+        sessions = sessions.filter { $0.value.owner != name }
+        for (path, prompt) in prompts where prompt.owner == name {
+            prompt.cancel()
+            prompts[path] = nil
+        }
+    }
+
+    // MARK: Dispatch
+
+    private func handle(_ call: BusCall) {
+        do throws(BusError) {
+            call.reply(try answer(call))
+        } catch {
+            call.fail(error)
+        }
+    }
+
+    private func answer(_ call: BusCall) throws(BusError) -> [BusValue] {
+        switch call.interface {
+        case "org.freedesktop.DBus.Introspectable" where call.member == "Introspect":
+            return [.string(try introspection(of: call.path))]
+        case "org.freedesktop.DBus.Peer" where call.member == "Ping":
+            return []
+        default:
+            break
+        }
+        let caller = try caller(call.sender)
+        guard let path = SecretPath(call.path), try exists(path, caller: caller) else {
+            throw SecretError.noSuchObject("no object at \(call.path)")
+        }
+        if call.interface == "org.freedesktop.DBus.Properties" {
+            return try properties(call, path: path, caller: caller)
+        }
+        switch path {
+        case .service: return try service(call, caller: caller)
+        case .collection, .alias: return try collection(call, path: path, caller: caller)
+        case .item: return try item(call, path: path, caller: caller)
+        case .session(let id): return try session(call, id: id)
+        case .prompt: return try prompt(call, path: path)
+        case .folder: throw BusError.unknownMethod("\(call.path) has no methods")
+        }
+    }
+
+    /// The caller `sender`, identified at its first call; an unidentifiable one is refused.
+    func caller(_ sender: String) throws(BusError) -> SecretCaller {
+        if let known = callers[sender] { return known }
+        let caller = try SecretCaller.identify(sender, on: bus, userID: userID, baseline: baseline)
+        guard caller.group != nil else {
+            throw BusError.accessDenied("this program's identity cannot be verified")
+        }
+        callers[sender] = caller
+        return caller
+    }
+
+    /// A new number for an object's path.
+    func number() -> String {
+        nextNumber += 1
+        return String(nextNumber)
+    }
+
+    // MARK: Arguments
+
+    /// The arguments of `call` if it has `signature`; InvalidArgs otherwise.
+    func arguments(_ call: BusCall, _ signature: String) throws(BusError) -> [BusValue] {
+        guard call.signature == signature else {
+            throw BusError.invalidArguments("\(call.member) takes (\(signature)), not (\(call.signature))")
+        }
+        return call.arguments
+    }
+
+    /// An `a{ss}` argument as a dictionary, within the provider's limits.
+    func attributeMap(_ value: BusValue) throws(BusError) -> [String: String] {
+        guard let entries = value.stringDictionary else { throw BusError.invalidArguments("attributes are a{ss}") }
+        guard entries.count <= Self.attributeLimit else {
+            throw BusError.invalidArguments("more than \(Self.attributeLimit) attributes")
+        }
+        var result: [String: String] = [:]
+        var size = 0
+        for (key, value) in entries {
+            guard let text = value.string else { throw BusError.invalidArguments("attribute values are strings") }
+            size += key.utf8.count + text.utf8.count
+            result[key] = text
+        }
+        guard size <= Self.attributeSizeLimit else {
+            throw BusError.invalidArguments("the attributes are larger than \(Self.attributeSizeLimit) bytes")
+        }
+        return result
+    }
+
+    /// The keychain's lock state; a keychain that cannot answer counts as locked.
+    var isLocked: Bool {
+        guard let state = try? store.engine.lockState() else { return true }
+        return state.hasPasscode && !state.isUnlocked
+    }
+
+    /// The D-Bus error for an engine error.
+    func busError(_ error: KeychainError) -> BusError {
+        switch error.code {
+        case .interactionNotAllowed, .authenticationFailed, .userCanceled:
+            return SecretError.isLocked("the keychain is locked")
+        case .itemNotFound:
+            return SecretError.noSuchObject("no such item")
+        case .quotaExceeded:
+            return BusError.limitsExceeded(error.message)
+        case .invalidParameter, .dataTooLarge:
+            return BusError.invalidArguments(error.message)
+        default:
+            return BusError.failed(error.message)
+        }
+    }
+
+    /// The time as the specification's properties give it: seconds since 1970.
+    static func seconds(_ date: Date) -> BusValue {
+        .uint64(UInt64(max(0, date.timeIntervalSince1970)))
+    }
+}

@@ -1,0 +1,241 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainContract
+import KeychainCore
+
+/// The Secret Service's items, collections and aliases, kept in the keychain through the engine,
+/// in one access group per kind of caller (see ``SecretCaller/group``).
+///
+/// Items are generic passwords protected `WhenUnlocked`: locking the keychain locks them.
+struct SecretStore: Sendable {
+    let engine: any Engine
+
+    /// The `svce` of collection records; collection ids never begin with `@`.
+    static let collectionService = "@collection"
+    /// The `svce` of alias records (`acct` the alias, `gena` the collection id).
+    static let aliasService = "@alias"
+    /// The persistent collection that every caller has.
+    static let login = "login"
+
+    // MARK: Items
+
+    /// The items of `group`, in `collection` or in all.
+    func items(in collection: String?, group: String) throws(KeychainError) -> [SecretItem] {
+        var query = Self.query(group: group)
+        if let collection { query.attributes["svce"] = .string(collection) }
+        query.matchLimit = .all
+        query.returnTypes = .attributes
+        return try found(query).compactMap(Self.item)
+    }
+
+    /// The item `id` of `collection`.
+    func item(_ id: String, in collection: String, group: String) throws(KeychainError) -> SecretItem? {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(collection)
+        query.attributes["acct"] = .string(id)
+        query.returnTypes = .attributes
+        return try found(query).first.flatMap(Self.item)
+    }
+
+    /// The secret of item `id`.
+    func secret(of id: String, in collection: String, group: String) throws(KeychainError) -> Data {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(collection)
+        query.attributes["acct"] = .string(id)
+        query.returnTypes = .data
+        guard let result = try engine.search(query).first else {
+            throw KeychainError(.itemNotFound, "no such item")
+        }
+        return result.data ?? Data()
+    }
+
+    /// Adds `item` with `secret`.
+    func add(_ item: SecretItem, secret: Data, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(item.collection)
+        query.attributes["acct"] = .string(item.id)
+        query.attributes["labl"] = .string(item.label)
+        query.attributes["gena"] = .data(try Self.details(of: item))
+        query.valueData = secret
+        _ = try engine.add(query)
+    }
+
+    /// Changes what `changes` gives of item `id`: label and details, and the secret.
+    func update(_ item: SecretItem, secret: Data?, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(item.collection)
+        query.attributes["acct"] = .string(item.id)
+        var changes = ItemUpdate()
+        changes.attributes["labl"] = .string(item.label)
+        changes.attributes["gena"] = .data(try Self.details(of: item))
+        changes.valueData = secret
+        try engine.update(query, with: changes)
+    }
+
+    /// Deletes item `id`, or every item of `collection` with `id` `nil`.
+    func delete(_ id: String?, in collection: String, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(collection)
+        if let id { query.attributes["acct"] = .string(id) }
+        query.matchLimit = .all
+        do {
+            try engine.delete(query)
+        } catch where error.code == .itemNotFound {
+            if id != nil { throw error }
+        }
+    }
+
+    // MARK: Collections and aliases
+
+    /// The collections recorded in `group` (the login collection is there once anything wrote it).
+    func collections(group: String) throws(KeychainError) -> [SecretCollection] {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.collectionService)
+        query.matchLimit = .all
+        query.returnTypes = .attributes
+        return try found(query).compactMap { result in
+            guard case .string(let id)? = result.attributes["acct"] else { return nil }
+            return SecretCollection(
+                id: id,
+                label: Self.string(result.attributes["labl"]) ?? id,
+                created: Self.date(result.attributes["cdat"]),
+                modified: Self.date(result.attributes["mdat"])
+            )
+        }
+    }
+
+    /// Records collection `id` with `label` (or relabels it).
+    func saveCollection(_ id: String, label: String, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.collectionService)
+        query.attributes["acct"] = .string(id)
+        var changes = ItemUpdate()
+        changes.attributes["labl"] = .string(label)
+        do {
+            try engine.update(query, with: changes)
+        } catch where error.code == .itemNotFound {
+            query.attributes["labl"] = .string(label)
+            _ = try engine.add(query)
+        }
+    }
+
+    /// Forgets collection `id`'s record.
+    func deleteCollection(_ id: String, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.collectionService)
+        query.attributes["acct"] = .string(id)
+        do { try engine.delete(query) } catch where error.code == .itemNotFound {}
+    }
+
+    /// The aliases of `group`: alias → collection id.
+    func aliases(group: String) throws(KeychainError) -> [String: String] {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.aliasService)
+        query.matchLimit = .all
+        query.returnTypes = .attributes
+        var aliases: [String: String] = [:]
+        for result in try found(query) {
+            guard case .string(let alias)? = result.attributes["acct"],
+                case .data(let target)? = result.attributes["gena"]
+            else { continue }
+            aliases[alias] = String(decoding: target, as: UTF8.self)
+        }
+        return aliases
+    }
+
+    /// Points `alias` at `collection`, or removes it with `nil`.
+    func setAlias(_ alias: String, to collection: String?, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.aliasService)
+        query.attributes["acct"] = .string(alias)
+        guard let collection else {
+            do { try engine.delete(query) } catch where error.code == .itemNotFound {}
+            return
+        }
+        var changes = ItemUpdate()
+        changes.attributes["gena"] = .data(Data(collection.utf8))
+        do {
+            try engine.update(query, with: changes)
+        } catch where error.code == .itemNotFound {
+            query.attributes["gena"] = .data(Data(collection.utf8))
+            _ = try engine.add(query)
+        }
+    }
+
+    // MARK: Queries
+
+    /// A query of `group`'s generic passwords, protected `WhenUnlocked`, never synchronised.
+    private static func query(group: String) -> ItemQuery {
+        var query = ItemQuery(itemClass: .genericPassword)
+        query.accessGroups = AccessGroups([group])
+        query.attributes[QueryKey.accessGroup] = .string(group)
+        query.protection = .whenUnlocked
+        query.authenticationUI = .fail
+        return query
+    }
+
+    private func found(_ query: ItemQuery) throws(KeychainError) -> [ItemResult] {
+        do {
+            return try engine.search(query)
+        } catch where error.code == .itemNotFound {
+            return []
+        }
+    }
+
+    private static func item(_ result: ItemResult) -> SecretItem? {
+        guard let id = string(result.attributes["acct"]), let collection = string(result.attributes["svce"]),
+            !collection.hasPrefix("@")
+        else { return nil }
+        var details = SecretItemDetails(attributes: [:], contentType: "text/plain", creator: nil)
+        if case .data(let encoded)? = result.attributes["gena"],
+            let decoded = try? JSONDecoder().decode(SecretItemDetails.self, from: encoded)
+        {
+            details = decoded
+        }
+        return SecretItem(
+            id: id,
+            collection: collection,
+            label: string(result.attributes["labl"]) ?? "",
+            attributes: details.attributes,
+            contentType: details.contentType,
+            created: date(result.attributes["cdat"]),
+            modified: date(result.attributes["mdat"]),
+            creator: details.creator
+        )
+    }
+
+    private static func details(of item: SecretItem) throws(KeychainError) -> Data {
+        let details = SecretItemDetails(
+            attributes: item.attributes,
+            contentType: item.contentType,
+            creator: item.creator
+        )
+        do {
+            return try JSONEncoder().encode(details)
+        } catch {
+            throw KeychainError(.invalidParameter, "the item's attributes cannot be encoded")
+        }
+    }
+
+    private static func string(_ value: AttributeValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    private static func date(_ value: AttributeValue?) -> Date {
+        if case .date(let date)? = value { return date }
+        return Date(timeIntervalSince1970: 0)
+    }
+}
