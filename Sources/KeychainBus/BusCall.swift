@@ -68,10 +68,11 @@ package final class BusCall: @unchecked Sendable {
     }
 
     private func answer(_ result: Result<[BusValue], BusError>) {
-        guard answered.withLock({ done in
-            defer { done = true }
-            return !done
-        })
+        guard
+            answered.withLock({ done in
+                defer { done = true }
+                return !done
+            })
         else { return }
         let (connection, message) = (connection, UnsafeSendable(message))
         let call = self  // kept until the reply is out, so the message outlives it

@@ -55,7 +55,9 @@ package final class BusConnection: @unchecked Sendable {
         var bus: OpaquePointer?
         let opened = kind == .session ? api.open_user(&bus) : api.open_system(&bus)
         guard opened >= 0, let bus else {
-            throw BusError.failed("cannot connect to the \(kind == .session ? "session" : "system") bus: \(Self.describe(opened))")
+            throw BusError.failed(
+                "cannot connect to the \(kind == .session ? "session" : "system") bus: \(Self.describe(opened))"
+            )
         }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
@@ -117,10 +119,14 @@ package final class BusConnection: @unchecked Sendable {
     /// A description of who owns `name` now: its unique name and, where the bus says, its
     /// program (`gnome-keyring-daemon (:1.7, pid 812)`).
     package func owner(of name: String) throws(BusError) -> String {
-        let unique = try call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)]
-        ).first?.string ?? "?"
+        let unique =
+            try call(
+                destination: "org.freedesktop.DBus",
+                path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus",
+                member: "GetNameOwner",
+                [.string(name)]
+            ).first?.string ?? "?"
         guard let peer = try? credentials(of: unique), let pid = peer.processID else { return unique }
         let program = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -131,8 +137,11 @@ package final class BusConnection: @unchecked Sendable {
     /// when it connected (`GetConnectionCredentials`).
     package func credentials(of sender: String) throws(BusError) -> BusPeer {
         let reply = try call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus", member: "GetConnectionCredentials", [.string(sender)]
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            member: "GetConnectionCredentials",
+            [.string(sender)]
         )
         guard let values = reply.first?.stringDictionary else {
             throw BusError.failed("the bus daemon gave no credentials for \(sender)")

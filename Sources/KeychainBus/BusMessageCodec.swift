@@ -103,12 +103,12 @@ struct BusMessageCodec {
     }
 
     private func append(_ value: BusValue, to message: OpaquePointer) -> Bool {
-        func basic<T>(_ type: Character, _ value: T) -> Bool {
+        func basic<T>(_ type: Unicode.Scalar, _ value: T) -> Bool {
             var copy = value
-            return withUnsafePointer(to: &copy) { api.message_append_basic(message, CChar(type.asciiValue!), $0) } >= 0
+            return withUnsafePointer(to: &copy) { api.message_append_basic(message, CChar(type.value), $0) } >= 0
         }
-        func container(_ type: Character, _ contents: String, _ children: [BusValue]) -> Bool {
-            guard api.message_open_container(message, CChar(type.asciiValue!), contents) >= 0 else { return false }
+        func container(_ type: Unicode.Scalar, _ contents: String, _ children: [BusValue]) -> Bool {
+            guard api.message_open_container(message, CChar(type.value), contents) >= 0 else { return false }
             guard append(children, to: message) else { return false }
             return api.message_close_container(message) >= 0
         }
@@ -123,7 +123,7 @@ struct BusMessageCodec {
         case .unixFD(let descriptor): return basic("h", descriptor)
         case .string(let text), .objectPath(let text), .signature(let text):
             guard !text.utf8.contains(0) else { return false }
-            let type = CChar(value.signature.utf8.first!)
+            let type = CChar(value.signature.utf8.first ?? UInt8(ascii: "s"))
             return text.withCString { api.message_append_basic(message, type, $0) } >= 0
         case .bytes(let bytes):
             return bytes.withUnsafeBytes {

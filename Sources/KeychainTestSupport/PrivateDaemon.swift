@@ -24,6 +24,8 @@ package final class PrivateDaemon {
     private var process: Process
     /// Variables the daemon runs with beyond the test's own.
     private let environment: [String: String]
+    /// Options beyond the keychain, socket and configuration (`--secret-service`).
+    private let arguments: [String]
     /// The daemon's configuration file (`--config`).
     package let settingsFile: URL
 
@@ -43,9 +45,11 @@ package final class PrivateDaemon {
         memoryLockLimit: String? = nil,
         confined: Bool = false,
         settings: [String: String] = [:],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        arguments: [String] = []
     ) throws {
         self.environment = environment
+        self.arguments = arguments
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         settingsFile = root.appendingPathComponent("securityd.conf")
@@ -71,7 +75,8 @@ package final class PrivateDaemon {
             idleTimeout: idleTimeout,
             memoryLockLimit: memoryLockLimit,
             confined: confined,
-            environment: environment
+            environment: environment,
+            arguments: arguments
         )
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
@@ -95,7 +100,8 @@ package final class PrivateDaemon {
             home: home,
             endpoint: endpoint,
             settingsFile: settingsFile,
-            environment: environment
+            environment: environment,
+            arguments: arguments
         )
         let deadline = Date().addingTimeInterval(20)
         // The killed daemon's socket file stays: wait until the new one answers.
@@ -112,7 +118,8 @@ package final class PrivateDaemon {
             home: home,
             endpoint: endpoint,
             settingsFile: settingsFile,
-            environment: environment
+            environment: environment,
+            arguments: arguments
         )
     }
 
@@ -163,12 +170,13 @@ package final class PrivateDaemon {
         idleTimeout: Int? = nil,
         memoryLockLimit: String? = nil,
         confined: Bool = false,
-        environment extra: [String: String] = [:]
+        environment extra: [String: String] = [:],
+        arguments options: [String] = []
     ) throws -> Process {
         let process = Process()
         let arguments =
             ["--keychain", home.path, "--socket", endpoint.socketPath, "--config", settingsFile.path]
-            + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? [])
+            + (idleTimeout.map { ["--idle-timeout", "\($0)"] } ?? []) + options
         // The daemon's command line, then what runs it: confined, as another user, under a limit.
         var command = [executable.path] + arguments
         if confined { command = SandboxConfinement.command(executable, arguments) }

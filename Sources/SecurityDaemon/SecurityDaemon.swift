@@ -75,7 +75,10 @@ struct SecurityDaemon: AsyncParsableCommand {
     )
     var secretService = false
 
-    @Flag(help: "With --secret-service: take org.freedesktop.secrets from the program that owns it (gnome-keyring, KWallet).")
+    @Flag(
+        help:
+            "With --secret-service: take org.freedesktop.secrets from the program that owns it (gnome-keyring, KWallet)."
+    )
     var replace = false
 
     @Flag(
@@ -200,7 +203,9 @@ struct SecurityDaemon: AsyncParsableCommand {
                 )
             } catch {
                 logger.error("cannot serve the Secret Service: \(error.message)")
-                readiness.report(.failed(KeychainError(.notAvailable, "cannot serve the Secret Service: \(error.message)")))
+                readiness.report(
+                    .failed(KeychainError(.notAvailable, "cannot serve the Secret Service: \(error.message)"))
+                )
                 throw ExitCode(1)
             }
         }

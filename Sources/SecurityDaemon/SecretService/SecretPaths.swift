@@ -66,9 +66,11 @@ enum SecretPath: Hashable, Sendable {
 
     /// Whether `text` may be one element of an object path.
     static func isElement(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
-        }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x5F
+            }
     }
 
     /// An id made of `label`'s letters and digits (others become `_`), as gnome-keyring names collections.

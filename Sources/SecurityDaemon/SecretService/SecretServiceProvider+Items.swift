@@ -30,16 +30,22 @@ extension SecretServiceProvider {
             let arguments = try arguments(call, "a{sv}(oayays)b")
             let properties = arguments[0].stringDictionary ?? [:]
             let label = properties["org.freedesktop.Secret.Item.Label"]?.unwrapped.string ?? ""
-            let attributes = try properties["org.freedesktop.Secret.Item.Attributes"].map {
-                (value: BusValue) throws(BusError) in try attributeMap(value.unwrapped)
-            } ?? [:]
+            let attributes =
+                try properties["org.freedesktop.Secret.Item.Attributes"].map {
+                    (value: BusValue) throws(BusError) in try attributeMap(value.unwrapped)
+                } ?? [:]
             guard label.utf8.count <= Self.labelLimit else {
                 throw BusError.invalidArguments("a label is at most \(Self.labelLimit) bytes")
             }
             let (secret, contentType) = try received(arguments[1], caller: caller)
             let itemPath = try createItem(
-                in: id, label: label, attributes: attributes, secret: secret, contentType: contentType,
-                replace: arguments[2].boolean ?? false, caller: caller
+                in: id,
+                label: label,
+                attributes: attributes,
+                secret: secret,
+                contentType: contentType,
+                replace: arguments[2].boolean ?? false,
+                caller: caller
             )
             return [.objectPath(itemPath), .objectPath(SecretPath.none)]
         case "Delete":
@@ -76,8 +82,10 @@ extension SecretServiceProvider {
                 forget(path.path, group: group)
             }
             bus.emit(
-                path: SecretPath.collection(collection).path, interface: Self.collectionInterface,
-                member: "ItemDeleted", [.objectPath(path.path)]
+                path: SecretPath.collection(collection).path,
+                interface: Self.collectionInterface,
+                member: "ItemDeleted",
+                [.objectPath(path.path)]
             )
             return [.objectPath(SecretPath.none)]
         default:
@@ -99,8 +107,10 @@ extension SecretServiceProvider {
             remember(item, group: group)
         }
         bus.emit(
-            path: SecretPath.collection(item.collection).path, interface: Self.collectionInterface,
-            member: "ItemChanged", [.objectPath(path)]
+            path: SecretPath.collection(item.collection).path,
+            interface: Self.collectionInterface,
+            member: "ItemChanged",
+            [.objectPath(path)]
         )
     }
 
@@ -129,8 +139,14 @@ extension SecretServiceProvider {
         }
         let now = Date()
         let item = SecretItem(
-            id: Self.newItemID(), collection: collection, label: label, attributes: attributes,
-            contentType: contentType, created: now, modified: now, creator: caller.program
+            id: Self.newItemID(),
+            collection: collection,
+            label: label,
+            attributes: attributes,
+            contentType: contentType,
+            created: now,
+            modified: now,
+            creator: caller.program
         )
         if collection == Self.memoryCollection {
             memory[group, default: [:]][item.id] = (item, secret)
@@ -140,8 +156,10 @@ extension SecretServiceProvider {
         }
         let path = SecretPath.item(collection: collection, id: item.id).path
         bus.emit(
-            path: SecretPath.collection(collection).path, interface: Self.collectionInterface,
-            member: "ItemCreated", [.objectPath(path)]
+            path: SecretPath.collection(collection).path,
+            interface: Self.collectionInterface,
+            member: "ItemCreated",
+            [.objectPath(path)]
         )
         return path
     }
@@ -165,7 +183,9 @@ extension SecretServiceProvider {
             lockedIndex[group] = lockedIndex[group]?.filter { !$0.key.hasPrefix(prefix) }
         }
         bus.emit(
-            path: SecretPath.root, interface: Self.serviceInterface, member: "CollectionDeleted",
+            path: SecretPath.root,
+            interface: Self.serviceInterface,
+            member: "CollectionDeleted",
             [.objectPath(SecretPath.collection(id).path)]
         )
     }

@@ -122,7 +122,8 @@ extension SecretServiceProvider {
         if isLocked {
             let wanted = Set(attributes.map { hashedPair($0.key, $0.value) })
             let locked = (lockedIndex[group] ?? [:]).filter { path, pairs in
-                wanted.isSubset(of: pairs) && (collection.map { path.hasPrefix(SecretPath.collection($0).path + "/") } ?? true)
+                wanted.isSubset(of: pairs)
+                    && (collection.map { path.hasPrefix(SecretPath.collection($0).path + "/") } ?? true)
             }
             return (unlocked.sorted(), locked.keys.sorted())
         }

@@ -80,7 +80,12 @@ extension SecretServiceProvider {
         }
     }
 
-    private func setProperty(_ name: String, to value: BusValue, of path: SecretPath, caller: SecretCaller) throws(BusError) {
+    private func setProperty(
+        _ name: String,
+        to value: BusValue,
+        of path: SecretPath,
+        caller: SecretCaller
+    ) throws(BusError) {
         guard let group = caller.group else { throw BusError.accessDenied("no group") }
         switch (path, name) {
         case (.collection, "Label"), (.alias, "Label"):
@@ -88,11 +93,15 @@ extension SecretServiceProvider {
                 throw BusError.invalidArguments("Label is a string of at most \(Self.labelLimit) bytes")
             }
             let id = try collectionID(path, caller: caller)
-            guard id != Self.memoryCollection else { throw BusError.accessDenied("the session collection keeps its label") }
+            guard id != Self.memoryCollection else {
+                throw BusError.accessDenied("the session collection keeps its label")
+            }
             if isLocked { throw SecretError.isLocked("the keychain is locked") }
             do { try store.saveCollection(id, label: label, group: group) } catch { throw busError(error) }
             bus.emit(
-                path: SecretPath.root, interface: Self.serviceInterface, member: "CollectionChanged",
+                path: SecretPath.root,
+                interface: Self.serviceInterface,
+                member: "CollectionChanged",
                 [.objectPath(SecretPath.collection(id).path)]
             )
         case (.item, "Label"):

@@ -47,7 +47,10 @@ extension SecretServiceProvider {
             let state = try? store.engine.lockState()
             guard state?.hasPasscode == true else { return [.paths([]), .objectPath(SecretPath.none)] }
             do { try store.engine.lock() } catch { throw busError(error) }
-            return [.paths(objects.filter { !$0.contains("/collection/\(Self.memoryCollection)") }), .objectPath(SecretPath.none)]
+            return [
+                .paths(objects.filter { !$0.contains("/collection/\(Self.memoryCollection)") }),
+                .objectPath(SecretPath.none),
+            ]
         case "GetSecrets":
             let arguments = try arguments(call, "aoo")
             let session = try session(arguments[1].objectPath ?? "", caller: caller)
@@ -56,7 +59,9 @@ extension SecretServiceProvider {
                 guard let object = SecretPath(path), case .item = object,
                     let (item, secret) = try? item(at: object, caller: caller, withSecret: true), let secret
                 else { continue }
-                secrets.append(.entry(.objectPath(path), try transfer(secret, contentType: item.contentType, session: session)))
+                secrets.append(
+                    .entry(.objectPath(path), try transfer(secret, contentType: item.contentType, session: session))
+                )
             }
             return [.array(element: "{o(oayays)}", secrets)]
         case "ReadAlias":
@@ -97,12 +102,15 @@ extension SecretServiceProvider {
             sessions[id] = SecretSession(path: path, owner: caller.peer.name, key: agreed.key)
             return [.variant(.bytes(agreed.publicValue)), .objectPath(path)]
         default:
-            throw SecretError.notSupported("the algorithm \(algorithm) is not supported (plain, dh-ietf1024-sha256_128)")
+            throw SecretError.notSupported(
+                "the algorithm \(algorithm) is not supported (plain, dh-ietf1024-sha256_128)"
+            )
         }
     }
 
     func session(_ call: BusCall, id: String) throws(BusError) -> [BusValue] {
-        guard call.member == "Close", call.interface.isEmpty || call.interface == "org.freedesktop.Secret.Session" else {
+        guard call.member == "Close", call.interface.isEmpty || call.interface == "org.freedesktop.Secret.Session"
+        else {
             throw BusError.unknownMethod("a session has only Close")
         }
         sessions[id] = nil
@@ -135,7 +143,12 @@ extension SecretServiceProvider {
             throw busError(error)
         }
         let path = SecretPath.collection(id).path
-        bus.emit(path: SecretPath.root, interface: Self.serviceInterface, member: "CollectionCreated", [.objectPath(path)])
+        bus.emit(
+            path: SecretPath.root,
+            interface: Self.serviceInterface,
+            member: "CollectionCreated",
+            [.objectPath(path)]
+        )
         return path
     }
 
@@ -168,7 +181,7 @@ extension SecretServiceProvider {
                     try engine.unlock(passcode: passcode, endsBiometricLockout: false)
                     logger.info("the keychain was unlocked for a Secret Service client")
                     return .paths(objects)
-                } catch where error.code == .authenticationFailed {
+                } catch  where error.code == .authenticationFailed {
                     continue
                 } catch {
                     return nil

@@ -43,7 +43,7 @@ struct SecretSession: Sendable {
         var index = hex.startIndex
         while index < hex.endIndex {
             let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
             index = next
         }
         return bytes

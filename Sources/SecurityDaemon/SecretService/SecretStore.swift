@@ -92,7 +92,7 @@ struct SecretStore: Sendable {
         query.matchLimit = .all
         do {
             try engine.delete(query)
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             if id != nil { throw error }
         }
     }
@@ -125,7 +125,7 @@ struct SecretStore: Sendable {
         changes.attributes["labl"] = .string(label)
         do {
             try engine.update(query, with: changes)
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             query.attributes["labl"] = .string(label)
             _ = try engine.add(query)
         }
@@ -136,7 +136,7 @@ struct SecretStore: Sendable {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.collectionService)
         query.attributes["acct"] = .string(id)
-        do { try engine.delete(query) } catch where error.code == .itemNotFound {}
+        do { try engine.delete(query) } catch  where error.code == .itemNotFound {}
     }
 
     /// The aliases of `group`: alias → collection id.
@@ -161,14 +161,14 @@ struct SecretStore: Sendable {
         query.attributes["svce"] = .string(Self.aliasService)
         query.attributes["acct"] = .string(alias)
         guard let collection else {
-            do { try engine.delete(query) } catch where error.code == .itemNotFound {}
+            do { try engine.delete(query) } catch  where error.code == .itemNotFound {}
             return
         }
         var changes = ItemUpdate()
         changes.attributes["gena"] = .data(Data(collection.utf8))
         do {
             try engine.update(query, with: changes)
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             query.attributes["gena"] = .data(Data(collection.utf8))
             _ = try engine.add(query)
         }
@@ -189,7 +189,7 @@ struct SecretStore: Sendable {
     private func found(_ query: ItemQuery) throws(KeychainError) -> [ItemResult] {
         do {
             return try engine.search(query)
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             return []
         }
     }
