@@ -5,6 +5,7 @@
 #   Scripts/install.sh --user          # for this user only: ~/.local/bin and ~/.config/systemd/user
 #   PREFIX=/usr/local Scripts/install.sh --user
 #   Scripts/install.sh --debug         # from the debug build `swift build` made (to try the script)
+#   Scripts/install.sh --user --secret-service   # also the desktop's keyring: org.freedesktop.secrets
 #
 # Without a flag the mode is system where systemd runs as init and user mode elsewhere (containers,
 # CI). Only system mode keeps the user's own programs from the keychain's files and from the
@@ -27,12 +28,14 @@ cd "$(dirname "$0")/.."
 
 mode=
 configuration=release
+secret_service=no
 for argument in "$@"; do
     case $argument in
         --system) mode=system ;;
         --user) mode=user ;;
         --debug) configuration=debug ;;
-        *) echo "install.sh: unknown option $argument (--system, --user, --debug)" >&2; exit 2 ;;
+        --secret-service) secret_service=yes ;;
+        *) echo "install.sh: unknown option $argument (--system, --user, --debug, --secret-service)" >&2; exit 2 ;;
     esac
 done
 if [[ -z $mode ]]; then
@@ -46,6 +49,11 @@ if [[ -z $mode ]]; then
     else
         mode=user
     fi
+fi
+if [[ $secret_service == yes && $mode != user ]]; then
+    # The Secret Service lives on each user's session bus: the user's own securityd serves it.
+    echo "install.sh: --secret-service goes with --user (the user's securityd serves the session bus)" >&2
+    exit 2
 fi
 echo "installing in $mode mode"
 step=0
@@ -137,6 +145,16 @@ install -d -m 0755 "$unitdir"
 install -m 0644 "$units/swift-keychain-securityd.socket" "$unitdir/"
 sed "s|@BINDIR@|$bindir|g" "$units/swift-keychain-securityd.service" > "$unitdir/swift-keychain-securityd.service"
 chmod 0644 "$unitdir/swift-keychain-securityd.service"
+if [[ $secret_service == yes ]]; then
+    # The daemon also serves org.freedesktop.secrets, and the session bus starts it for the first
+    # program that asks (the user's data folder comes before gnome-keyring's activation file).
+    install -d -m 0755 "$unitdir/swift-keychain-securityd.service.d" "$datadir/dbus-1/services"
+    sed "s|@BINDIR@|$bindir|g" Support/systemd/secret-service.conf > "$unitdir/swift-keychain-securityd.service.d/secret-service.conf"
+    sed "s|@BINDIR@|$bindir|g" Support/dbus/org.freedesktop.secrets.service > "$datadir/dbus-1/services/org.freedesktop.secrets.service"
+    echo "  the daemon serves the Secret Service; to go back, remove"
+    echo "    $unitdir/swift-keychain-securityd.service.d/secret-service.conf"
+    echo "    $datadir/dbus-1/services/org.freedesktop.secrets.service"
+fi
 
 # Whether the shell finds the programs: the line to add when it does not.
 case ":$PATH:" in
