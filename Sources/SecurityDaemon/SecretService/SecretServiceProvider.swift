@@ -110,6 +110,7 @@ final class SecretServiceProvider: @unchecked Sendable {
         default:
             break
         }
+        if call.path == Self.portalPath { return try portal(call) }
         let caller = try caller(call.sender)
         guard let path = SecretPath(call.path), try exists(path, caller: caller) else {
             throw SecretError.noSuchObject("no object at \(call.path)")
