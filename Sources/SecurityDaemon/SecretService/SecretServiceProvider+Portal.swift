@@ -88,13 +88,19 @@ extension SecretServiceProvider {
     private func portalSecret(group: String) throws(KeychainError) -> Data {
         do {
             return try store.secret(of: "secret", in: Self.portalCollection, group: group)
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             var generator = SystemRandomNumberGenerator()
             let secret = Data((0..<Self.portalSecretLength).map { _ in generator.next() as UInt8 })
             let now = Date()
             let item = SecretItem(
-                id: "secret", collection: Self.portalCollection, label: "Secret portal", attributes: [:],
-                contentType: "application/octet-stream", created: now, modified: now, creator: "xdg-desktop-portal"
+                id: "secret",
+                collection: Self.portalCollection,
+                label: "Secret portal",
+                attributes: [:],
+                contentType: "application/octet-stream",
+                created: now,
+                modified: now,
+                creator: "xdg-desktop-portal"
             )
             try store.add(item, secret: secret, group: group)
             return secret

@@ -140,11 +140,16 @@ extension SecretServiceProvider {
             interfaces = Self.promptXML
         case .folder?:
             interfaces = ""
+        case nil where rawPath == Self.portalPath:
+            interfaces = Self.portalXML
         case nil:
-            guard SecretPath.root.hasPrefix(rawPath) else { throw SecretError.noSuchObject("no object at \(rawPath)") }
+            // The parents of the two trees: `/`, `/org`, `/org/freedesktop`, …
+            let prefix = rawPath == "/" ? "/" : rawPath + "/"
+            let below = [SecretPath.root, Self.portalPath].filter { $0.hasPrefix(prefix) }
+            children = Set(below.compactMap { $0.dropFirst(prefix.count).split(separator: "/").first.map(String.init) })
+                .sorted()
+            guard !children.isEmpty else { throw SecretError.noSuchObject("no object at \(rawPath)") }
             interfaces = ""
-            let rest = SecretPath.root.dropFirst(rawPath == "/" ? 1 : rawPath.count + 1)
-            children = [String(rest.split(separator: "/").first ?? "")]
         }
         let nodes = children.map { "<node name=\"\($0)\"/>" }.joined()
         return """
@@ -211,6 +216,14 @@ extension SecretServiceProvider {
         <property name="Locked" type="b" access="read"/><property name="Attributes" type="a{ss}" access="readwrite"/>\
         <property name="Label" type="s" access="readwrite"/><property name="Created" type="t" access="read"/>\
         <property name="Modified" type="t" access="read"/></interface>
+        """
+
+    private static let portalXML = """
+        <interface name="org.freedesktop.impl.portal.Secret">\
+        <method name="RetrieveSecret"><arg name="handle" type="o" direction="in"/><arg name="app_id" type="s" direction="in"/>\
+        <arg name="fd" type="h" direction="in"/><arg name="options" type="a{sv}" direction="in"/>\
+        <arg name="response" type="u" direction="out"/><arg name="results" type="a{sv}" direction="out"/></method>\
+        <property name="version" type="u" access="read"/></interface>
         """
 
     private static let promptXML = """

@@ -21,11 +21,18 @@ import Testing
 struct SecretServiceSandboxTests {
     /// Runs `program` with python inside a root that says it is Flatpak app `appID` (the fake
     /// sandbox of ``DaemonTests/sandboxedTool(in:appID:environment:user:)``), on the fixture's bus.
-    static func python(_ program: String, as appID: String, _ fixture: SecretServiceTests.Fixture) throws -> ProgramOutput {
+    static func python(
+        _ program: String,
+        as appID: String,
+        _ fixture: SecretServiceTests.Fixture
+    ) throws -> ProgramOutput {
         let root = fixture.bus.directory.appendingPathComponent("sandbox-" + appID)
         let folders = ["usr", "tmp", "proc", "etc", "dev"].filter { FileManager.default.fileExists(atPath: "/" + $0) }
         for folder in folders {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(folder),
+                withIntermediateDirectories: true
+            )
         }
         for link in ["bin", "lib", "lib64", "sbin"] {
             // Made once per root (a link to the bound /usr dangles until the root is entered).
