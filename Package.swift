@@ -172,6 +172,7 @@ let package = Package(
             name: "SecurityTool",
             dependencies: [
                 "SecurityCommandLine",
+                "KeychainBus",
                 "KeychainServices",
                 "KeychainCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),

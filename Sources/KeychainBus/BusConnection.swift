@@ -116,6 +116,27 @@ package final class BusConnection: @unchecked Sendable {
         }
     }
 
+    /// Waits in the bus daemon's queue for `name`: this connection gets it when its owner lets it go.
+    package func queue(for name: String) throws(BusError) {
+        let allowReplacement: UInt64 = 2
+        let queue: UInt64 = 4
+        let result = api.request_name(bus, name, allowReplacement | queue)
+        guard result >= 0 else { throw BusError.failed("cannot wait for \(name): \(Self.describe(result))") }
+    }
+
+    /// The connection that owns `name` now, with its user and process.
+    package func ownerPeer(of name: String) throws(BusError) -> BusPeer {
+        let unique =
+            try call(
+                destination: "org.freedesktop.DBus",
+                path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus",
+                member: "GetNameOwner",
+                [.string(name)]
+            ).first?.string ?? ""
+        return try credentials(of: unique)
+    }
+
     /// A description of who owns `name` now: its unique name and, where the bus says, its
     /// program (`gnome-keyring-daemon (:1.7, pid 812)`).
     package func owner(of name: String) throws(BusError) -> String {

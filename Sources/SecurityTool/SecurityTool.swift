@@ -46,7 +46,7 @@ struct SecurityTool: ParsableCommand {
         DeleteCertificate.self, DeleteIdentity.self, ImportItems.self, ExportItems.self,
         Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self,
         EnclaveKeyCommands.self,
-        DaemonCommands.self,
+        DaemonCommands.self, SecretServiceCommands.self,
         Demo.self,
     ]
 

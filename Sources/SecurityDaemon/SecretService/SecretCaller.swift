@@ -28,16 +28,12 @@ struct SecretCaller: Sendable {
     /// The program's name, shown in prompts and recorded as an item's creator.
     var program: String?
 
-    /// The group of the Secret Service items of every unconfined program of the user: its `login`
-    /// collection is shared, as on every Linux keyring.
-    static let sharedGroup = "org.freedesktop.secrets"
-
     /// Where this caller's items live: the shared group for unconfined programs; for a Flatpak
     /// app, a group under its own id (`flatpak:ID/secret-service`) that neither another app nor
     /// the app's own `SecItem` calls can name, since an app's grant names whole groups.
     var group: String? {
         switch identity {
-        case .unsandboxed: Self.sharedGroup
+        case .unsandboxed: SecretStore.sharedGroup
         case .flatpak(let appID): ClientIdentity.flatpakGroupPrefix + appID + "/secret-service"
         case .unverifiable: nil
         }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import KeychainBus
+import KeychainContract
 
 /// The Secret Service's own errors (`org.freedesktop.Secret.Error.*`).
 enum SecretError {

@@ -72,14 +72,4 @@ enum SecretPath: Hashable, Sendable {
                     || byte == 0x5F
             }
     }
-
-    /// An id made of `label`'s letters and digits (others become `_`), as gnome-keyring names collections.
-    static func element(from label: String) -> String {
-        let mapped = String(
-            label.lowercased().unicodeScalars.prefix(64).map { scalar -> Character in
-                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar)) ? Character(scalar) : "_"
-            }
-        )
-        return mapped.isEmpty ? "unnamed" : mapped
-    }
 }

@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainBus
+import KeychainContract
 import KeychainCore
 
 /// A prompt the provider returned (`org.freedesktop.Secret.Prompt`): nothing happens until its

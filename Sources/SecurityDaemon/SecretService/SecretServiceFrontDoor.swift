@@ -58,9 +58,30 @@ struct SecretServiceFrontDoor: Service {
             return pinentry.ask(question, program: program, target: target) ?? .unavailable
         }
         try provider.start()
-        try bus.requestName(name, replace: replace)
-        logger.info("serving the Secret Service (org.freedesktop.secrets) on the session bus")
+        do {
+            try bus.requestName(name, replace: replace)
+            logger.info("serving the Secret Service (org.freedesktop.secrets) on the session bus")
+        } catch  where replace && error.name == "org.freedesktop.DBus.Error.AddressInUse" {
+            // An owner that does not let the name go (gnome-keyring): wait in the queue, and end
+            // gnome-keyring's daemon as `gnome-keyring-daemon --replace` ends its predecessor.
+            try bus.queue(for: name)
+            let owner = try? bus.ownerPeer(of: name)
+            if let owner, owner.userID == geteuid(), let processID = owner.processID,
+                Self.isGnomeKeyring(processID: processID)
+            {
+                kill(processID, SIGTERM)
+                logger.notice("asked gnome-keyring-daemon to stop; the Secret Service is served once it has")
+            } else {
+                logger.notice("\(error.message): the Secret Service is served once that program lets the name go")
+            }
+        }
         return SecretServiceFrontDoor(bus: bus, provider: provider, logger: logger)
+    }
+
+    /// Whether `processID` runs gnome-keyring's daemon.
+    private static func isGnomeKeyring(processID: Int32) -> Bool {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe")) ?? ""
+        return (executable as NSString).lastPathComponent == "gnome-keyring-daemon"
     }
 
     func run() async throws {

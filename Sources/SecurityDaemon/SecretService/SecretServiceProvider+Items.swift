@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainBus
+import KeychainContract
 import KeychainCore
 
 /// `org.freedesktop.Secret.Collection` and `org.freedesktop.Secret.Item`.

@@ -14,6 +14,7 @@
 import Crypto
 import Foundation
 import KeychainBus
+import KeychainContract
 import KeychainCore
 
 /// Finding objects: collections, aliases, items and the locked index.

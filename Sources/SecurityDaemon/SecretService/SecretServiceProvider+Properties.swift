@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainBus
+import KeychainContract
 
 /// `org.freedesktop.DBus.Properties` of the provider's objects, and their introspection.
 extension SecretServiceProvider {

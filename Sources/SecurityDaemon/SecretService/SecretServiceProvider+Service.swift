@@ -129,7 +129,7 @@ extension SecretServiceProvider {
         }
         if isLocked { throw SecretError.isLocked("the keychain is locked") }
         let taken = Set(try collections(of: caller).map(\.id))
-        let base = SecretPath.element(from: label)
+        let base = SecretStore.collectionID(forLabel: label)
         var id = base
         var suffix = 1
         while taken.contains(id) || id == Self.memoryCollection {

@@ -11,28 +11,46 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Foundation
-import KeychainContract
-import KeychainCore
+package import Foundation
+package import KeychainCore
 
 /// The Secret Service's items, collections and aliases, kept in the keychain through the engine,
-/// in one access group per kind of caller (see ``SecretCaller/group``).
+/// in one access group per kind of caller: ``sharedGroup`` for the user's unconfined programs, one
+/// group per Flatpak app (`securityd`'s provider chooses).
 ///
 /// Items are generic passwords protected `WhenUnlocked`: locking the keychain locks them.
-struct SecretStore: Sendable {
-    let engine: any Engine
+package struct SecretStore: Sendable {
+    package let engine: any Engine
 
     /// The `svce` of collection records; collection ids never begin with `@`.
-    static let collectionService = "@collection"
+    package static let collectionService = "@collection"
     /// The `svce` of alias records (`acct` the alias, `gena` the collection id).
-    static let aliasService = "@alias"
+    package static let aliasService = "@alias"
     /// The persistent collection that every caller has.
-    static let login = "login"
+    package static let login = "login"
+    /// The group of the Secret Service items of every unconfined program of the user: its `login`
+    /// collection is shared, as on every Linux keyring.
+    package static let sharedGroup = "org.freedesktop.secrets"
+
+    package init(engine: any Engine) {
+        self.engine = engine
+    }
+
+    /// A collection id made of `label`'s letters and digits (others become `_`), as gnome-keyring
+    /// names collections: one element of an object path.
+    package static func collectionID(forLabel label: String) -> String {
+        let mapped = String(
+            label.lowercased().unicodeScalars.prefix(64).map { scalar -> Character in
+                scalar.isASCII && CharacterSet.alphanumerics.contains(scalar) ? Character(scalar) : "_"
+            }
+        )
+        return mapped.isEmpty ? "unnamed" : mapped
+    }
 
     // MARK: Items
 
     /// The items of `group`, in `collection` or in all.
-    func items(in collection: String?, group: String) throws(KeychainError) -> [SecretItem] {
+    package func items(in collection: String?, group: String) throws(KeychainError) -> [SecretItem] {
         var query = Self.query(group: group)
         if let collection { query.attributes["svce"] = .string(collection) }
         query.matchLimit = .all
@@ -41,7 +59,7 @@ struct SecretStore: Sendable {
     }
 
     /// The item `id` of `collection`.
-    func item(_ id: String, in collection: String, group: String) throws(KeychainError) -> SecretItem? {
+    package func item(_ id: String, in collection: String, group: String) throws(KeychainError) -> SecretItem? {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(collection)
         query.attributes["acct"] = .string(id)
@@ -50,7 +68,7 @@ struct SecretStore: Sendable {
     }
 
     /// The secret of item `id`.
-    func secret(of id: String, in collection: String, group: String) throws(KeychainError) -> Data {
+    package func secret(of id: String, in collection: String, group: String) throws(KeychainError) -> Data {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(collection)
         query.attributes["acct"] = .string(id)
@@ -62,7 +80,7 @@ struct SecretStore: Sendable {
     }
 
     /// Adds `item` with `secret`.
-    func add(_ item: SecretItem, secret: Data, group: String) throws(KeychainError) {
+    package func add(_ item: SecretItem, secret: Data, group: String) throws(KeychainError) {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(item.collection)
         query.attributes["acct"] = .string(item.id)
@@ -73,7 +91,7 @@ struct SecretStore: Sendable {
     }
 
     /// Changes what `changes` gives of item `id`: label and details, and the secret.
-    func update(_ item: SecretItem, secret: Data?, group: String) throws(KeychainError) {
+    package func update(_ item: SecretItem, secret: Data?, group: String) throws(KeychainError) {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(item.collection)
         query.attributes["acct"] = .string(item.id)
@@ -85,7 +103,7 @@ struct SecretStore: Sendable {
     }
 
     /// Deletes item `id`, or every item of `collection` with `id` `nil`.
-    func delete(_ id: String?, in collection: String, group: String) throws(KeychainError) {
+    package func delete(_ id: String?, in collection: String, group: String) throws(KeychainError) {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(collection)
         if let id { query.attributes["acct"] = .string(id) }
@@ -100,7 +118,7 @@ struct SecretStore: Sendable {
     // MARK: Collections and aliases
 
     /// The collections recorded in `group` (the login collection is there once anything wrote it).
-    func collections(group: String) throws(KeychainError) -> [SecretCollection] {
+    package func collections(group: String) throws(KeychainError) -> [SecretCollection] {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.collectionService)
         query.matchLimit = .all
@@ -117,7 +135,7 @@ struct SecretStore: Sendable {
     }
 
     /// Records collection `id` with `label` (or relabels it).
-    func saveCollection(_ id: String, label: String, group: String) throws(KeychainError) {
+    package func saveCollection(_ id: String, label: String, group: String) throws(KeychainError) {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.collectionService)
         query.attributes["acct"] = .string(id)
@@ -132,7 +150,7 @@ struct SecretStore: Sendable {
     }
 
     /// Forgets collection `id`'s record.
-    func deleteCollection(_ id: String, group: String) throws(KeychainError) {
+    package func deleteCollection(_ id: String, group: String) throws(KeychainError) {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.collectionService)
         query.attributes["acct"] = .string(id)
@@ -140,7 +158,7 @@ struct SecretStore: Sendable {
     }
 
     /// The aliases of `group`: alias → collection id.
-    func aliases(group: String) throws(KeychainError) -> [String: String] {
+    package func aliases(group: String) throws(KeychainError) -> [String: String] {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.aliasService)
         query.matchLimit = .all
@@ -156,7 +174,7 @@ struct SecretStore: Sendable {
     }
 
     /// Points `alias` at `collection`, or removes it with `nil`.
-    func setAlias(_ alias: String, to collection: String?, group: String) throws(KeychainError) {
+    package func setAlias(_ alias: String, to collection: String?, group: String) throws(KeychainError) {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.aliasService)
         query.attributes["acct"] = .string(alias)
@@ -198,7 +216,13 @@ struct SecretStore: Sendable {
         guard let id = string(result.attributes["acct"]), let collection = string(result.attributes["svce"]),
             !collection.hasPrefix("@")
         else { return nil }
-        var details = SecretItemDetails(attributes: [:], contentType: "text/plain", creator: nil)
+        var details = SecretItemDetails(
+            attributes: [:],
+            contentType: "text/plain",
+            creator: nil,
+            created: nil,
+            modified: nil
+        )
         if case .data(let encoded)? = result.attributes["gena"],
             let decoded = try? JSONDecoder().decode(SecretItemDetails.self, from: encoded)
         {
@@ -210,8 +234,8 @@ struct SecretStore: Sendable {
             label: string(result.attributes["labl"]) ?? "",
             attributes: details.attributes,
             contentType: details.contentType,
-            created: date(result.attributes["cdat"]),
-            modified: date(result.attributes["mdat"]),
+            created: details.created.map(Date.init(timeIntervalSince1970:)) ?? date(result.attributes["cdat"]),
+            modified: details.modified.map(Date.init(timeIntervalSince1970:)) ?? date(result.attributes["mdat"]),
             creator: details.creator
         )
     }
@@ -220,7 +244,9 @@ struct SecretStore: Sendable {
         let details = SecretItemDetails(
             attributes: item.attributes,
             contentType: item.contentType,
-            creator: item.creator
+            creator: item.creator,
+            created: item.created.timeIntervalSince1970,
+            modified: item.modified.timeIntervalSince1970
         )
         do {
             return try JSONEncoder().encode(details)
