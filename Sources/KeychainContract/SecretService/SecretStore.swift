@@ -26,6 +26,14 @@ package struct SecretStore: Sendable {
     package static let collectionService = "@collection"
     /// The `svce` of alias records (`acct` the alias, `gena` the collection id).
     package static let aliasService = "@alias"
+    /// The `svce` of protection records (`acct` the collection id, `gena` the access control's
+    /// flags): what a new item of the collection is protected with.
+    package static let protectionService = "@protection"
+    /// The access controls a collection can be protected with, by the names Apple gives them.
+    package static let protectionFlags: [String: UInt] = [
+        "userPresence": AccessControl.userPresence, "devicePasscode": AccessControl.devicePasscode,
+        "biometryAny": AccessControl.biometryAny,
+    ]
     /// The persistent collection that every caller has.
     package static let login = "login"
     /// The group of the Secret Service items of every unconfined program of the user: its `login`
@@ -55,6 +63,8 @@ package struct SecretStore: Sendable {
         if let collection { query.attributes["svce"] = .string(collection) }
         query.matchLimit = .all
         query.returnTypes = .attributes
+        // A protected item's secret is a record of its own, which a listing never opens.
+        query.authenticationUI = .skip
         return try found(query).compactMap(Self.item)
     }
 
@@ -64,28 +74,64 @@ package struct SecretStore: Sendable {
         query.attributes["svce"] = .string(collection)
         query.attributes["acct"] = .string(id)
         query.returnTypes = .attributes
+        query.authenticationUI = .skip
         return try found(query).first.flatMap(Self.item)
     }
 
-    /// The secret of item `id`.
-    package func secret(of id: String, in collection: String, group: String) throws(KeychainError) -> Data {
+    /// The secret of item `id`; a protected item's needs `context` to have authenticated
+    /// (`authenticationNeeded` otherwise, with what is missing).
+    package func secret(
+        of id: String,
+        in collection: String,
+        group: String,
+        context: ContextReference? = nil
+    ) throws(KeychainError) -> Data {
+        // A protected item's secret first; the engine asks for the authentication it needs.
         var query = Self.query(group: group)
-        query.attributes["svce"] = .string(collection)
+        query.attributes["svce"] = .string(Self.secretService(collection))
         query.attributes["acct"] = .string(id)
         query.returnTypes = .data
+        query.credentialReference = context
+        if let protected = try found(query).first { return protected.data ?? Data() }
+        query.attributes["svce"] = .string(collection)
         guard let result = try engine.search(query).first else {
             throw KeychainError(.itemNotFound, "no such item")
         }
         return result.data ?? Data()
     }
 
-    /// Adds `item` with `secret`.
-    package func add(_ item: SecretItem, secret: Data, group: String) throws(KeychainError) {
+    /// The `svce` of the protected secrets of `collection`'s items (`acct` the item's id): a
+    /// record of its own, with the collection's access control, beside the item, whose
+    /// attributes are read without authentication as on every keyring.
+    package static func secretService(_ collection: String) -> String {
+        "@secret:" + collection
+    }
+
+    /// Adds `item` with `secret`, protected by `flags` (an access control's) when given.
+    package func add(_ item: SecretItem, secret: Data, group: String, flags: UInt = 0) throws(KeychainError) {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(item.collection)
         query.attributes["acct"] = .string(item.id)
         query.attributes["labl"] = .string(item.label)
         query.attributes["gena"] = .data(try Self.details(of: item))
+        query.valueData = flags == 0 ? secret : Data()
+        _ = try engine.add(query)
+        if flags != 0 { try addProtectedSecret(secret, of: item.id, in: item.collection, group: group, flags: flags) }
+    }
+
+    private func addProtectedSecret(
+        _ secret: Data,
+        of id: String,
+        in collection: String,
+        group: String,
+        flags: UInt
+    ) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.secretService(collection))
+        query.attributes["acct"] = .string(id)
+        // The access control carries the class (both together are refused, as on Apple's).
+        query.accessControl = AccessControl(protection: .whenUnlocked, flags: flags)
+        query.protection = nil
         query.valueData = secret
         _ = try engine.add(query)
     }
@@ -98,8 +144,21 @@ package struct SecretStore: Sendable {
         var changes = ItemUpdate()
         changes.attributes["labl"] = .string(item.label)
         changes.attributes["gena"] = .data(try Self.details(of: item))
-        changes.valueData = secret
+        let flags = secret == nil ? 0 : try protection(of: item.collection, group: group)
+        changes.valueData = flags == 0 ? secret : nil
         try engine.update(query, with: changes)
+        if let secret, flags != 0 {
+            try deleteProtectedSecrets(item.id, in: item.collection, group: group)
+            try addProtectedSecret(secret, of: item.id, in: item.collection, group: group, flags: flags)
+        }
+    }
+
+    private func deleteProtectedSecrets(_ id: String?, in collection: String, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.secretService(collection))
+        if let id { query.attributes["acct"] = .string(id) }
+        query.matchLimit = .all
+        do { try engine.delete(query) } catch  where error.code == .itemNotFound {}
     }
 
     /// Deletes item `id`, or every item of `collection` with `id` `nil`.
@@ -155,6 +214,47 @@ package struct SecretStore: Sendable {
         query.attributes["svce"] = .string(Self.collectionService)
         query.attributes["acct"] = .string(id)
         do { try engine.delete(query) } catch  where error.code == .itemNotFound {}
+    }
+
+    /// The access control flags new items of `collection` get; 0 for none.
+    package func protection(of collection: String, group: String) throws(KeychainError) -> UInt {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.protectionService)
+        query.attributes["acct"] = .string(collection)
+        query.returnTypes = .attributes
+        guard case .data(let flags)? = try found(query).first?.attributes["gena"] else { return 0 }
+        return UInt(String(decoding: flags, as: UTF8.self)) ?? 0
+    }
+
+    /// Protects `collection`: its items' secrets, and those of items added later, are released
+    /// only after the user authenticates as `flags` says (0 lifts the protection). Each secret
+    /// moves to a record of its own with that access control; reading one that is protected
+    /// already needs the authentication it asks for, on `context`.
+    package func protect(
+        _ collection: String,
+        flags: UInt,
+        group: String,
+        context: ContextReference? = nil
+    ) throws(KeychainError) {
+        for item in try items(in: collection, group: group) {
+            let secret = try self.secret(of: item.id, in: collection, group: group, context: context)
+            var query = Self.query(group: group)
+            query.attributes["svce"] = .string(collection)
+            query.attributes["acct"] = .string(item.id)
+            var changes = ItemUpdate()
+            changes.valueData = flags == 0 ? secret : Data()
+            try engine.update(query, with: changes)
+            try deleteProtectedSecrets(item.id, in: collection, group: group)
+            if flags != 0 { try addProtectedSecret(secret, of: item.id, in: collection, group: group, flags: flags) }
+        }
+        var record = Self.query(group: group)
+        record.attributes["svce"] = .string(Self.protectionService)
+        record.attributes["acct"] = .string(collection)
+        do { try engine.delete(record) } catch  where error.code == .itemNotFound {}
+        if flags != 0 {
+            record.attributes["gena"] = .data(Data(String(flags).utf8))
+            _ = try engine.add(record)
+        }
     }
 
     /// The aliases of `group`: alias → collection id.

@@ -49,12 +49,9 @@ struct SecretServiceFrontDoor: Service {
             userID: geteuid(),
             baseline: nil,
             logger: logger
-        ) { program in
+        ) { program, reason in
             guard let pinentry else { return .unavailable }
-            let question = PromptQuestion(
-                purpose: .devicePasscode,
-                reason: "Unlock the keychain to give its secrets to programs through the Secret Service."
-            )
+            let question = PromptQuestion(purpose: .devicePasscode, reason: reason)
             return pinentry.ask(question, program: program, target: target) ?? .unavailable
         }
         try provider.start()

@@ -152,7 +152,13 @@ extension SecretServiceProvider {
         if collection == Self.memoryCollection {
             memory[group, default: [:]][item.id] = (item, secret)
         } else {
-            do { try store.add(item, secret: secret, group: group) } catch { throw busError(error) }
+            do {
+                // A protected collection's new items are protected as its others.
+                let flags = try store.protection(of: collection, group: group)
+                try store.add(item, secret: secret, group: group, flags: flags)
+            } catch {
+                throw busError(error)
+            }
             remember(item, group: group)
         }
         let path = SecretPath.item(collection: collection, id: item.id).path

@@ -176,7 +176,8 @@ extension SecretServiceProvider {
         let (engine, ask, program, logger) = (store.engine, askPasscode, caller.program, logger)
         prompts[id] = SecretPrompt(path: path, owner: caller.peer.name, emptyResult: .paths([])) {
             for _ in 0..<3 {
-                guard case .entered(let passcode)? = ask(program) else { return nil }
+                let reason = "Unlock the keychain to give its secrets to programs through the Secret Service."
+                guard case .entered(let passcode)? = ask(program, reason) else { return nil }
                 do throws(KeychainError) {
                     try engine.unlock(passcode: passcode, endsBiometricLockout: false)
                     logger.info("the keychain was unlocked for a Secret Service client")

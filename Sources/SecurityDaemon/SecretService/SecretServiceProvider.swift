@@ -29,8 +29,8 @@ final class SecretServiceProvider: @unchecked Sendable {
     let store: SecretStore
     let userID: UInt32
     let baseline: ClientIdentity.Confinement?
-    /// Asks the person for the keychain's passcode on behalf of a program.
-    let askPasscode: @Sendable (_ program: String?) -> PasscodePrompt.Reply?
+    /// Asks the person for the keychain's passcode on behalf of a program, for a reason.
+    let askPasscode: @Sendable (_ program: String?, _ reason: String) -> PasscodePrompt.Reply?
     let logger: Logger
 
     var callers: [String: SecretCaller] = [:]
@@ -43,6 +43,13 @@ final class SecretServiceProvider: @unchecked Sendable {
     var lockedIndex: [String: [String: Set<Data>]] = [:]
     let indexKey = SymmetricKey(size: .bits256)
     var nextNumber = 0
+    /// Each connection's authentication context, and when it was made: what a connection proved
+    /// serves its reads of protected items until ``authenticationReuse`` has passed.
+    let contexts = LockedState<[String: (reference: ContextReference, made: ContinuousClock.Instant)]>([:])
+
+    /// How long one authentication serves a connection's reads of protected items (a browser
+    /// reading its fifty passwords asks once).
+    static let authenticationReuse: Duration = .seconds(300)
 
     /// How many sessions and open prompts one connection may hold.
     static let sessionLimit = 64
@@ -59,7 +66,7 @@ final class SecretServiceProvider: @unchecked Sendable {
         userID: UInt32,
         baseline: ClientIdentity.Confinement?,
         logger: Logger,
-        askPasscode: @escaping @Sendable (String?) -> PasscodePrompt.Reply?
+        askPasscode: @escaping @Sendable (String?, String) -> PasscodePrompt.Reply?
     ) {
         self.bus = bus
         self.store = SecretStore(engine: engine)
@@ -84,6 +91,9 @@ final class SecretServiceProvider: @unchecked Sendable {
 
     private func disconnected(_ name: String) {
         callers[name] = nil
+        if let context = contexts.withLock({ $0.removeValue(forKey: name) }) {
+            store.engine.releaseContext(context.reference)
+        }
         sessions = sessions.filter { $0.value.owner != name }
         for (path, prompt) in prompts where prompt.owner == name {
             prompt.cancel()
@@ -95,6 +105,7 @@ final class SecretServiceProvider: @unchecked Sendable {
 
     private func handle(_ call: BusCall) {
         do throws(BusError) {
+            if try answersProtectedSecretsLater(call) { return }
             call.reply(try answer(call))
         } catch {
             call.fail(error)

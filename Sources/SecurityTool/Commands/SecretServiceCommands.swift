@@ -28,8 +28,54 @@ struct SecretServiceCommands: ParsableCommand {
             takes the name over (--replace), import copies every item of the keyring that serves it \
             now (gnome-keyring, KWallet, KeePassXC), unlocking its collections through its own prompt.
             """,
-        subcommands: [Import.self]
+        subcommands: [Import.self, Protect.self]
     )
+
+    struct Protect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Release a collection's secrets to programs only after you authenticate.",
+            discussion: """
+                Every read of a secret of the collection over D-Bus then asks for a finger \
+                (biometryAny), the passcode (devicePasscode), or either (userPresence), once per \
+                program for five minutes. The items' own access controls enforce it. none lifts \
+                the protection, after the authentication it asked for.
+                """
+        )
+        @Argument(help: "The collection: login, or another's id.") var collection: String
+        @Argument(help: "userPresence, devicePasscode, biometryAny or none.") var policy: String
+        @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
+
+        func run() throws {
+            guard let flags = policy == "none" ? 0 : SecretStore.protectionFlags[policy] else {
+                throw ValidationError("the policy is userPresence, devicePasscode, biometryAny or none")
+            }
+            let device = try Session.open(home: keychain, context: "secret-service protect")
+            let store = SecretStore(engine: device.engine)
+            let context = try device.engine.makeContext()
+            defer { device.engine.releaseContext(context) }
+            for _ in 0..<3 {
+                let attempt = Result { () throws(KeychainError) in
+                    try store.protect(collection, flags: flags, group: SecretStore.sharedGroup, context: context)
+                }
+                guard case .failure(let error) = attempt else {
+                    Swift.print(flags == 0 ? "\(collection): not protected" : "\(collection): protected with \(policy)")
+                    return
+                }
+                guard error.code == .authenticationNeeded, let request = error.authenticationRequest else {
+                    throw error
+                }
+                try device.engine.evaluate(
+                    request.accessControl,
+                    operation: request.operation,
+                    missing: request.missingAlternatives,
+                    for: context,
+                    reason: "change the protection of the collection \(collection)",
+                    interactionAllowed: true
+                )
+            }
+            throw KeychainError(.authenticationFailed, "authentication did not succeed")
+        }
+    }
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(

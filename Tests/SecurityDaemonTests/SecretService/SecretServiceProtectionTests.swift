@@ -1,0 +1,88 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainTestSupport
+import Testing
+
+/// A collection the user protected: its secrets reach a program only after the user
+/// authenticates, once per program for the reuse time, and the items' access controls enforce it
+/// for every other way in.
+@Suite(.serialized, .enabled(if: SecretServiceClients.areInstalled))
+struct SecretServiceProtectionTests {
+    static let readAll = """
+        import secretstorage
+        connection = secretstorage.dbus_init()
+        login = secretstorage.get_default_collection(connection)
+        items = sorted(login.search_items({'kind': 'web'}), key=lambda i: i.get_label())
+        try:
+            print([i.get_secret() for i in items])
+        except secretstorage.exceptions.SecretServiceNotAvailableException as e:
+            print('refused')
+        except Exception as e:
+            print('refused', type(e).__name__)
+        """
+
+    @Test func aProtectedCollectionReleasesNothingWithoutThePasscodeAndAsksOncePerProgram() throws {
+        let fixture = try SecretServiceTests.Fixture()
+        #expect(try fixture.daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        for site in ["a", "b", "c"] {
+            let stored = try fixture.secretTool(
+                ["store", "--label=\(site)", "kind", "web", "site", site],
+                input: "pw-\(site)"
+            )
+            #expect(stored.status == 0)
+        }
+        let protect = try fixture.daemon.tool(["secret-service", "protect", "login", "devicePasscode"])
+        #expect(protect.stdout == "login: protected with devicePasscode\n", "\(protect.stderr)")
+
+        // The person declines: nothing is released, to libsecret or python.
+        #expect(try fixture.secretTool(["lookup", "site", "a"]).stdout == "")
+        #expect(try fixture.python(Self.readAll).stdout.hasPrefix("refused"))
+        // Nor through SecItem, without the passcode: neither the item nor its protected secret.
+        for service in ["login", "@secret:login"] {
+            let bypass = try fixture.daemon.tool(["find-generic-password", "-s", service, "-w"])
+            #expect(!bypass.stdout.contains("pw-"), "\(service)")
+        }
+
+        // The person enters the passcode once: one program reads all three.
+        let asked = {
+            (try? String(contentsOf: fixture.pinentryLog, encoding: .utf8))?.components(separatedBy: "GETPIN").count
+                ?? 0
+        }
+        let before = asked()
+        try Data("2468".utf8).write(to: fixture.answerFile)
+        let read = try fixture.python(Self.readAll)
+        #expect(read.stdout == "[b'pw-a', b'pw-b', b'pw-c']\n", "\(read.stderr)")
+        #expect(asked() - before == 1)
+        let told = (try? String(contentsOf: fixture.pinentryLog, encoding: .utf8)) ?? ""
+        #expect(told.contains("from a protected collection"))
+
+        // An item added later is protected as the others; lifting the protection asks again.
+        #expect(try fixture.secretTool(["store", "--label=d", "kind", "web", "site", "d"], input: "pw-d").status == 0)
+        try FileManager.default.removeItem(at: fixture.answerFile)
+        #expect(try fixture.secretTool(["lookup", "site", "d"]).stdout == "")
+        try Data("2468".utf8).write(to: fixture.answerFile)
+        #expect(try fixture.secretTool(["lookup", "site", "d"]).stdout == "pw-d")
+
+        // Lifting the protection asks for it (here through pinentry, for the tool); then no prompt.
+        let lift = try fixture.daemon.tool(
+            ["secret-service", "protect", "login", "none"],
+            environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "terminal"]
+        )
+        #expect(lift.stdout == "login: not protected\n", "\(lift.stderr)")
+        try FileManager.default.removeItem(at: fixture.answerFile)
+        let free = try fixture.python(Self.readAll)
+        #expect(free.stdout == "[b'pw-a', b'pw-b', b'pw-c', b'pw-d']\n", "\(free.stderr)")
+    }
+}
