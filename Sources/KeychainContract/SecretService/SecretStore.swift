@@ -226,10 +226,11 @@ package struct SecretStore: Sendable {
         return UInt(String(decoding: flags, as: UTF8.self)) ?? 0
     }
 
-    /// Protects `collection`: its items' secrets, and those of items added later, are released
-    /// only after the user authenticates as `flags` says (0 lifts the protection). Each secret
-    /// moves to a record of its own with that access control; reading one that is protected
-    /// already needs the authentication it asks for, on `context`.
+    /// Protects `collection` with the access control `flags` (0 lifts the protection).
+    ///
+    /// Its items' secrets, and those of items added later, are then released only after the user
+    /// authenticates. Each secret moves to a record of its own with that access control; reading
+    /// one that is protected already needs the authentication it asks for, on `context`.
     package func protect(
         _ collection: String,
         flags: UInt,
