@@ -18,15 +18,28 @@ import Foundation
 struct BusMessageCodec {
     let api: c_sd_bus_api
 
-    /// Every value left at the current level of `message`.
+    /// The most values one message may hold: a message of many small values would take many
+    /// times its size once read (the bus daemon lets a message be 128 MiB).
+    static let valueLimit = 65_536
+
+    /// Every value of `message` from its current position.
     func readAll(_ message: OpaquePointer) throws(BusError) -> [BusValue] {
+        var budget = Self.valueLimit
+        return try readLevel(message, budget: &budget)
+    }
+
+    private func readLevel(_ message: OpaquePointer, budget: inout Int) throws(BusError) -> [BusValue] {
         var values: [BusValue] = []
-        while let value = try read(message) { values.append(value) }
+        while let value = try read(message, budget: &budget) { values.append(value) }
         return values
     }
 
     /// The next value, or `nil` at the end of the current level.
-    func read(_ message: OpaquePointer) throws(BusError) -> BusValue? {
+    private func read(_ message: OpaquePointer, budget: inout Int) throws(BusError) -> BusValue? {
+        budget -= 1
+        guard budget >= 0 else {
+            throw BusError.limitsExceeded("a message holds at most \(Self.valueLimit) values")
+        }
         var type: CChar = 0
         var contents: UnsafePointer<CChar>?
         let peeked = api.message_peek_type(message, &type, &contents)
@@ -47,7 +60,7 @@ struct BusMessageCodec {
                 return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: size)))
             }
             guard api.message_enter_container(message, type, inner) > 0 else { throw Self.malformed }
-            let children = try readAll(message)
+            let children = try readLevel(message, budget: &budget)
             guard api.message_exit_container(message) >= 0 else { throw Self.malformed }
             switch code {
             case UInt8(ascii: "a"): return .array(element: inner, children)

@@ -271,6 +271,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             answeredThisRead = true
             let reply = responder.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
+                DaemonWrites.noteIfItChanges(request)
             }
             clients.requestEnded()
             isBusy = false
@@ -295,6 +296,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         pool.runIfActive(eventLoop: context.eventLoop) {
             responder.respond(to: decoded, conversation: conversation) { request, response in
                 clients.note(request, response, by: processID)
+                DaemonWrites.noteIfItChanges(request)
             }
         }.whenComplete { result in
             clients.releaseFrame(frameBytes, userID: userID)

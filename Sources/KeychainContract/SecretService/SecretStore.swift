@@ -172,6 +172,7 @@ package struct SecretStore: Sendable {
         } catch  where error.code == .itemNotFound {
             if id != nil { throw error }
         }
+        try deleteProtectedSecrets(id, in: collection, group: group)
     }
 
     // MARK: Collections and aliases
@@ -183,7 +184,7 @@ package struct SecretStore: Sendable {
         query.matchLimit = .all
         query.returnTypes = .attributes
         return try found(query).compactMap { result in
-            guard case .string(let id)? = result.attributes["acct"] else { return nil }
+            guard case .string(let id)? = result.attributes["acct"], Self.isPathElement(id) else { return nil }
             return SecretCollection(
                 id: id,
                 label: Self.string(result.attributes["labl"]) ?? id,
@@ -213,6 +214,8 @@ package struct SecretStore: Sendable {
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.collectionService)
         query.attributes["acct"] = .string(id)
+        do { try engine.delete(query) } catch  where error.code == .itemNotFound {}
+        query.attributes["svce"] = .string(Self.protectionService)
         do { try engine.delete(query) } catch  where error.code == .itemNotFound {}
     }
 
@@ -314,8 +317,10 @@ package struct SecretStore: Sendable {
     }
 
     private static func item(_ result: ItemResult) -> SecretItem? {
+        // Anything of the group that is not an item the provider could have written (another
+        // program's SecItem call can write there) is left out rather than break a reply.
         guard let id = string(result.attributes["acct"]), let collection = string(result.attributes["svce"]),
-            !collection.hasPrefix("@")
+            isPathElement(id), isPathElement(collection)
         else { return nil }
         var details = SecretItemDetails(
             attributes: [:],
@@ -335,8 +340,8 @@ package struct SecretStore: Sendable {
             label: string(result.attributes["labl"]) ?? "",
             attributes: details.attributes,
             contentType: details.contentType,
-            created: details.created.map(Date.init(timeIntervalSince1970:)) ?? date(result.attributes["cdat"]),
-            modified: details.modified.map(Date.init(timeIntervalSince1970:)) ?? date(result.attributes["mdat"]),
+            created: details.created.flatMap(seconds) ?? date(result.attributes["cdat"]),
+            modified: details.modified.flatMap(seconds) ?? date(result.attributes["mdat"]),
             creator: details.creator
         )
     }
@@ -356,9 +361,24 @@ package struct SecretStore: Sendable {
         }
     }
 
+    /// Whether `text` may be one element of an object path (`[A-Za-z0-9_]+`).
+    package static func isPathElement(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 255
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x5F
+            }
+    }
+
     private static func string(_ value: AttributeValue?) -> String? {
         if case .string(let text)? = value { return text }
         return nil
+    }
+
+    /// A date from seconds since 1970 kept in an item's details, within what a date property can carry.
+    private static func seconds(_ value: Double) -> Date? {
+        guard value.isFinite, value >= 0, value < 1e15 else { return nil }
+        return Date(timeIntervalSince1970: value)
     }
 
     private static func date(_ value: AttributeValue?) -> Date {

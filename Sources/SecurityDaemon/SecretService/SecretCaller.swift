@@ -65,6 +65,8 @@ struct SecretCaller: Sendable {
             identity = .unverifiable
             program = nil
         }
+        // A Flatpak app reaches the bus through its proxy: the app is named by its id.
+        if let appID = identity.appID { program = appID }
         return SecretCaller(peer: peer, identity: identity, program: program)
     }
 

@@ -42,7 +42,6 @@ enum SecretPath: Hashable, Sendable {
         case ("collection", 2): self = .collection(parts[1])
         case ("collection", 3): self = .item(collection: parts[1], id: parts[2])
         case ("aliases", 2): self = .alias(parts[1])
-        case ("aliases", 3): self = .item(collection: "@" + parts[1], id: parts[2])
         case ("session", 2): self = .session(parts[1])
         case ("prompt", 2): self = .prompt(parts[1])
         default: return nil

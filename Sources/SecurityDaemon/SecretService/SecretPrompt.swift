@@ -24,8 +24,9 @@ final class SecretPrompt: @unchecked Sendable {
     /// The connection that was given the prompt: only it may use it.
     let owner: String
     /// The work, run off the bus thread once `Prompt` is called: the result to send with
-    /// `Completed`, or `nil` when the person declined.
-    private let work: @Sendable () -> BusValue?
+    /// `Completed`, or `nil` when the person declined. It asks its argument before each question
+    /// whether the prompt is still wanted (not dismissed, its caller still there).
+    private let work: @Sendable (_ isWanted: @Sendable () -> Bool) -> BusValue?
     /// What `Completed` carries when the prompt is dismissed.
     private let emptyResult: BusValue
     private let state = LockedState<State>(.waiting)
@@ -36,7 +37,12 @@ final class SecretPrompt: @unchecked Sendable {
         case completed
     }
 
-    init(path: String, owner: String, emptyResult: BusValue, work: @escaping @Sendable () -> BusValue?) {
+    init(
+        path: String,
+        owner: String,
+        emptyResult: BusValue,
+        work: @escaping @Sendable (_ isWanted: @Sendable () -> Bool) -> BusValue?
+    ) {
         self.path = path
         self.owner = owner
         self.emptyResult = emptyResult
@@ -52,8 +58,14 @@ final class SecretPrompt: @unchecked Sendable {
         }
         guard starts else { return false }
         let (work, emptyResult, path) = (work, emptyResult, path)
+        let state = self.state
         Thread.detachNewThread { [self] in
-            let result = work()
+            let result = work {
+                state.withLock { state in
+                    if case .running = state { return true }
+                    return false
+                }
+            }
             bus.perform {
                 guard self.finish() else { return }
                 Self.complete(on: bus, path: path, dismissed: result == nil, result: result ?? emptyResult)

@@ -55,9 +55,21 @@ struct SecretServiceFrontDoor: Service {
             return pinentry.ask(question, program: program, target: target) ?? .unavailable
         }
         try provider.start()
+        // Whoever takes the name later (another keyring's --replace) is worth a line in the log.
+        try bus.watch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameLost',arg0='\(name)'"
+        ) { _ in
+            logger.warning(
+                "another program took org.freedesktop.secrets: this daemon no longer serves the Secret Service"
+            )
+        }
+        try bus.watch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameAcquired',arg0='\(name)'"
+        ) { _ in
+            logger.info("serving the Secret Service (org.freedesktop.secrets) on the session bus")
+        }
         do {
             try bus.requestName(name, replace: replace)
-            logger.info("serving the Secret Service (org.freedesktop.secrets) on the session bus")
         } catch  where replace && error.name == "org.freedesktop.DBus.Error.AddressInUse" {
             // An owner that does not let the name go (gnome-keyring): wait in the queue, and end
             // gnome-keyring's daemon as `gnome-keyring-daemon --replace` ends its predecessor.

@@ -150,6 +150,12 @@ extension SecretServiceProvider {
             creator: caller.program
         )
         if collection == Self.memoryCollection {
+            let kept = memory[group] ?? [:]
+            guard kept.count < Self.memoryItemLimit,
+                kept.values.reduce(secret.count, { $0 + $1.secret.count }) <= Self.memoryByteLimit
+            else {
+                throw BusError.limitsExceeded("the session collection holds as much as it may")
+            }
             memory[group, default: [:]][item.id] = (item, secret)
         } else {
             do {
@@ -186,8 +192,7 @@ extension SecretServiceProvider {
             } catch {
                 throw busError(error)
             }
-            let prefix = SecretPath.collection(id).path + "/"
-            lockedIndex[group] = lockedIndex[group]?.filter { !$0.key.hasPrefix(prefix) }
+            indexes[group]?.removeAll(under: SecretPath.collection(id).path + "/")
         }
         bus.emit(
             path: SecretPath.root,

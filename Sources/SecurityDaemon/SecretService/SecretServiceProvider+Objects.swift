@@ -76,7 +76,7 @@ extension SecretServiceProvider {
         case .item(let collection, let id):
             guard let group = caller.group else { return false }
             if collection == Self.memoryCollection { return memory[group]?[id] != nil }
-            if isLocked { return lockedIndex[group]?[path.path] != nil }
+            if isLocked { return indexes[group]?.pairs[path.path] != nil }
             do { return try store.item(id, in: collection, group: group) != nil } catch { throw busError(error) }
         case .session(let id): return sessions[id]?.owner == caller.peer.name
         case .prompt(let id): return prompts[id]?.owner == caller.peer.name
@@ -120,32 +120,48 @@ extension SecretServiceProvider {
             }
         }
         guard collection != Self.memoryCollection else { return (unlocked.sorted(), []) }
+        let wanted = Set(attributes.map { hashedPair($0.key, $0.value) })
+        let prefix = collection.map { SecretPath.collection($0).path + "/" }
         if isLocked {
-            let wanted = Set(attributes.map { hashedPair($0.key, $0.value) })
-            let locked = (lockedIndex[group] ?? [:]).filter { path, pairs in
-                wanted.isSubset(of: pairs)
-                    && (collection.map { path.hasPrefix(SecretPath.collection($0).path + "/") } ?? true)
-            }
-            return (unlocked.sorted(), locked.keys.sorted())
+            let locked = (indexes[group]?.candidates(wanted) ?? []).filter { prefix.map($0.hasPrefix) ?? true }
+            return (unlocked.sorted(), locked.sorted())
         }
-        let items: [SecretItem]
-        do { items = try store.items(in: collection, group: group) } catch { throw busError(error) }
-        for item in items {
-            let path = SecretPath.item(collection: item.collection, id: item.id).path
-            remember(item, group: group)
-            if item.matches(attributes) { unlocked.append(path) }
+        try refreshIndex(of: group)
+        // Each candidate is read back and checked: the index narrows, the item decides.
+        for path in indexes[group]?.candidates(wanted) ?? [] where prefix.map(path.hasPrefix) ?? true {
+            guard case .item(let itemCollection, let id)? = SecretPath(path) else { continue }
+            let found: SecretItem?
+            do { found = try store.item(id, in: itemCollection, group: group) } catch { throw busError(error) }
+            guard let found else {
+                forget(path, group: group)
+                continue
+            }
+            if found.matches(attributes) { unlocked.append(path) }
         }
         return (unlocked.sorted(), [])
     }
 
-    /// Notes `item`'s attributes for searches while the keychain is locked.
+    /// Reads `group`'s items again when a client of the daemon's socket changed items since the
+    /// index was built.
+    func refreshIndex(of group: String) throws(BusError) {
+        let now = DaemonWrites.count
+        guard indexes[group]?.generation != now else { return }
+        let items: [SecretItem]
+        do { items = try store.items(in: nil, group: group) } catch { throw busError(error) }
+        var index = SecretIndex()
+        index.generation = now
+        indexes[group] = index
+        for item in items { remember(item, group: group) }
+    }
+
+    /// Notes `item`'s attributes in its group's index.
     func remember(_ item: SecretItem, group: String) {
         let path = SecretPath.item(collection: item.collection, id: item.id).path
-        lockedIndex[group, default: [:]][path] = Set(item.attributes.map { hashedPair($0.key, $0.value) })
+        indexes[group, default: SecretIndex()].insert(path, Set(item.attributes.map { hashedPair($0.key, $0.value) }))
     }
 
     func forget(_ path: String, group: String) {
-        lockedIndex[group]?[path] = nil
+        indexes[group]?.remove(path)
     }
 
     private func hashedPair(_ name: String, _ value: String) -> Data {
@@ -172,6 +188,9 @@ extension SecretServiceProvider {
         let session = try session(sessionPath, caller: caller)
         guard sealed.count <= Self.secretLimit + 16 else {
             throw BusError.invalidArguments("a secret is at most \(Self.secretLimit) bytes")
+        }
+        guard contentType.utf8.count <= Self.contentTypeLimit else {
+            throw BusError.invalidArguments("a content type is at most \(Self.contentTypeLimit) bytes")
         }
         guard let secret = session.open(parameters: parameters, value: sealed) else {
             throw BusError.invalidArguments("the secret cannot be decrypted with the session's key")

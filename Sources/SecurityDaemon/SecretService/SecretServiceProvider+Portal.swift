@@ -59,8 +59,17 @@ extension SecretServiceProvider {
         }
         let arguments = try arguments(call, "osha{sv}")
         let caller = try caller(call.sender)
+        // The portal's executable, and the connection that owns the portal's name: a program
+        // that runs the portal's file as a child of its own does not own the name.
+        let portalOwner = try? bus.call(
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            member: "GetNameOwner",
+            [.string("org.freedesktop.portal.Desktop")]
+        ).first?.string
         guard caller.identity == .unsandboxed, let processID = caller.peer.processID,
-            Self.isDesktopPortal(processID: processID)
+            Self.isDesktopPortal(processID: processID), portalOwner == call.sender
         else {
             logger.warning(
                 "refused a Secret portal request from a program that is not xdg-desktop-portal",
@@ -78,7 +87,13 @@ extension SecretServiceProvider {
             logger.notice("cannot give an application its portal secret: the keychain is locked or failed")
             return [.uint32(2), .properties([:])]
         }
-        guard Self.writeAll(secret, to: descriptor) else {
+        // Never blocking the bus thread: a descriptor that is full, or not a pipe or a socket, fails.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0,
+            status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK,
+            fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) == 0,
+            Self.writeAll(secret, to: descriptor)
+        else {
             return [.uint32(2), .properties([:])]
         }
         return [.uint32(0), .properties([:])]

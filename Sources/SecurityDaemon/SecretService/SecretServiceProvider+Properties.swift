@@ -118,7 +118,7 @@ extension SecretServiceProvider {
             item.attributes = attributes
             try save(item, secret: nil, group: group)
         default:
-            throw BusError.accessDenied("\(name) of \(path.path) cannot be set")
+            throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(name) of \(path.path) cannot be set")
         }
     }
 

@@ -59,6 +59,24 @@ extension SecretServiceProvider {
         }
         guard protected else { return false }
         let session = try session(sessionPath, caller: caller)
+        // One read at a time per connection, a few in all: each may wait for a person.
+        let admitted = protectedReads.withLock { running in
+            guard running.count < Self.protectedReadLimit, running.insert(caller.peer.name).inserted else {
+                return false
+            }
+            return true
+        }
+        guard admitted else {
+            throw BusError.limitsExceeded("a read of a protected secret is waiting for the user already")
+        }
+        // Made here, on the bus thread: a connection that leaves meanwhile releases it.
+        let context: ContextReference
+        do {
+            context = try self.context(for: caller.peer.name)
+        } catch {
+            protectedReads.withLock { _ = $0.remove(caller.peer.name) }
+            throw error
+        }
         let single = call.member == "GetSecret"
         let chosen = items
         Thread.detachNewThread { [self] in
@@ -66,13 +84,14 @@ extension SecretServiceProvider {
             var refusal: BusError?
             for (path, item) in chosen {
                 do throws(BusError) {
-                    let secret = try authenticatedSecret(of: item, group: group, caller: caller)
+                    let secret = try authenticatedSecret(of: item, group: group, caller: caller, context: context)
                     let value = try transfer(secret, contentType: item.contentType, session: session)
                     secrets.append(single ? value : .entry(.objectPath(path), value))
                 } catch {
                     refusal = error
                 }
             }
+            protectedReads.withLock { _ = $0.remove(caller.peer.name) }
             if single {
                 if let value = secrets.first { call.reply([value]) } else { call.fail(refusal ?? .failed("no secret")) }
             } else {
@@ -83,10 +102,13 @@ extension SecretServiceProvider {
     }
 
     /// `item`'s secret, authenticating the caller's connection as its access control asks.
-    private func authenticatedSecret(of item: SecretItem, group: String, caller: SecretCaller) throws(BusError) -> Data
-    {
+    private func authenticatedSecret(
+        of item: SecretItem,
+        group: String,
+        caller: SecretCaller,
+        context: ContextReference
+    ) throws(BusError) -> Data {
         let engine = store.engine
-        let context = try context(for: caller.peer.name)
         let (ask, program) = (askPasscode, caller.program)
         let prompt = PasscodePrompt { _, reason in ask(program, reason) ?? .unavailable }
         for _ in 0..<3 {

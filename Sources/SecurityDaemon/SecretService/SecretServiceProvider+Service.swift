@@ -174,8 +174,8 @@ extension SecretServiceProvider {
         let id = number()
         let path = SecretPath.prompt(id).path
         let (engine, ask, program, logger) = (store.engine, askPasscode, caller.program, logger)
-        prompts[id] = SecretPrompt(path: path, owner: caller.peer.name, emptyResult: .paths([])) {
-            for _ in 0..<3 {
+        prompts[id] = SecretPrompt(path: path, owner: caller.peer.name, emptyResult: .paths([])) { isWanted in
+            for _ in 0..<3 where isWanted() {
                 let reason = "Unlock the keychain to give its secrets to programs through the Secret Service."
                 guard case .entered(let passcode)? = ask(program, reason) else { return nil }
                 do throws(KeychainError) {
@@ -215,9 +215,8 @@ extension SecretServiceProvider {
     /// Reads every group's items once the keychain is unlocked, for searches after it locks again.
     private func refreshIndexAfterUnlock() {
         for group in Set(callers.values.compactMap(\.group)) {
-            guard let items = try? store.items(in: nil, group: group) else { continue }
-            lockedIndex[group] = [:]
-            for item in items { remember(item, group: group) }
+            indexes[group]?.generation = nil
+            try? refreshIndex(of: group)
         }
     }
 }

@@ -38,11 +38,12 @@ final class SecretServiceProvider: @unchecked Sendable {
     var prompts: [String: SecretPrompt] = [:]
     /// gnome-keyring's `session` collection: items kept in memory only, by group.
     var memory: [String: [String: (item: SecretItem, secret: Data)]] = [:]
-    /// What a search of a locked keychain can still answer: the attribute pairs of the items seen
-    /// while it was unlocked, by group and item path, as keyed hashes under a key of this run.
-    var lockedIndex: [String: [String: Set<Data>]] = [:]
+    /// The attribute pairs of each group's items (see ``SecretIndex``).
+    var indexes: [String: SecretIndex] = [:]
     let indexKey = SymmetricKey(size: .bits256)
     var nextNumber = 0
+    /// The connections whose protected read runs now (one each).
+    let protectedReads = LockedState<Set<String>>([])
     /// Each connection's authentication context, and when it was made: what a connection proved
     /// serves its reads of protected items until ``authenticationReuse`` has passed.
     let contexts = LockedState<[String: (reference: ContextReference, made: ContinuousClock.Instant)]>([:])
@@ -59,6 +60,13 @@ final class SecretServiceProvider: @unchecked Sendable {
     static let attributeLimit = 256
     static let attributeSizeLimit = 65_536
     static let secretLimit = 1 << 20
+    /// The largest content type taken.
+    static let contentTypeLimit = 256
+    /// How many items, and how many bytes of secrets, a group keeps in the session collection.
+    static let memoryItemLimit = 1_024
+    static let memoryByteLimit = 16 << 20
+    /// How many protected reads (each may wait for a person) run at once, in all.
+    static let protectedReadLimit = 8
 
     init(
         bus: BusConnection,
@@ -209,6 +217,7 @@ final class SecretServiceProvider: @unchecked Sendable {
 
     /// The time as the specification's properties give it: seconds since 1970.
     static func seconds(_ date: Date) -> BusValue {
-        .uint64(UInt64(max(0, date.timeIntervalSince1970)))
+        let seconds = date.timeIntervalSince1970
+        return .uint64(seconds.isFinite && seconds > 0 ? UInt64(min(seconds, 1e15)) : 0)
     }
 }

@@ -93,8 +93,9 @@ struct SecretServiceImport {
             for entry in secrets {
                 if case .entry(.objectPath(let path), let secret) = entry { byPath[path] = secret }
             }
+            let flags = try store.protection(of: id, group: SecretStore.sharedGroup)
             for path in items {
-                switch try copy(path, secret: byPath[path], into: id) {
+                switch try copy(path, secret: byPath[path], into: id, provider: owner, flags: flags) {
                 case .added: report.added += 1
                 case .alreadyThere: report.alreadyThere += 1
                 case .skipped(let reason): report.skipped.append(reason)
@@ -111,7 +112,13 @@ struct SecretServiceImport {
         case skipped(String)
     }
 
-    private func copy(_ path: String, secret: BusValue?, into collection: String) throws -> Copied {
+    private func copy(
+        _ path: String,
+        secret: BusValue?,
+        into collection: String,
+        provider: String,
+        flags: UInt
+    ) throws -> Copied {
         guard case .structure(let fields)? = secret, fields.count == 4, case .bytes(let value) = fields[2] else {
             return .skipped("\(path): the provider gave no secret for it")
         }
@@ -123,7 +130,7 @@ struct SecretServiceImport {
             attributes[key] = value.string
         }
         let item = SecretItem(
-            id: Self.itemID(forPath: path),
+            id: Self.itemID(forPath: path, provider: provider),
             collection: collection,
             label: all["Label"]?.unwrapped.string ?? "",
             attributes: attributes,
@@ -133,7 +140,7 @@ struct SecretServiceImport {
             creator: "security secret-service import"
         )
         let added = Result { () throws(KeychainError) in
-            try store.add(item, secret: Data(value), group: SecretStore.sharedGroup)
+            try store.add(item, secret: Data(value), group: SecretStore.sharedGroup, flags: flags)
         }
         switch added {
         case .success: return .added
@@ -184,8 +191,10 @@ struct SecretServiceImport {
     }
 
     /// An id that is the same for the same item at the same provider, whatever run imports it.
-    static func itemID(forPath path: String) -> String {
-        SHA256.hash(data: Data(("import:" + path).utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    static func itemID(forPath path: String, provider: String) -> String {
+        let program = provider.split(separator: " ").first.map(String.init) ?? provider
+        return SHA256.hash(data: Data("import:\(program):\(path)".utf8)).prefix(16)
+            .map { String(format: "%02x", $0) }.joined()
     }
 
     private static func date(_ value: BusValue?) -> Date {

@@ -276,6 +276,33 @@ struct SecretServiceTests {
         #expect(run.stdout == "OK\n", "\(run.stderr)")
     }
 
+    @Test func theSessionCollectionAndContentTypesHaveLimits() throws {
+        let fixture = try Fixture()
+        let run = try fixture.python(
+            """
+            import dbus
+            bus = dbus.SessionBus()
+            service = bus.get_object('org.freedesktop.secrets', '/org/freedesktop/secrets')
+            output, session = service.OpenSession('plain', dbus.String('', variant_level=1), dbus_interface='org.freedesktop.Secret.Service')
+            memory = bus.get_object('org.freedesktop.secrets', '/org/freedesktop/secrets/collection/session')
+            C = 'org.freedesktop.Secret.Collection'
+            def create(n, content_type='text/plain'):
+                props = {'org.freedesktop.Secret.Item.Label': 'm', 'org.freedesktop.Secret.Item.Attributes': dbus.Dictionary({'n': str(n)}, signature='ss')}
+                try:
+                    memory.CreateItem(props, (session, dbus.ByteArray(b''), dbus.ByteArray(b'x' * 1024), content_type), False, dbus_interface=C)
+                    return None
+                except dbus.exceptions.DBusException as e:
+                    return e.get_dbus_name()
+            assert create(0, 'x' * 1000) == 'org.freedesktop.DBus.Error.InvalidArgs'
+            results = [create(n) for n in range(1100)]
+            assert results[:1024] == [None] * 1024, results[:3]
+            assert set(results[1024:]) == {'org.freedesktop.DBus.Error.LimitsExceeded'}
+            print('OK')
+            """
+        )
+        #expect(run.stdout == "OK\n", "\(run.stderr)")
+    }
+
     @Test func aDiffieHellmanSecretWithTheWrongKeyOrPaddingIsRefused() throws {
         let fixture = try Fixture()
         let run = try fixture.python(
