@@ -23,9 +23,11 @@ final class SecretPrompt: @unchecked Sendable {
     let path: String
     /// The connection that was given the prompt: only it may use it.
     let owner: String
-    /// The work, run off the bus thread once `Prompt` is called: the result to send with
-    /// `Completed`, or `nil` when the person declined. It asks its argument before each question
-    /// whether the prompt is still wanted (not dismissed, its caller still there).
+    /// The work, run off the bus thread once `Prompt` is called.
+    ///
+    /// It returns the result to send with `Completed`, or `nil` when the person declined, and asks
+    /// its argument before each question whether the prompt is still wanted (not dismissed, its
+    /// caller still there).
     private let work: @Sendable (_ isWanted: @Sendable () -> Bool) -> BusValue?
     /// What `Completed` carries when the prompt is dismissed.
     private let emptyResult: BusValue
