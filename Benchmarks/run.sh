@@ -84,6 +84,12 @@ python3 "$HERE/Scripts/cli.py" --security "$INSTALLED/bin/security" --n "$CLI_N"
 log "security CLI through securityd, one process per operation ($CLI_N items)"
 python3 "$HERE/Scripts/cli.py" --security "$INSTALLED/bin/security" --n "$CLI_N" --engine daemon --out "$RESULTS/cli.jsonl"
 
+log "the Secret Service: securityd --secret-service beside gnome-keyring, each on a private session bus"
+if [ $SMOKE = 1 ]; then SS_SIZES="--n 50 --small 20 --big 100 --searches 10 --processes 3"; else SS_SIZES=""; fi
+# shellcheck disable=SC2086
+python3 "$HERE/Scripts/secret_service.py" --securityd "$INSTALLED/bin/securityd" $SS_SIZES --out "$RESULTS/secret-service.jsonl" \
+  || log "the Secret Service comparison failed; the report will lack it"
+
 log "fingerprint round trip with libfprint's virtual reader, beside fprintd-verify"
 FPRINT_N=$([ $SMOKE = 1 ] && echo 3 || echo 20)
 python3 "$HERE/Scripts/fprint.py" --security "$INSTALLED/bin/security" --n "$FPRINT_N" --out "$RESULTS/fprint.jsonl" \
