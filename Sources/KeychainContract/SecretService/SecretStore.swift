@@ -84,15 +84,17 @@ package struct SecretStore: Sendable {
         of id: String,
         in collection: String,
         group: String,
-        context: ContextReference? = nil
+        context: ContextReference? = nil,
+        isProtected: Bool = true
     ) throws(KeychainError) -> Data {
-        // A protected item's secret first; the engine asks for the authentication it needs.
+        // A protected item's secret first (unless the caller knows there is none); the engine asks
+        // for the authentication it needs.
         var query = Self.query(group: group)
         query.attributes["svce"] = .string(Self.secretService(collection))
         query.attributes["acct"] = .string(id)
         query.returnTypes = .data
         query.credentialReference = context
-        if let protected = try found(query).first { return protected.data ?? Data() }
+        if isProtected, let protected = try found(query).first { return protected.data ?? Data() }
         query.attributes["svce"] = .string(collection)
         guard let result = try engine.search(query).first else {
             throw KeychainError(.itemNotFound, "no such item")

@@ -16,16 +16,21 @@ import Foundation
 import KeychainContract
 import KeychainCore
 
-/// The attribute pairs of one group's Secret Service items, held by the provider: what answers a
-/// search without decrypting every item, and, while the keychain is locked, the only thing that can.
+/// The attribute pairs and metadata of one group's Secret Service items, held by the provider: what
+/// answers a search or a property without decrypting items again, and, while the keychain is
+/// locked, the only thing that can say which items a search finds (as locked).
 ///
 /// Pairs are keyed hashes under a key of this run, never names or values. The index is rebuilt
 /// from the keychain when anything else wrote to it through the daemon (``DaemonWrites``); the
-/// provider's own writes keep it current. Every candidate it gives is read back and checked, so
-/// a stale entry costs a look-up, never a wrong result.
+/// provider's own writes keep it current. A search's candidates are checked against the items'
+/// attributes; the secret is always read from the keychain.
 struct SecretIndex {
     /// Item path → its pairs.
     private(set) var pairs: [String: Set<Data>] = [:]
+    /// Item path → the item's metadata (never its secret), read while the keychain was unlocked.
+    private(set) var items: [String: SecretItem] = [:]
+    /// Collection id → the access control flags of its new items, as read since the index was built.
+    var protections: [String: UInt] = [:]
     /// Pair → the item paths that have it.
     private var paths: [Data: Set<String>] = [:]
     /// ``DaemonWrites/count`` when the index was built from the keychain; `nil` never built.
@@ -40,18 +45,28 @@ struct SecretIndex {
         return result
     }
 
-    mutating func insert(_ path: String, _ itemPairs: Set<Data>) {
+    mutating func insert(_ path: String, _ item: SecretItem, _ itemPairs: Set<Data>) {
         remove(path)
+        items[path] = item
         pairs[path] = itemPairs
         for pair in itemPairs { paths[pair, default: []].insert(path) }
     }
 
     mutating func remove(_ path: String) {
+        items[path] = nil
         guard let old = pairs.removeValue(forKey: path) else { return }
         for pair in old {
             paths[pair]?.remove(path)
             if paths[pair]?.isEmpty == true { paths[pair] = nil }
         }
+    }
+
+    /// Forgets the items' metadata, keeping the pairs (the keychain locked): the next read while
+    /// it is unlocked builds the index again.
+    mutating func forgetMetadata() {
+        items = [:]
+        protections = [:]
+        generation = nil
     }
 
     mutating func removeAll(under prefix: String) {

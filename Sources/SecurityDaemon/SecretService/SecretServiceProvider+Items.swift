@@ -160,7 +160,7 @@ extension SecretServiceProvider {
         } else {
             do {
                 // A protected collection's new items are protected as its others.
-                let flags = try store.protection(of: collection, group: group)
+                let flags = try protection(of: collection, group: group)
                 try store.add(item, secret: secret, group: group, flags: flags)
             } catch {
                 throw busError(error)
@@ -193,6 +193,7 @@ extension SecretServiceProvider {
                 throw busError(error)
             }
             indexes[group]?.removeAll(under: SecretPath.collection(id).path + "/")
+            indexes[group]?.protections[id] = nil
         }
         bus.emit(
             path: SecretPath.root,

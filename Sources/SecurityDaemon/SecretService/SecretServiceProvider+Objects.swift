@@ -76,8 +76,12 @@ extension SecretServiceProvider {
         case .item(let collection, let id):
             guard let group = caller.group else { return false }
             if collection == Self.memoryCollection { return memory[group]?[id] != nil }
-            if isLocked { return indexes[group]?.pairs[path.path] != nil }
-            do { return try store.item(id, in: collection, group: group) != nil } catch { throw busError(error) }
+            if isLocked {
+                indexes[group]?.forgetMetadata()
+                return indexes[group]?.pairs[path.path] != nil
+            }
+            try refreshIndex(of: group)
+            return indexes[group]?.items[path.path] != nil
         case .session(let id): return sessions[id]?.owner == caller.peer.name
         case .prompt(let id): return prompts[id]?.owner == caller.peer.name
         }
@@ -93,17 +97,25 @@ extension SecretServiceProvider {
             return (kept.item, withSecret ? kept.secret : nil)
         }
         if isLocked { throw SecretError.isLocked("the keychain is locked") }
-        do {
-            guard let found = try store.item(id, in: collection, group: group) else {
-                throw SecretError.noSuchObject("no item \(path.path)")
-            }
-            let secret = withSecret ? try store.secret(of: id, in: collection, group: group) : nil
-            return (found, secret)
-        } catch let error as KeychainError {
-            throw busError(error)
-        } catch {
-            throw error as? BusError ?? BusError.failed("\(error)")
+        try refreshIndex(of: group)
+        guard let found = indexes[group]?.items[path.path] else {
+            throw SecretError.noSuchObject("no item \(path.path)")
         }
+        guard withSecret else { return (found, nil) }
+        do {
+            let isProtected = try protection(of: collection, group: group) != 0
+            return (found, try store.secret(of: id, in: collection, group: group, isProtected: isProtected))
+        } catch {
+            throw busError(error)
+        }
+    }
+
+    /// The access control flags of `collection`'s new items, read once per index.
+    func protection(of collection: String, group: String) throws(KeychainError) -> UInt {
+        if let known = indexes[group]?.protections[collection] { return known }
+        let flags = try store.protection(of: collection, group: group)
+        indexes[group]?.protections[collection] = flags
+        return flags
     }
 
     /// The items of `caller` matching `attributes` (in `collection`, or all): unlocked and locked paths.
@@ -123,20 +135,15 @@ extension SecretServiceProvider {
         let wanted = Set(attributes.map { hashedPair($0.key, $0.value) })
         let prefix = collection.map { SecretPath.collection($0).path + "/" }
         if isLocked {
+            // Labels and attributes are not kept while the keychain is locked; their hashes are.
+            indexes[group]?.forgetMetadata()
             let locked = (indexes[group]?.candidates(wanted) ?? []).filter { prefix.map($0.hasPrefix) ?? true }
             return (unlocked.sorted(), locked.sorted())
         }
         try refreshIndex(of: group)
-        // Each candidate is read back and checked: the index narrows, the item decides.
+        // The pairs narrow (hashes), the items' attributes decide.
         for path in indexes[group]?.candidates(wanted) ?? [] where prefix.map(path.hasPrefix) ?? true {
-            guard case .item(let itemCollection, let id)? = SecretPath(path) else { continue }
-            let found: SecretItem?
-            do { found = try store.item(id, in: itemCollection, group: group) } catch { throw busError(error) }
-            guard let found else {
-                forget(path, group: group)
-                continue
-            }
-            if found.matches(attributes) { unlocked.append(path) }
+            if indexes[group]?.items[path]?.matches(attributes) == true { unlocked.append(path) }
         }
         return (unlocked.sorted(), [])
     }
@@ -157,7 +164,11 @@ extension SecretServiceProvider {
     /// Notes `item`'s attributes in its group's index.
     func remember(_ item: SecretItem, group: String) {
         let path = SecretPath.item(collection: item.collection, id: item.id).path
-        indexes[group, default: SecretIndex()].insert(path, Set(item.attributes.map { hashedPair($0.key, $0.value) }))
+        indexes[group, default: SecretIndex()].insert(
+            path,
+            item,
+            Set(item.attributes.map { hashedPair($0.key, $0.value) })
+        )
     }
 
     func forget(_ path: String, group: String) {

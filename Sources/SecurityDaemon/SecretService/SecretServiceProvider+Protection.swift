@@ -52,7 +52,7 @@ extension SecretServiceProvider {
         var protected = false
         for collection in Set(items.map(\.item.collection)) where collection != Self.memoryCollection {
             do {
-                if try store.protection(of: collection, group: group) != 0 { protected = true }
+                if try protection(of: collection, group: group) != 0 { protected = true }
             } catch {
                 throw busError(error)
             }

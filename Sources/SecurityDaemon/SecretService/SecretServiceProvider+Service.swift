@@ -47,6 +47,8 @@ extension SecretServiceProvider {
             let state = try? store.engine.lockState()
             guard state?.hasPasscode == true else { return [.paths([]), .objectPath(SecretPath.none)] }
             do { try store.engine.lock() } catch { throw busError(error) }
+            lockedDuringCall = nil
+            for group in indexes.keys { indexes[group]?.forgetMetadata() }
             return [
                 .paths(objects.filter { !$0.contains("/collection/\(Self.memoryCollection)") }),
                 .objectPath(SecretPath.none),

@@ -42,6 +42,8 @@ final class SecretServiceProvider: @unchecked Sendable {
     var indexes: [String: SecretIndex] = [:]
     let indexKey = SymmetricKey(size: .bits256)
     var nextNumber = 0
+    /// The lock state read for the call being answered (asked once per call, not per object).
+    var lockedDuringCall: Bool?
     /// The connections whose protected read runs now (one each).
     let protectedReads = LockedState<Set<String>>([])
     /// Each connection's authentication context, and when it was made: what a connection proved
@@ -112,6 +114,8 @@ final class SecretServiceProvider: @unchecked Sendable {
     // MARK: Dispatch
 
     private func handle(_ call: BusCall) {
+        lockedDuringCall = nil
+        defer { lockedDuringCall = nil }
         do throws(BusError) {
             if try answersProtectedSecretsLater(call) { return }
             call.reply(try answer(call))
@@ -195,8 +199,15 @@ final class SecretServiceProvider: @unchecked Sendable {
 
     /// The keychain's lock state; a keychain that cannot answer counts as locked.
     var isLocked: Bool {
-        guard let state = try? store.engine.lockState() else { return true }
-        return state.hasPasscode && !state.isUnlocked
+        if let known = lockedDuringCall { return known }
+        let locked: Bool
+        if let state = try? store.engine.lockState() {
+            locked = state.hasPasscode && !state.isUnlocked
+        } else {
+            locked = true
+        }
+        lockedDuringCall = locked
+        return locked
     }
 
     /// The D-Bus error for an engine error.
