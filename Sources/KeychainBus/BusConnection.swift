@@ -85,13 +85,6 @@ package final class BusConnection: @unchecked Sendable {
         close(wake.write)
     }
 
-    /// This connection's unique name (`:1.42`).
-    package var uniqueName: String {
-        var name: UnsafePointer<CChar>?
-        guard api.get_unique_name(bus, &name) >= 0, let name else { return "" }
-        return String(cString: name)
-    }
-
     // MARK: Names
 
     /// Takes the well-known `name`; with `replace`, from its owner if that owner allows it.
@@ -140,18 +133,11 @@ package final class BusConnection: @unchecked Sendable {
     /// A description of who owns `name` now: its unique name and, where the bus says, its
     /// program (`gnome-keyring-daemon (:1.7, pid 812)`).
     package func owner(of name: String) throws(BusError) -> String {
-        let unique =
-            try call(
-                destination: "org.freedesktop.DBus",
-                path: "/org/freedesktop/DBus",
-                interface: "org.freedesktop.DBus",
-                member: "GetNameOwner",
-                [.string(name)]
-            ).first?.string ?? "?"
-        guard let peer = try? credentials(of: unique), let pid = peer.processID else { return unique }
+        let peer = try ownerPeer(of: name)
+        guard let pid = peer.processID else { return peer.name }
         let program = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return "\(program ?? "a program") (\(unique), pid \(pid))"
+        return "\(program ?? "a program") (\(peer.name), pid \(pid))"
     }
 
     /// The user and process of the connection named `sender`, as the bus daemon recorded them

@@ -31,11 +31,6 @@ package struct BusError: Error, Sendable, Hashable {
         BusError("org.freedesktop.DBus.Error.UnknownMethod", message)
     }
 
-    /// No object at the path.
-    package static func unknownObject(_ message: String) -> BusError {
-        BusError("org.freedesktop.DBus.Error.UnknownObject", message)
-    }
-
     /// No such property.
     package static func unknownProperty(_ message: String) -> BusError {
         BusError("org.freedesktop.DBus.Error.UnknownProperty", message)

@@ -83,6 +83,11 @@ struct PeerCredentials: Sendable {
     ///
     /// Read when the connection opens, while the process is certainly the one that connected.
     var programName: String? {
+        Self.programName(of: processID)
+    }
+
+    /// The name of the program process `processID` runs: its executable's, else its `comm`.
+    static func programName(of processID: Int32) -> String? {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe") {
             return (path as NSString).lastPathComponent
         }

@@ -59,7 +59,7 @@ struct SecretCaller: Sendable {
         let handle = c_keychain_pidfd_open(processID)
         defer { if handle >= 0 { close(handle) } }
         var identity = ClientIdentity.of(processID: processID, baseline: baseline)
-        var program = Self.programName(processID)
+        var program = PeerCredentials.programName(of: processID)
         let again = try? bus.credentials(of: sender)
         if again?.processID != processID || (handle >= 0 && c_keychain_pidfd_is_alive(handle) == 0) {
             identity = .unverifiable
@@ -68,14 +68,5 @@ struct SecretCaller: Sendable {
         // A Flatpak app reaches the bus through its proxy: the app is named by its id.
         if let appID = identity.appID { program = appID }
         return SecretCaller(peer: peer, identity: identity, program: program)
-    }
-
-    private static func programName(_ processID: Int32) -> String? {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe") {
-            return (path as NSString).lastPathComponent
-        }
-        guard let comm = try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8) else { return nil }
-        let name = comm.trimmingCharacters(in: .whitespacesAndNewlines)
-        return name.isEmpty ? nil : name
     }
 }

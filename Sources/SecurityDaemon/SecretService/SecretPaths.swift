@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainContract
 
 /// The provider's object paths, as the Secret Service specification names them.
 enum SecretPath: Hashable, Sendable {
@@ -65,10 +66,6 @@ enum SecretPath: Hashable, Sendable {
 
     /// Whether `text` may be one element of an object path.
     static func isElement(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == 0x5F
-            }
+        SecretStore.isPathElement(text)
     }
 }

@@ -90,9 +90,7 @@ extension SecretServiceProvider {
         guard let group = caller.group else { throw BusError.accessDenied("no group") }
         switch (path, name) {
         case (.collection, "Label"), (.alias, "Label"):
-            guard let label = value.string, label.utf8.count <= Self.labelLimit else {
-                throw BusError.invalidArguments("Label is a string of at most \(Self.labelLimit) bytes")
-            }
+            let label = try Self.label(value)
             let id = try collectionID(path, caller: caller)
             guard id != Self.memoryCollection else {
                 throw BusError.accessDenied("the session collection keeps its label")
@@ -106,9 +104,7 @@ extension SecretServiceProvider {
                 [.objectPath(SecretPath.collection(id).path)]
             )
         case (.item, "Label"):
-            guard let label = value.string, label.utf8.count <= Self.labelLimit else {
-                throw BusError.invalidArguments("Label is a string of at most \(Self.labelLimit) bytes")
-            }
+            let label = try Self.label(value)
             var (item, _) = try item(at: path, caller: caller, withSecret: false)
             item.label = label
             try save(item, secret: nil, group: group)
@@ -120,6 +116,14 @@ extension SecretServiceProvider {
         default:
             throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(name) of \(path.path) cannot be set")
         }
+    }
+
+    /// A `Label` property's new value, within the provider's limit.
+    private static func label(_ value: BusValue) throws(BusError) -> String {
+        guard let label = value.string, label.utf8.count <= labelLimit else {
+            throw BusError.invalidArguments("Label is a string of at most \(labelLimit) bytes")
+        }
+        return label
     }
 
     // MARK: Introspection
