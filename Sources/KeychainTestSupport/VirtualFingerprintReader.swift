@@ -127,6 +127,28 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
         try waitForReader(sending: nil, within: seconds)
     }
 
+    /// Waits until fprintd has closed the reader (nobody waits for a finger any more): a scan sent
+    /// before then goes to the verification that is ending, not to the next one.
+    package func waitUntilClosed(within seconds: Double = 20) throws {
+        try python(
+            """
+            import socket, sys, time
+            deadline = time.time() + \(seconds)
+            while True:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    s.connect('\(socketPath)')
+                except OSError:
+                    break
+                finally:
+                    s.close()
+                if time.time() > deadline:
+                    sys.exit('the virtual reader was not closed')
+                time.sleep(0.05)
+            """
+        )
+    }
+
     private func waitForReader(sending command: String?, within seconds: Double) throws {
         try python(
             """
