@@ -57,12 +57,12 @@ let package = Package(
     targets: [
         // System calls Swift cannot make itself (prctl is variadic): core dumps.
         .target(name: "CKeychainSystem"),
-        // libsystemd's sd-bus, loaded at run time (no build-time dependency on libsystemd-dev), and
-        // the conversations held over it: systemd-logind's lock and sleep signals for securityd,
-        // fprintd's fingerprint readers for the engine. Calls only: whom to believe is decided in Swift.
+        // libsystemd's sd-bus, loaded at run time (no build-time dependency on libsystemd-dev):
+        // the entry points only, for KeychainBus.
         .target(name: "CSDBus"),
-        // D-Bus in Swift over CSDBus: connections to the session and system bus, names, objects
-        // served, calls, signals and peer credentials, with values read and written generically.
+        // D-Bus in Swift over CSDBus, the one bus module: connections to the session and system
+        // bus, names, objects served, calls, signals and peer credentials, with values read and
+        // written generically. The Secret Service, the login watch and fprintd's sensor use it.
         .target(name: "KeychainBus", dependencies: ["CSDBus", "KeychainCore"]),
         // The shared vocabulary of clients and engine: queries, schema, errors. Foundation and
         // swift-asn1 only, so that whatever imports the mirrors needs nothing else.
@@ -108,7 +108,7 @@ let package = Package(
                 "KeychainCrypto",
                 "CKeychainEngineLoader",
                 "CKeychainSystem",
-                "CSDBus",
+                "KeychainBus",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -189,7 +189,6 @@ let package = Package(
             name: "SecurityDaemon",
             dependencies: [
                 "CKeychainSystem",
-                "CSDBus",
                 "KeychainBus",
                 "KeychainContract",
                 "KeychainDevice",

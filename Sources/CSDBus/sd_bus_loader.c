@@ -28,27 +28,19 @@ void *c_sd_bus_load(struct c_sd_bus_api *api, const char **reason) {
 #define RESOLVE(field, symbol) \
     if (!(*(void **)&api->field = dlsym(library, symbol))) goto missing;
     RESOLVE(open_system, "sd_bus_open_system")
-    RESOLVE(call_method, "sd_bus_call_method")
-    RESOLVE(get_property, "sd_bus_get_property")
     RESOLVE(add_match, "sd_bus_add_match")
     RESOLVE(slot_unref, "sd_bus_slot_unref")
     RESOLVE(process, "sd_bus_process")
-    RESOLVE(wait, "sd_bus_wait")
     RESOLVE(message_get_sender, "sd_bus_message_get_sender")
     RESOLVE(message_get_member, "sd_bus_message_get_member")
     RESOLVE(message_get_path, "sd_bus_message_get_path")
-    RESOLVE(message_read, "sd_bus_message_read")
     RESOLVE(message_enter_container, "sd_bus_message_enter_container")
     RESOLVE(message_exit_container, "sd_bus_message_exit_container")
-    RESOLVE(message_skip, "sd_bus_message_skip")
     RESOLVE(message_unref, "sd_bus_message_unref")
-    RESOLVE(error_has_name, "sd_bus_error_has_name")
     RESOLVE(error_free, "sd_bus_error_free")
     RESOLVE(flush_close_unref, "sd_bus_flush_close_unref")
     RESOLVE(open_user, "sd_bus_open_user")
     RESOLVE(request_name, "sd_bus_request_name")
-    RESOLVE(release_name, "sd_bus_release_name")
-    RESOLVE(get_unique_name, "sd_bus_get_unique_name")
     RESOLVE(add_fallback, "sd_bus_add_fallback")
     RESOLVE(get_fd, "sd_bus_get_fd")
     RESOLVE(get_events, "sd_bus_get_events")
@@ -71,7 +63,6 @@ void *c_sd_bus_load(struct c_sd_bus_api *api, const char **reason) {
     RESOLVE(message_read_array, "sd_bus_message_read_array")
     RESOLVE(message_peek_type, "sd_bus_message_peek_type")
     RESOLVE(message_ref, "sd_bus_message_ref")
-    RESOLVE(error_is_set, "sd_bus_error_is_set")
 #undef RESOLVE
     return library;
 missing:

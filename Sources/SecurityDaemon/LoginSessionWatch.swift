@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CSDBus
 import Foundation
 import KeychainContract
 import KeychainCore
@@ -67,55 +66,5 @@ struct LoginSessionWatch: Service {
                 stopping.withLock { $0 = true }
             }
         }
-    }
-}
-
-/// A connection to the system bus that reports systemd-logind's lock and sleep requests.
-final class LoginBus: @unchecked Sendable {
-    /// What logind asked for.
-    enum Event: Equatable {
-        case nothing
-        case lockSession(userID: UInt32)
-        case sleep
-        case closed
-    }
-
-    // Used by the watch's one thread only, after `open`.
-    private let watch: OpaquePointer
-
-    private init(_ watch: OpaquePointer) {
-        self.watch = watch
-    }
-
-    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket); the
-    /// reason when it cannot (no libsystemd, no bus).
-    static func open() -> Result<LoginBus, Unavailable> {
-        var reason: UnsafePointer<CChar>?
-        guard let watch = c_login_watch_open(&reason) else {
-            return .failure(Unavailable(reason: reason.map { String(cString: $0) } ?? "unknown"))
-        }
-        return .success(LoginBus(watch))
-    }
-
-    struct Unavailable: Error {
-        let reason: String
-    }
-
-    /// The next request, waiting at most `timeout`.
-    func next(timeout: Duration) -> Event {
-        var userID: UInt32 = .max
-        let milliseconds = Int32(
-            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        )
-        switch Int(c_login_watch_next(watch, milliseconds, &userID)) {
-        case C_LOGIN_LOCK_SESSION: return .lockSession(userID: userID)
-        case C_LOGIN_SLEEP: return .sleep
-        case C_LOGIN_NOTHING: return .nothing
-        default: return .closed
-        }
-    }
-
-    deinit {
-        c_login_watch_close(watch)
     }
 }

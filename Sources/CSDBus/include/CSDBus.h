@@ -15,10 +15,8 @@
 #ifndef C_SD_BUS_H
 #define C_SD_BUS_H
 
-// libsystemd's sd-bus, loaded at run time, and the conversations the keychain holds over it:
-// systemd-logind's lock and sleep signals (securityd) and fprintd's fingerprint readers (the engine).
+// libsystemd's sd-bus, loaded at run time; KeychainBus speaks D-Bus over it for every part of the
+// keychain (the Secret Service, systemd-logind's lock and sleep signals, fprintd's readers).
 #include "sd_bus_loader.h"
-#include "login_watch.h"
-#include "fprintd_conversation.h"
 
 #endif

@@ -18,9 +18,9 @@
 #include <stdint.h>
 
 // The sd-bus entry points the keychain uses, as libsystemd exports them (sd-bus.h), resolved at
-// run time: a system without libsystemd builds, and simply has no bus to talk to. Only calls are
-// translated here; what an answer is worth (who may answer as fprintd, which signals count) is
-// decided in Swift.
+// run time: a system without libsystemd builds, and simply has no bus to talk to. Nothing but the
+// loading is done here: KeychainBus builds and reads messages, and what an answer is worth (who
+// may answer as fprintd, which signals count) is decided in Swift.
 typedef struct sd_bus sd_bus;
 typedef struct sd_bus_message sd_bus_message;
 typedef struct sd_bus_slot sd_bus_slot;
@@ -33,32 +33,19 @@ typedef int (*sd_bus_message_handler_t)(sd_bus_message *m, void *userdata, sd_bu
 
 struct c_sd_bus_api {
     int (*open_system)(sd_bus **ret);
-    int (*call_method)(sd_bus *bus, const char *destination, const char *path, const char *interface,
-                       const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *types, ...);
-    int (*get_property)(sd_bus *bus, const char *destination, const char *path, const char *interface,
-                        const char *member, sd_bus_error *ret_error, sd_bus_message **reply, const char *type);
     int (*add_match)(sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, void *userdata);
     sd_bus_slot *(*slot_unref)(sd_bus_slot *slot);
     int (*process)(sd_bus *bus, sd_bus_message **r);
-    int (*wait)(sd_bus *bus, uint64_t timeout_usec);
     const char *(*message_get_sender)(sd_bus_message *m);
     const char *(*message_get_member)(sd_bus_message *m);
     const char *(*message_get_path)(sd_bus_message *m);
-    int (*message_read)(sd_bus_message *m, const char *types, ...);
     int (*message_enter_container)(sd_bus_message *m, char type, const char *contents);
     int (*message_exit_container)(sd_bus_message *m);
-    int (*message_skip)(sd_bus_message *m, const char *types);
     sd_bus_message *(*message_unref)(sd_bus_message *m);
-    int (*error_has_name)(const sd_bus_error *e, const char *name);
     void (*error_free)(sd_bus_error *e);
     sd_bus *(*flush_close_unref)(sd_bus *bus);
-
-    // The session bus, a provider's names and objects, and messages built and read one value at a
-    // time (what a provider needs that the conversations above do not).
     int (*open_user)(sd_bus **ret);
     int (*request_name)(sd_bus *bus, const char *name, uint64_t flags);
-    int (*release_name)(sd_bus *bus, const char *name);
-    int (*get_unique_name)(sd_bus *bus, const char **unique);
     int (*add_fallback)(sd_bus *bus, sd_bus_slot **slot, const char *prefix, sd_bus_message_handler_t callback, void *userdata);
     int (*get_fd)(sd_bus *bus);
     int (*get_events)(sd_bus *bus);
@@ -82,7 +69,6 @@ struct c_sd_bus_api {
     int (*message_read_array)(sd_bus_message *m, char type, const void **ptr, size_t *size);
     int (*message_peek_type)(sd_bus_message *m, char *type, const char **contents);
     sd_bus_message *(*message_ref)(sd_bus_message *m);
-    int (*error_is_set)(const sd_bus_error *e);
 };
 
 /// Loads libsystemd and resolves every entry point into `*api`: the library, to give to

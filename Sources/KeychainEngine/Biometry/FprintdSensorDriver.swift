@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CSDBus
 import Crypto
 import Foundation
 import KeychainContract
@@ -62,9 +61,9 @@ struct FprintdSensorDriver: BiometricSensor {
         do {
             status = try reader.verify(cancellation: cancellation)
         } catch {
-            switch error.outcome {
-            case Int32(C_FPRINT_CANCELLED), Int32(C_FPRINT_TIMEOUT): return .cancelled
-            case Int32(C_FPRINT_NOT_ENROLLED): return .unavailable
+            switch error.kind {
+            case .cancelled, .timeout: return .cancelled
+            case .notEnrolled: return .unavailable
             default: throw KeychainError(.interactionNotAllowed, "the fingerprint reader failed: \(error.message)")
             }
         }
@@ -92,11 +91,7 @@ struct FprintdSensorDriver: BiometricSensor {
         let status: String
         do {
             status = try reader.enroll(finger)
-        } catch
-            where [C_FPRINT_NO_BUS, C_FPRINT_NO_SERVICE, C_FPRINT_UNTRUSTED, C_FPRINT_NO_DEVICE].contains(
-                Int(error.outcome)
-            )
-        {
+        } catch  where [.noBus, .noService, .untrusted, .noDevice].contains(error.kind) {
             throw KeychainError(.notAvailable, "fprintd has no fingerprint reader (or is not running as root)")
         } catch {
             throw KeychainError(.notAvailable, "enrolling failed: \(error.message)")
