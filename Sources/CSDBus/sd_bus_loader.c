@@ -51,6 +51,7 @@ void *c_sd_bus_load(struct c_sd_bus_api *api, const char **reason) {
     RESOLVE(message_new_method_return, "sd_bus_message_new_method_return")
     RESOLVE(message_new_method_error, "sd_bus_message_new_method_error")
     RESOLVE(message_new_signal, "sd_bus_message_new_signal")
+    RESOLVE(message_set_destination, "sd_bus_message_set_destination")
     RESOLVE(message_get_type, "sd_bus_message_get_type")
     RESOLVE(message_get_interface, "sd_bus_message_get_interface")
     RESOLVE(message_get_signature, "sd_bus_message_get_signature")

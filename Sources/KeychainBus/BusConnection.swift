@@ -218,12 +218,20 @@ package final class BusConnection: @unchecked Sendable {
         slots.append(slot)
     }
 
-    /// Sends a signal (from any thread).
-    package func emit(path: String, interface: String, member: String, _ arguments: [BusValue]) {
+    /// Sends a signal (from any thread): to every connection that watches for it, or with
+    /// `destination`, to that connection alone.
+    package func emit(
+        path: String,
+        interface: String,
+        member: String,
+        _ arguments: [BusValue],
+        to destination: String? = nil
+    ) {
         perform { [self] in
             var message: OpaquePointer?
             guard api.message_new_signal(bus, &message, path, interface, member) >= 0, let message else { return }
             defer { _ = api.message_unref(message) }
+            if let destination, api.message_set_destination(message, destination) < 0 { return }
             guard codec.append(arguments, to: message) else { return }
             _ = api.send(bus, message, nil)
         }

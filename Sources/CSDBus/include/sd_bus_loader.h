@@ -57,6 +57,7 @@ struct c_sd_bus_api {
     int (*message_new_method_return)(sd_bus_message *call, sd_bus_message **m);
     int (*message_new_method_error)(sd_bus_message *call, sd_bus_message **m, const sd_bus_error *e);
     int (*message_new_signal)(sd_bus *bus, sd_bus_message **m, const char *path, const char *interface, const char *member);
+    int (*message_set_destination)(sd_bus_message *m, const char *destination);
     int (*message_get_type)(sd_bus_message *m, uint8_t *type);
     const char *(*message_get_interface)(sd_bus_message *m);
     const char *(*message_get_signature)(sd_bus_message *m, int complete);

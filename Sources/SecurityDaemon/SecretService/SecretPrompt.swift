@@ -70,7 +70,13 @@ final class SecretPrompt: @unchecked Sendable {
             }
             bus.perform {
                 guard self.finish() else { return }
-                Self.complete(on: bus, path: path, dismissed: result == nil, result: result ?? emptyResult)
+                Self.complete(
+                    on: bus,
+                    path: path,
+                    owner: self.owner,
+                    dismissed: result == nil,
+                    result: result ?? emptyResult
+                )
                 completed()
             }
         }
@@ -80,7 +86,7 @@ final class SecretPrompt: @unchecked Sendable {
     /// Ends the prompt as dismissed (from the bus thread): `Completed(true, …)` unless it already ended.
     func dismiss(on bus: BusConnection) {
         guard finish() else { return }
-        Self.complete(on: bus, path: path, dismissed: true, result: emptyResult)
+        Self.complete(on: bus, path: path, owner: owner, dismissed: true, result: emptyResult)
     }
 
     /// Ends the prompt silently: its caller left.
@@ -96,12 +102,20 @@ final class SecretPrompt: @unchecked Sendable {
         }
     }
 
-    private static func complete(on bus: BusConnection, path: String, dismissed: Bool, result: BusValue) {
+    /// Says how the prompt ended, to the connection that asked for it alone.
+    private static func complete(
+        on bus: BusConnection,
+        path: String,
+        owner: String,
+        dismissed: Bool,
+        result: BusValue
+    ) {
         bus.emit(
             path: path,
             interface: "org.freedesktop.Secret.Prompt",
             member: "Completed",
-            [.boolean(dismissed), .variant(result)]
+            [.boolean(dismissed), .variant(result)],
+            to: owner
         )
     }
 }

@@ -82,12 +82,7 @@ extension SecretServiceProvider {
                 do { try store.delete(id, in: collection, group: group) } catch { throw busError(error) }
                 forget(path.path, group: group)
             }
-            bus.emit(
-                path: SecretPath.collection(collection).path,
-                interface: Self.collectionInterface,
-                member: "ItemDeleted",
-                [.objectPath(path.path)]
-            )
+            announceItem("ItemDeleted", collection: collection, item: id, to: group)
             return [.objectPath(SecretPath.none)]
         default:
             throw BusError.unknownMethod("\(Self.itemInterface) has no method \(call.member)")
@@ -98,7 +93,6 @@ extension SecretServiceProvider {
     func save(_ item: SecretItem, secret: Data?, group: String) throws(BusError) {
         var item = item
         item.modified = Date()
-        let path = SecretPath.item(collection: item.collection, id: item.id).path
         if item.collection == Self.memoryCollection {
             guard let kept = memory[group]?[item.id] else { throw SecretError.noSuchObject("no item") }
             memory[group]?[item.id] = (item, secret ?? kept.secret)
@@ -107,12 +101,7 @@ extension SecretServiceProvider {
             do { try store.update(item, secret: secret, group: group) } catch { throw busError(error) }
             remember(item, group: group)
         }
-        bus.emit(
-            path: SecretPath.collection(item.collection).path,
-            interface: Self.collectionInterface,
-            member: "ItemChanged",
-            [.objectPath(path)]
-        )
+        announceItem("ItemChanged", collection: item.collection, item: item.id, changed: item, to: group)
     }
 
     private func createItem(
@@ -167,14 +156,8 @@ extension SecretServiceProvider {
             }
             remember(item, group: group)
         }
-        let path = SecretPath.item(collection: collection, id: item.id).path
-        bus.emit(
-            path: SecretPath.collection(collection).path,
-            interface: Self.collectionInterface,
-            member: "ItemCreated",
-            [.objectPath(path)]
-        )
-        return path
+        announceItem("ItemCreated", collection: collection, item: item.id, to: group)
+        return SecretPath.item(collection: collection, id: item.id).path
     }
 
     private func deleteCollection(_ id: String, caller: SecretCaller) throws(BusError) {
@@ -195,12 +178,8 @@ extension SecretServiceProvider {
             indexes[group]?.removeAll(under: SecretPath.collection(id).path + "/")
             indexes[group]?.protections[id] = nil
         }
-        bus.emit(
-            path: SecretPath.root,
-            interface: Self.serviceInterface,
-            member: "CollectionDeleted",
-            [.objectPath(SecretPath.collection(id).path)]
-        )
+        knownCollections[group]?.removeAll { $0 == id }
+        announceCollection("CollectionDeleted", id, to: group)
     }
 
     /// A random item id: 32 hexadecimal digits.

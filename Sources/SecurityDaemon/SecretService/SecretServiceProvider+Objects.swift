@@ -27,6 +27,7 @@ extension SecretServiceProvider {
         var found: [SecretCollection] = []
         if !isLocked {
             do { found = try store.collections(group: group) } catch { throw busError(error) }
+            knownCollections[group] = found.map(\.id)
         }
         let epoch = Date(timeIntervalSince1970: 0)
         if !found.contains(where: { $0.id == SecretStore.login }) {

@@ -17,7 +17,6 @@ import KeychainContract
 
 /// `org.freedesktop.DBus.Properties` of the provider's objects, and their introspection.
 extension SecretServiceProvider {
-    private static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
     func properties(_ call: BusCall, path: SecretPath, caller: SecretCaller) throws(BusError) -> [BusValue] {
         switch call.member {
@@ -97,12 +96,7 @@ extension SecretServiceProvider {
             }
             if isLocked { throw SecretError.isLocked("the keychain is locked") }
             do { try store.saveCollection(id, label: label, group: group) } catch { throw busError(error) }
-            bus.emit(
-                path: SecretPath.root,
-                interface: Self.serviceInterface,
-                member: "CollectionChanged",
-                [.objectPath(SecretPath.collection(id).path)]
-            )
+            announceCollection("CollectionChanged", id, changed: ["Label": .string(label)], to: group)
         case (.item, "Label"):
             let label = try Self.label(value)
             var (item, _) = try item(at: path, caller: caller, withSecret: false)

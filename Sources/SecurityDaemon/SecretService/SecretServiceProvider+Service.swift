@@ -48,6 +48,7 @@ extension SecretServiceProvider {
             guard state?.hasPasscode == true else { return [.paths([]), .objectPath(SecretPath.none)] }
             do { try store.engine.lock() } catch { throw busError(error) }
             lockedDuringCall = nil
+            _ = isLocked  // says so to every connection
             for group in indexes.keys { indexes[group]?.forgetMetadata() }
             return [
                 .paths(objects.filter { !$0.contains("/collection/\(Self.memoryCollection)") }),
@@ -144,14 +145,9 @@ extension SecretServiceProvider {
         } catch {
             throw busError(error)
         }
-        let path = SecretPath.collection(id).path
-        bus.emit(
-            path: SecretPath.root,
-            interface: Self.serviceInterface,
-            member: "CollectionCreated",
-            [.objectPath(path)]
-        )
-        return path
+        knownCollections[group, default: []].append(id)
+        announceCollection("CollectionCreated", id, to: group)
+        return SecretPath.collection(id).path
     }
 
     private func setAlias(_ name: String, to path: String, caller: SecretCaller) throws(BusError) {
@@ -202,6 +198,9 @@ extension SecretServiceProvider {
             _ = try arguments(call, "s")
             _ = prompt.start(on: bus) { [unowned self] in
                 prompts[id] = nil
+                lockedDuringCall = nil
+                _ = isLocked  // an unlock is said to every connection
+                lockedDuringCall = nil
                 refreshIndexAfterUnlock()
             }
             return []

@@ -44,6 +44,11 @@ final class SecretServiceProvider: @unchecked Sendable {
     var nextNumber = 0
     /// The lock state read for the call being answered (asked once per call, not per object).
     var lockedDuringCall: Bool?
+    /// The lock state the connections were last told of (``announceLockChange(locked:)``).
+    var announcedLock: Bool?
+    /// Each group's stored collections, as last read while the keychain was unlocked: the ones
+    /// whose `Locked` changes when it locks.
+    var knownCollections: [String: [String]] = [:]
     /// The connections whose protected read runs now (one each).
     let protectedReads = LockedState<Set<String>>([])
     /// Each connection's authentication context, and when it was made: what a connection proved
@@ -207,6 +212,8 @@ final class SecretServiceProvider: @unchecked Sendable {
             locked = true
         }
         lockedDuringCall = locked
+        if let announced = announcedLock, announced != locked { announceLockChange(locked: locked) }
+        announcedLock = locked
         return locked
     }
 

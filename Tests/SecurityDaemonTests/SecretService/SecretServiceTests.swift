@@ -34,7 +34,9 @@ struct SecretServiceTests {
 
     /// A bus, and a daemon serving the Secret Service on it, whose pinentry answers with the
     /// contents of `answerFile` (cancels while there is none) and logs what it was told.
-    final class Fixture {
+    ///
+    /// Set once, in `init`; a test may use it from a second thread (a listener beside a client).
+    final class Fixture: @unchecked Sendable {
         let bus: PrivateSessionBus
         let daemon: PrivateDaemon
         let folder: URL
