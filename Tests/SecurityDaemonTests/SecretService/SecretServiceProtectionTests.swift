@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainTestSupport
+import Synchronization
 import Testing
 
 /// A collection the user protected: its secrets reach a program only after the user
@@ -84,5 +85,78 @@ struct SecretServiceProtectionTests {
         try FileManager.default.removeItem(at: fixture.answerFile)
         let free = try fixture.python(Self.readAll)
         #expect(free.stdout == "[b'pw-a', b'pw-b', b'pw-c', b'pw-d']\n", "\(free.stderr)")
+    }
+}
+
+/// A collection protected with `biometryAny`, read over D-Bus with libfprint's virtual reader behind
+/// fprintd on a private system bus: the enrolled finger releases the secrets, another finger nothing.
+@Suite(
+    .serialized,
+    .enabled(if: SecretServiceClients.areInstalled && VirtualFingerprintReader.isAvailable)
+)
+struct SecretServiceFingerprintTests {
+    /// Runs `body` on another thread while `act` plays the person at the reader; what `body` returned.
+    static func whileScanning<Output: Sendable>(
+        _ body: @escaping @Sendable () throws -> Output,
+        _ act: () throws -> Void
+    ) throws -> Output {
+        let result = Mutex<Result<Output, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let output = Result { try body() }
+            result.withLock { $0 = output }
+            done.signal()
+        }
+        let acted = Result { try act() }
+        done.wait()
+        let output = try #require(result.withLock { $0 }).get()
+        if case .failure(let error) = acted { Issue.record("\(error): \(output)") }
+        return output
+    }
+
+    @Test func aFingerprintProtectedCollectionReleasesItsSecretsToTheEnrolledFingerOnly() throws {
+        let reader = try VirtualFingerprintReader()
+        defer { reader.stop() }
+        let fixture = try SecretServiceTests.Fixture(
+            settings: ["system-bus": reader.address],
+            environment: ["KEYCHAIN_FPRINTD_TIMEOUT": "20"]
+        )
+        let daemon = fixture.daemon
+        #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(try daemon.tool(["unlock"], input: "2468\n").status == 0)
+        #expect(try daemon.tool(["biometry", "sensor", "fprintd"]).status == 0)
+        let home = daemon.home
+        let environment = daemon.clientEnvironment()
+        let enrolled = try Self.whileScanning(
+            {
+                try SecurityToolRunner(home: home).run(
+                    ["biometry", "enroll", "right-index-finger"],
+                    input: "",
+                    environment: environment
+                )
+            },
+            { for _ in 0..<5 { try reader.scan("finger-A") } }
+        )
+        #expect(enrolled.status == 0, "\(enrolled.stderr)")
+        for site in ["a", "b"] {
+            let stored = try fixture.secretTool(
+                ["store", "--label=\(site)", "kind", "web", "site", site],
+                input: "pw-\(site)"
+            )
+            #expect(stored.status == 0)
+        }
+        let protect = try daemon.tool(["secret-service", "protect", "login", "biometryAny"])
+        #expect(protect.stdout == "login: protected with biometryAny\n", "\(protect.stderr)")
+
+        // Another finger: nothing.
+        let wrong = try Self.whileScanning({ try fixture.secretTool(["lookup", "site", "a"]) }) {
+            try reader.scan("finger-B")
+        }
+        #expect(wrong.stdout == "", "\(wrong.status) \(wrong.stderr)")
+        // The enrolled finger, once: one program reads both items.
+        let read = try Self.whileScanning({ try fixture.python(SecretServiceProtectionTests.readAll) }) {
+            try reader.scan("finger-A")
+        }
+        #expect(read.stdout == "[b'pw-a', b'pw-b']\n", "\(read.status) \(read.stderr)")
     }
 }

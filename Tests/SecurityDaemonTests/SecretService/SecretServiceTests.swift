@@ -43,7 +43,8 @@ struct SecretServiceTests {
         let answerFile: URL
         let pinentryLog: URL
 
-        init() throws {
+        /// With `settings` and `environment` added to the daemon's.
+        init(settings: [String: String] = [:], environment: [String: String] = [:]) throws {
             bus = try PrivateSessionBus()
             folder = bus.directory.appendingPathComponent("pinentry")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -72,8 +73,8 @@ struct SecretServiceTests {
             try script.write(to: pinentry, atomically: true, encoding: .utf8)
             chmod(pinentry.path, 0o755)
             daemon = try PrivateDaemon(
-                settings: ["pinentry": pinentry.path],
-                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "DISPLAY": ":99"],
+                settings: settings.merging(["pinentry": pinentry.path]) { $1 },
+                environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address, "DISPLAY": ":99"]) { $1 },
                 arguments: ["--secret-service"]
             )
         }
