@@ -149,14 +149,16 @@ struct SecretServiceFingerprintTests {
         #expect(protect.stdout == "login: protected with biometryAny\n", "\(protect.stderr)")
 
         // Another finger: nothing.
-        let wrong = try Self.whileScanning({ try fixture.secretTool(["lookup", "site", "a"]) }) {
-            try reader.scan("finger-B")
-        }
+        let wrong = try Self.whileScanning(
+            { try fixture.secretTool(["lookup", "site", "a"]) },
+            { try reader.scan("finger-B") }
+        )
         #expect(wrong.stdout == "", "\(wrong.status) \(wrong.stderr)")
         // The enrolled finger, once: one program reads both items.
-        let read = try Self.whileScanning({ try fixture.python(SecretServiceProtectionTests.readAll) }) {
-            try reader.scan("finger-A")
-        }
+        let read = try Self.whileScanning(
+            { try fixture.python(SecretServiceProtectionTests.readAll) },
+            { try reader.scan("finger-A") }
+        )
         #expect(read.stdout == "[b'pw-a', b'pw-b']\n", "\(read.status) \(read.stderr)")
     }
 }
