@@ -28,6 +28,10 @@ package struct SecretItem: Sendable, Hashable {
     package var modified: Date
     /// The program that created it, as the daemon saw it.
     package var creator: String?
+    /// The programs (executables, or `flatpak:ID`) that read its secret without being asked about
+    /// when reads are confirmed (`security secret-service confirm on`): its creator, and those the
+    /// user allowed always.
+    package var trusted: [String]
 
     package init(
         id: String,
@@ -37,7 +41,8 @@ package struct SecretItem: Sendable, Hashable {
         contentType: String,
         created: Date,
         modified: Date,
-        creator: String?
+        creator: String?,
+        trusted: [String] = []
     ) {
         self.id = id
         self.collection = collection
@@ -47,6 +52,7 @@ package struct SecretItem: Sendable, Hashable {
         self.created = created
         self.modified = modified
         self.creator = creator
+        self.trusted = trusted
     }
 
     /// Whether it has every pair of `query`.
@@ -65,6 +71,7 @@ package struct SecretItemDetails: Codable, Sendable {
     package var creator: String?
     package var created: Double?
     package var modified: Double?
+    package var trusted: [String]?
 
     enum CodingKeys: String, CodingKey {
         case attributes = "a"
@@ -72,6 +79,7 @@ package struct SecretItemDetails: Codable, Sendable {
         case creator = "c"
         case created = "cd"
         case modified = "md"
+        case trusted = "tr"
     }
 }
 

@@ -29,6 +29,9 @@ package struct SecretStore: Sendable {
     /// The `svce` of protection records (`acct` the collection id, `gena` the access control's
     /// flags): what a new item of the collection is protected with.
     package static let protectionService = "@protection"
+    /// The `svce` of the record whose presence makes every read of a secret by a program the item
+    /// does not trust wait for the user's consent (`security secret-service confirm on`).
+    package static let confirmService = "@confirm"
     /// The access controls a collection can be protected with, by the names Apple gives them.
     package static let protectionFlags: [String: UInt] = [
         "userPresence": AccessControl.userPresence, "devicePasscode": AccessControl.devicePasscode,
@@ -263,6 +266,23 @@ package struct SecretStore: Sendable {
         }
     }
 
+    /// Whether reads of `group`'s secrets by programs an item does not trust are confirmed by the user.
+    package func confirmsReads(group: String) throws(KeychainError) -> Bool {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.confirmService)
+        query.returnTypes = .attributes
+        return !(try found(query).isEmpty)
+    }
+
+    /// Turns the confirmation of reads on or off for `group`.
+    package func setConfirmsReads(_ confirms: Bool, group: String) throws(KeychainError) {
+        var query = Self.query(group: group)
+        query.attributes["svce"] = .string(Self.confirmService)
+        query.attributes["acct"] = .string(Self.confirmService)
+        do { try engine.delete(query) } catch  where error.code == .itemNotFound {}
+        if confirms { _ = try engine.add(query) }
+    }
+
     /// The aliases of `group`: alias → collection id.
     package func aliases(group: String) throws(KeychainError) -> [String: String] {
         var query = Self.query(group: group)
@@ -344,7 +364,8 @@ package struct SecretStore: Sendable {
             contentType: details.contentType,
             created: details.created.flatMap(seconds) ?? date(result.attributes["cdat"]),
             modified: details.modified.flatMap(seconds) ?? date(result.attributes["mdat"]),
-            creator: details.creator
+            creator: details.creator,
+            trusted: details.trusted ?? []
         )
     }
 
@@ -354,7 +375,8 @@ package struct SecretStore: Sendable {
             contentType: item.contentType,
             creator: item.creator,
             created: item.created.timeIntervalSince1970,
-            modified: item.modified.timeIntervalSince1970
+            modified: item.modified.timeIntervalSince1970,
+            trusted: item.trusted.isEmpty ? nil : item.trusted
         )
         do {
             return try JSONEncoder().encode(details)

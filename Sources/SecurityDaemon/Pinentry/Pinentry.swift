@@ -67,7 +67,59 @@ package struct Pinentry: Sendable {
         }
     }
 
+    /// What the person answered when a program asked for a secret.
+    package enum Consent: Sendable, Equatable {
+        /// Always allow this program to read this item.
+        case always
+        /// Allow it this time.
+        case once
+        case denied
+    }
+
+    /// Asks the person at `target` whether a program may read a secret, with macOS's keychain access
+    /// dialog's three buttons: Always Allow, Allow, Deny.
+    ///
+    /// - Returns: The answer (closing the prompter denies); `nil` when pinentry could not ask.
+    package func consent(_ description: String, target: PromptTarget) -> Consent? {
+        let reply = converse(
+            [
+                "SETDESC " + Assuan.escape(Assuan.truncated(description, toBytes: 600)),
+                "SETOK " + Assuan.escape("Always Allow"),
+                "SETNOTOK " + Assuan.escape("Allow"),
+                "SETCANCEL " + Assuan.escape("Deny"),
+            ],
+            then: "CONFIRM",
+            target: target
+        )
+        switch reply {
+        case .ok?: return .always
+        // pinentry's "not confirmed" (GPG_ERR_NOT_CONFIRMED): the second button.
+        case .error(let code)? where code & 0xFFFF == 114: return .once
+        case .error(let code)? where Assuan.isCancellation(code): return .denied
+        case .error?, .broken?, nil: return nil
+        }
+    }
+
     private func getPin(description: String, prompt: String, target: PromptTarget) -> PasscodePrompt.Reply? {
+        let reply = converse(
+            ["SETDESC " + Assuan.escape(description), "SETPROMPT " + Assuan.escape(prompt)],
+            then: "GETPIN",
+            target: target
+        )
+        switch reply {
+        case .ok(var data)?:
+            defer { data.resetBytes(in: data.startIndex..<data.endIndex) }
+            return data.isEmpty ? .cancelled : .entered(String(decoding: data, as: UTF8.self))
+        case .error(let code)? where Assuan.isCancellation(code):
+            return .cancelled
+        case .error?, .broken?, nil:
+            return nil
+        }
+    }
+
+    /// Runs pinentry on `target`'s terminal or display, sends `commands` after its title, and
+    /// returns the reply to `final`; `nil` when it cannot be run or refuses a command.
+    private func converse(_ commands: [String], then final: String, target: PromptTarget) -> AssuanSession.Reply? {
         let terminal = target.terminal.flatMap(Self.usableTerminal)
         guard terminal != nil || target.hasDisplay else { return nil }
         guard let session = AssuanSession(executable: executable, environment: environment(for: target)) else {
@@ -79,25 +131,12 @@ package struct Pinentry: Sendable {
         if let terminal { _ = session.command("OPTION ttyname=\(Assuan.escape(terminal))") }
         if let type = target.terminalType { _ = session.command("OPTION ttytype=\(Assuan.escape(type))") }
         if let display = target.display["DISPLAY"] { _ = session.command("OPTION display=\(Assuan.escape(display))") }
-        let commands = [
-            "SETTITLE swift-keychain",
-            "SETDESC " + Assuan.escape(description),
-            "SETPROMPT " + Assuan.escape(prompt),
-        ]
-        for command in commands {
+        for command in ["SETTITLE swift-keychain"] + commands {
             guard case .ok = session.command(command) else { return nil }
         }
-        let reply = session.command("GETPIN")
+        let reply = session.command(final)
         _ = session.command("BYE")
-        switch reply {
-        case .ok(var data):
-            defer { data.resetBytes(in: data.startIndex..<data.endIndex) }
-            return data.isEmpty ? .cancelled : .entered(String(decoding: data, as: UTF8.self))
-        case .error(let code) where Assuan.isCancellation(code):
-            return .cancelled
-        case .error, .broken:
-            return nil
-        }
+        return reply
     }
 
     /// What the prompt says: who asks, what for, and the application's reason.

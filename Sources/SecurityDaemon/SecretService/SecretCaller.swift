@@ -27,6 +27,9 @@ struct SecretCaller: Sendable {
     var identity: ClientIdentity
     /// The program's name, shown in prompts and recorded as an item's creator.
     var program: String?
+    /// What an item trusts when reads are confirmed: the executable's path for an unconfined
+    /// program (every script of one interpreter is one program), `flatpak:ID` for an app.
+    var executable: String?
 
     /// Where this caller's items live: the shared group for unconfined programs; for a Flatpak
     /// app, a group under its own id (`flatpak:ID/secret-service`) that neither another app nor
@@ -54,19 +57,24 @@ struct SecretCaller: Sendable {
             throw BusError.accessDenied("this keychain serves another user")
         }
         guard let processID = peer.processID else {
-            return SecretCaller(peer: peer, identity: .unverifiable, program: nil)
+            return SecretCaller(peer: peer, identity: .unverifiable, program: nil, executable: nil)
         }
         let handle = c_keychain_pidfd_open(processID)
         defer { if handle >= 0 { close(handle) } }
         var identity = ClientIdentity.of(processID: processID, baseline: baseline)
         var program = PeerCredentials.programName(of: processID)
+        var executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe")
         let again = try? bus.credentials(of: sender)
         if again?.processID != processID || (handle >= 0 && c_keychain_pidfd_is_alive(handle) == 0) {
             identity = .unverifiable
             program = nil
+            executable = nil
         }
         // A Flatpak app reaches the bus through its proxy: the app is named by its id.
-        if let appID = identity.appID { program = appID }
-        return SecretCaller(peer: peer, identity: identity, program: program)
+        if let appID = identity.appID {
+            program = appID
+            executable = "flatpak:" + appID
+        }
+        return SecretCaller(peer: peer, identity: identity, program: program, executable: executable)
     }
 }

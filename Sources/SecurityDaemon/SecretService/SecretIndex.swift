@@ -31,6 +31,8 @@ struct SecretIndex {
     private(set) var items: [String: SecretItem] = [:]
     /// Collection id → the access control flags of its new items, as read since the index was built.
     var protections: [String: UInt] = [:]
+    /// Whether reads are confirmed (``SecretStore/confirmsReads(group:)``), as read since it was built.
+    var confirmsReads: Bool?
     /// Pair → the item paths that have it.
     private var paths: [Data: Set<String>] = [:]
     /// ``DaemonWrites/count`` when the index was built from the keychain; `nil` never built.
@@ -66,6 +68,7 @@ struct SecretIndex {
     mutating func forgetMetadata() {
         items = [:]
         protections = [:]
+        confirmsReads = nil
         generation = nil
     }
 

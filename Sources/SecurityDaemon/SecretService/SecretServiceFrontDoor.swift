@@ -48,12 +48,14 @@ struct SecretServiceFrontDoor: Service {
             engine: engine,
             userID: geteuid(),
             baseline: nil,
-            logger: logger
-        ) { program, reason in
-            guard let pinentry else { return .unavailable }
-            let question = PromptQuestion(purpose: .devicePasscode, reason: reason)
-            return pinentry.ask(question, program: program, target: target) ?? .unavailable
-        }
+            logger: logger,
+            askPasscode: { program, reason in
+                guard let pinentry else { return .unavailable }
+                let question = PromptQuestion(purpose: .devicePasscode, reason: reason)
+                return pinentry.ask(question, program: program, target: target) ?? .unavailable
+            },
+            askConsent: { description in pinentry?.consent(description, target: target) }
+        )
         try provider.start()
         // Whoever takes the name later (another keyring's --replace) is worth a line in the log.
         try bus.watch(

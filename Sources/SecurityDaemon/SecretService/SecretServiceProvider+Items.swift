@@ -136,7 +136,8 @@ extension SecretServiceProvider {
             contentType: contentType,
             created: now,
             modified: now,
-            creator: caller.program
+            creator: caller.program,
+            trusted: caller.executable.map { [$0] } ?? []
         )
         if collection == Self.memoryCollection {
             let kept = memory[group] ?? [:]

@@ -16,18 +16,20 @@ import KeychainBus
 import KeychainContract
 import KeychainCore
 
-/// Secrets of protected collections (`security secret-service protect`): each read passes the
-/// daemon's authentication gate — a finger on fprintd's reader or the simulated sensor, or the
-/// passcode through pinentry — on a context of the reading connection, which then serves that
-/// connection's reads for ``SecretServiceProvider/authenticationReuse``.
+/// Secrets a person must release: those of protected collections (`security secret-service
+/// protect`), and, when reads are confirmed (`security secret-service confirm on`), those of items
+/// that do not trust the reading program.
 ///
+/// A protected read passes the daemon's authentication gate — a finger on fprintd's reader or the
+/// simulated sensor, or the passcode through pinentry — on a context of the reading connection,
+/// which then serves that connection's reads for ``SecretServiceProvider/authenticationReuse``.
 /// The item's own access control enforces it: without a context that authenticated, the engine
 /// cannot open the secret. A person may take a while: the reads run off the bus thread, and the
 /// call is answered when they end.
 extension SecretServiceProvider {
-    /// Answers `GetSecret` of a protected item, or `GetSecrets` naming one, off the bus thread;
-    /// false (nothing done) for every other call.
-    func answersProtectedSecretsLater(_ call: BusCall) throws(BusError) -> Bool {
+    /// Answers `GetSecret` of an item a person must release, or `GetSecrets` naming one, off the
+    /// bus thread; false (nothing done) for every other call.
+    func answersSecretsLater(_ call: BusCall) throws(BusError) -> Bool {
         let wanted: [String]
         let sessionPath: String
         switch (SecretPath(call.path), call.member) {
@@ -49,15 +51,19 @@ extension SecretServiceProvider {
             else { continue }
             items.append((path, item))
         }
-        var protected = false
+        var protected: Set<String> = []
         for collection in Set(items.map(\.item.collection)) where collection != Self.memoryCollection {
             do {
-                if try protection(of: collection, group: group) != 0 { protected = true }
+                if try protection(of: collection, group: group) != 0 { protected.insert(collection) }
             } catch {
                 throw busError(error)
             }
         }
-        guard protected else { return false }
+        var unconsented: Set<String> = []
+        for (path, item) in items where try needsConsent(to: item, caller: caller, group: group) {
+            unconsented.insert(path)
+        }
+        guard !protected.isEmpty || !unconsented.isEmpty else { return false }
         let session = try session(sessionPath, caller: caller)
         // One read at a time per connection, a few in all: each may wait for a person.
         let admitted = protectedReads.withLock { running in
@@ -78,13 +84,17 @@ extension SecretServiceProvider {
             throw error
         }
         let single = call.member == "GetSecret"
-        let chosen = items
+        let (chosen, protectedCollections, unconsentedItems) = (items, protected, unconsented)
         Thread.detachNewThread { [self] in
             var secrets: [BusValue] = []
             var refusal: BusError?
             for (path, item) in chosen {
                 do throws(BusError) {
-                    let secret = try authenticatedSecret(of: item, group: group, caller: caller, context: context)
+                    if unconsentedItems.contains(path) { try obtainConsent(to: item, caller: caller, group: group) }
+                    let secret =
+                        protectedCollections.contains(item.collection)
+                        ? try authenticatedSecret(of: item, group: group, caller: caller, context: context)
+                        : try plainSecret(of: item, group: group)
                     let value = try transfer(secret, contentType: item.contentType, session: session)
                     secrets.append(single ? value : .entry(.objectPath(path), value))
                 } catch {
@@ -99,6 +109,15 @@ extension SecretServiceProvider {
             }
         }
         return true
+    }
+
+    /// The secret of `item` of an unprotected collection.
+    private func plainSecret(of item: SecretItem, group: String) throws(BusError) -> Data {
+        do {
+            return try store.secret(of: item.id, in: item.collection, group: group, isProtected: false)
+        } catch {
+            throw busError(error)
+        }
     }
 
     /// `item`'s secret, authenticating the caller's connection as its access control asks.

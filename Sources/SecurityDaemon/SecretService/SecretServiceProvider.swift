@@ -31,11 +31,15 @@ final class SecretServiceProvider: @unchecked Sendable {
     let baseline: ClientIdentity.Confinement?
     /// Asks the person for the keychain's passcode on behalf of a program, for a reason.
     let askPasscode: @Sendable (_ program: String?, _ reason: String) -> PasscodePrompt.Reply?
+    /// Asks the person whether a program may read a secret (`nil`: nobody could be asked).
+    let askConsent: @Sendable (_ description: String) -> Pinentry.Consent?
     let logger: Logger
 
     var callers: [String: SecretCaller] = [:]
     var sessions: [String: SecretSession] = [:]
     var prompts: [String: SecretPrompt] = [:]
+    /// Connection and item path of the reads the person allowed once, for the connection's life.
+    var allowedOnce: Set<String> = []
     /// gnome-keyring's `session` collection: items kept in memory only, by group.
     var memory: [String: [String: (item: SecretItem, secret: Data)]] = [:]
     /// The attribute pairs of each group's items (see ``SecretIndex``).
@@ -81,7 +85,8 @@ final class SecretServiceProvider: @unchecked Sendable {
         userID: UInt32,
         baseline: ClientIdentity.Confinement?,
         logger: Logger,
-        askPasscode: @escaping @Sendable (String?, String) -> PasscodePrompt.Reply?
+        askPasscode: @escaping @Sendable (String?, String) -> PasscodePrompt.Reply?,
+        askConsent: @escaping @Sendable (String) -> Pinentry.Consent? = { _ in nil }
     ) {
         self.bus = bus
         self.store = SecretStore(engine: engine)
@@ -89,6 +94,7 @@ final class SecretServiceProvider: @unchecked Sendable {
         self.baseline = baseline
         self.logger = logger
         self.askPasscode = askPasscode
+        self.askConsent = askConsent
     }
 
     /// Serves the provider's objects on the bus and forgets what a connection held when it leaves.
@@ -106,6 +112,7 @@ final class SecretServiceProvider: @unchecked Sendable {
 
     private func disconnected(_ name: String) {
         callers[name] = nil
+        allowedOnce = allowedOnce.filter { !$0.hasPrefix(name + "\n") }
         if let context = contexts.withLock({ $0.removeValue(forKey: name) }) {
             store.engine.releaseContext(context.reference)
         }
@@ -122,7 +129,7 @@ final class SecretServiceProvider: @unchecked Sendable {
         lockedDuringCall = nil
         defer { lockedDuringCall = nil }
         do throws(BusError) {
-            if try answersProtectedSecretsLater(call) { return }
+            if try answersSecretsLater(call) { return }
             call.reply(try answer(call))
         } catch {
             call.fail(error)

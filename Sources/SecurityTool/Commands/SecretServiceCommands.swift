@@ -28,8 +28,48 @@ struct SecretServiceCommands: ParsableCommand {
             takes the name over (--replace), import copies every item of the keyring that serves it \
             now (gnome-keyring, KWallet, KeePassXC), unlocking its collections through its own prompt.
             """,
-        subcommands: [Import.self, Protect.self]
+        subcommands: [Import.self, Protect.self, Confirm.self]
     )
+
+    struct Confirm: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ask before a program reads a secret that another program stored.",
+            discussion: """
+                With on, a program that reads a secret of the desktop's keyring over D-Bus, and is \
+                not the program that stored it, waits until you answer: Always Allow (remembered \
+                for that item and program), Allow (until the program disconnects) or Deny. A \
+                program is its executable: every python script is /usr/bin/python3. off asks for \
+                the passcode first; status prints the setting.
+                """
+        )
+        @Argument(help: "on, off or status.") var setting: String
+        @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
+
+        func run() throws {
+            guard ["on", "off", "status"].contains(setting) else {
+                throw ValidationError("the setting is on, off or status")
+            }
+            let device = try Session.open(home: keychain, context: "secret-service confirm")
+            let store = SecretStore(engine: device.engine)
+            let group = SecretStore.sharedGroup
+            if setting == "off", try store.confirmsReads(group: group) {
+                // Turning a protection off is the person's decision, not a program's.
+                let context = try device.engine.makeContext()
+                defer { device.engine.releaseContext(context) }
+                if device.engine.preflight(.deviceOwner, for: context)?.code != .passcodeNotSet {
+                    try device.engine.evaluate(
+                        .deviceOwner,
+                        for: context,
+                        reason: "stop asking before programs read each other's secrets",
+                        interactionAllowed: true
+                    )
+                }
+            }
+            if setting != "status" { try store.setConfirmsReads(setting == "on", group: group) }
+            let on = try store.confirmsReads(group: group)
+            Swift.print("confirm: \(on ? "on (programs ask before reading another program's secrets)" : "off")")
+        }
+    }
 
     struct Protect: ParsableCommand {
         static let configuration = CommandConfiguration(

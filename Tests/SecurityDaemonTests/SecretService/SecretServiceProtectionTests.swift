@@ -162,3 +162,69 @@ struct SecretServiceFingerprintTests {
         #expect(read.stdout == "[b'pw-a', b'pw-b']\n", "\(read.status) \(read.stderr)")
     }
 }
+
+/// macOS's keychain access dialog over D-Bus (`security secret-service confirm on`): a program reads
+/// another program's secret only after the person allows it, always or once.
+@Suite(.serialized, .enabled(if: SecretServiceClients.areInstalled))
+struct SecretServiceConsentTests {
+    @Test func anotherProgramReadsAnItemOnlyAfterThePersonAllowsIt() throws {
+        let fixture = try SecretServiceTests.Fixture()
+        #expect(try fixture.daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
+        #expect(
+            try fixture.secretTool(["store", "--label=Mail", "kind", "web", "site", "a"], input: "pw-a").status == 0
+        )
+        let on = try fixture.daemon.tool(["secret-service", "confirm", "on"])
+        #expect(on.stdout == "confirm: on (programs ask before reading another program's secrets)\n", "\(on.stderr)")
+        let confirmations = {
+            (try? String(contentsOf: fixture.pinentryLog, encoding: .utf8))?.components(separatedBy: "\nCONFIRM").count
+                ?? 1
+        }
+        let read = """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            [item] = secretstorage.get_default_collection(connection).search_items({'site': 'a'})
+            for _ in range(2):
+                try:
+                    print(item.get_secret())
+                except Exception as e:
+                    print('refused')
+            """
+
+        // The program that stored it reads it without a question.
+        #expect(try fixture.secretTool(["lookup", "site", "a"]).stdout == "pw-a")
+        #expect(confirmations() == 1)
+
+        // python is another program: denied, nothing; allowed once, it reads for the rest of its
+        // connection (one question for two reads), and is asked again next time.
+        #expect(try fixture.python(read).stdout == "refused\nrefused\n")
+        #expect(confirmations() == 3)
+        let told = (try? String(contentsOf: fixture.pinentryLog, encoding: .utf8)) ?? ""
+        #expect(told.contains("wants to read the secret “Mail”, stored by “secret-tool”,"), "\(told)")
+        #expect(
+            told.contains("SETOK Always Allow") && told.contains("SETNOTOK Allow") && told.contains("SETCANCEL Deny")
+        )
+        try Data("once".utf8).write(to: fixture.consentFile)
+        #expect(try fixture.python(read).stdout == "b'pw-a'\nb'pw-a'\n")
+        #expect(confirmations() == 4)
+        #expect(try fixture.python(read).stdout == "b'pw-a'\nb'pw-a'\n")
+        #expect(confirmations() == 5)
+
+        // Allowed always: python reads without a question from then on.
+        try Data("always".utf8).write(to: fixture.consentFile)
+        #expect(try fixture.python(read).stdout == "b'pw-a'\nb'pw-a'\n")
+        try FileManager.default.removeItem(at: fixture.consentFile)
+        #expect(try fixture.python(read).stdout == "b'pw-a'\nb'pw-a'\n")
+        #expect(confirmations() == 6)
+
+        // A program may not turn the question off: that takes the passcode.
+        let refused = try fixture.daemon.tool(["secret-service", "confirm", "off"])
+        #expect(refused.status != 0)
+        #expect(try fixture.daemon.tool(["secret-service", "confirm", "status"]).stdout.hasPrefix("confirm: on"))
+        try Data("2468".utf8).write(to: fixture.answerFile)
+        let off = try fixture.daemon.tool(
+            ["secret-service", "confirm", "off"],
+            environment: ["DISPLAY": ":99", "KEYCHAIN_PROMPT": "terminal"]
+        )
+        #expect(off.stdout == "confirm: off\n", "\(off.stderr)")
+    }
+}

@@ -33,7 +33,9 @@ struct SecretServiceTests {
     static let secretTool = "/usr/bin/secret-tool"
 
     /// A bus, and a daemon serving the Secret Service on it, whose pinentry answers with the
-    /// contents of `answerFile` (cancels while there is none) and logs what it was told.
+    /// contents of `answerFile` (cancels while there is none), confirms as `consentFile` says
+    /// (`always`: the first button, `once`: the second; denies while there is none) and logs what
+    /// it was told.
     ///
     /// Set once, in `init`; a test may use it from a second thread (a listener beside a client).
     final class Fixture: @unchecked Sendable {
@@ -41,6 +43,7 @@ struct SecretServiceTests {
         let daemon: PrivateDaemon
         let folder: URL
         let answerFile: URL
+        let consentFile: URL
         let pinentryLog: URL
 
         /// With `settings` and `environment` added to the daemon's.
@@ -49,6 +52,7 @@ struct SecretServiceTests {
             folder = bus.directory.appendingPathComponent("pinentry")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             answerFile = folder.appendingPathComponent("answer")
+            consentFile = folder.appendingPathComponent("consent")
             pinentryLog = folder.appendingPathComponent("log")
             let pinentry = folder.appendingPathComponent("pinentry")
             let script = """
@@ -62,6 +66,14 @@ struct SecretServiceTests {
                     if command == 'GETPIN':
                         if os.path.exists('\(answerFile.path)'):
                             print('D ' + open('\(answerFile.path)').read().strip(), flush=True); print('OK', flush=True)
+                        else:
+                            print('ERR 83886179 Operation cancelled <Pinentry>', flush=True)
+                    elif command == 'CONFIRM':
+                        consent = open('\(consentFile.path)').read().strip() if os.path.exists('\(consentFile.path)') else ''
+                        if consent == 'always':
+                            print('OK', flush=True)
+                        elif consent == 'once':
+                            print('ERR 83886194 Not confirmed <Pinentry>', flush=True)
                         else:
                             print('ERR 83886179 Operation cancelled <Pinentry>', flush=True)
                     elif command == 'BYE':
