@@ -15,9 +15,10 @@ import Foundation
 import KeychainTestSupport
 import Testing
 
-/// Seahorse, the desktop's keychain window, on the provider: run under Xvfb on the private session
-/// bus, it lists the `login` collection and reads the properties of the item stored there, as a
-/// bus monitor sees. With `KEYCHAIN_SEAHORSE_SCREENSHOT=FILE.png` the test also saves what the
+/// Seahorse, the desktop's keychain window, on the provider.
+///
+/// Run under Xvfb on the private session bus, it lists the `login` collection and reads the
+/// properties of the item stored there, as a bus monitor sees. With `KEYCHAIN_SEAHORSE_SCREENSHOT=FILE.png` the test also saves what the
 /// window shows (the README's picture).
 @Suite(.serialized, .enabled(if: SecretServiceClients.areInstalled && SeahorseTests.areInstalled))
 struct SecretServiceSeahorseTests {
