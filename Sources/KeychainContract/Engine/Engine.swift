@@ -43,6 +43,11 @@ package protocol Engine: AnyObject, Sendable {
 
     /// Whether a passcode is set, what is unlocked, and the passcode back-off.
     func lockState() throws(KeychainError) -> LockState
+    /// Whether the `WhenUnlocked` classes are closed: a passcode is set and the keychain is locked.
+    ///
+    /// What ``lockState()`` says, without the back-off where the engine can skip it (a Secret
+    /// Service provider asks before every call it answers).
+    func isLocked() throws(KeychainError) -> Bool
     /// Checks the passcode and unlocks; `endsBiometricLockout` as the Lock Screen does.
     func unlock(passcode: String, endsBiometricLockout: Bool) throws(KeychainError)
     /// Locks: the `WhenUnlocked` classes become unreadable.
@@ -99,6 +104,12 @@ package protocol Engine: AnyObject, Sendable {
 }
 
 extension Engine {
+    /// Whether the `WhenUnlocked` classes are closed, from the whole lock state.
+    package func isLocked() throws(KeychainError) -> Bool {
+        let state = try lockState()
+        return state.hasPasscode && !state.isUnlocked
+    }
+
     /// Evaluates a policy, asking through the engine's own prompt.
     package func evaluate(
         _ policy: AuthenticationPolicy,

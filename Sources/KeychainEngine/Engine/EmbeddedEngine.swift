@@ -87,6 +87,12 @@ package final class EmbeddedEngine: Engine {
         )
     }
 
+    /// Whether the `WhenUnlocked` classes are closed: nothing read from the store while they are open.
+    package func isLocked() throws(KeychainError) -> Bool {
+        if keychain.keybagService.isUnlocked { return false }
+        return try keychain.keybagService.hasPasscode()
+    }
+
     package func unlock(passcode: String, endsBiometricLockout: Bool) throws(KeychainError) {
         try keychain.keybagService.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout)
     }

@@ -212,12 +212,7 @@ final class SecretServiceProvider: @unchecked Sendable {
     /// The keychain's lock state; a keychain that cannot answer counts as locked.
     var isLocked: Bool {
         if let known = lockedDuringCall { return known }
-        let locked: Bool
-        if let state = try? store.engine.lockState() {
-            locked = state.hasPasscode && !state.isUnlocked
-        } else {
-            locked = true
-        }
+        let locked = (try? store.engine.isLocked()) ?? true
         lockedDuringCall = locked
         if let announced = announcedLock, announced != locked { announceLockChange(locked: locked) }
         announcedLock = locked
