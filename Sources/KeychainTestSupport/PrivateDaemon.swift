@@ -76,11 +76,18 @@ package final class PrivateDaemon {
             memoryLockLimit: memoryLockLimit,
             confined: confined,
             environment: environment,
-            arguments: arguments
+            arguments: arguments,
+            log: root.appendingPathComponent("daemon.log")
         )
-        let deadline = Date().addingTimeInterval(20)
+        // Generous: a machine running the whole suite (Xvfb, fprintd, other daemons) is slow to start one.
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
-            guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }
+            guard process.isRunning else {
+                process.waitUntilExit()
+                let log = (try? String(contentsOf: root.appendingPathComponent("daemon.log"), encoding: .utf8)) ?? ""
+                throw DaemonError.exited(status: process.terminationStatus, log: String(log.suffix(2_000)))
+            }
+            guard Date() < deadline else { throw DaemonError.didNotStart }
             Thread.sleep(forTimeInterval: 0.02)
         }
     }
@@ -171,7 +178,8 @@ package final class PrivateDaemon {
         memoryLockLimit: String? = nil,
         confined: Bool = false,
         environment extra: [String: String] = [:],
-        arguments options: [String] = []
+        arguments options: [String] = [],
+        log: URL? = nil
     ) throws -> Process {
         let process = Process()
         let arguments =
@@ -195,6 +203,9 @@ package final class PrivateDaemon {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let log, FileManager.default.createFile(atPath: log.path, contents: nil) {
+            process.standardError = try FileHandle(forWritingTo: log)
+        }
         try process.run()
         return process
     }
@@ -211,6 +222,8 @@ package final class PrivateDaemon {
 
     package enum DaemonError: Error {
         case didNotStart
+        /// It ended before it listened: its status and the end of what it logged.
+        case exited(status: Int32, log: String)
         case didNotAnswer
     }
 

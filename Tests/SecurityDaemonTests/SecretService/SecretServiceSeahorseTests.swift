@@ -55,7 +55,9 @@ struct SecretServiceSeahorseTests {
         let seahorse = try fixture.bus.start(
             ["/usr/bin/seahorse"],
             environment: [
+                // Cairo, not GL: llvmpipe's threads would take the machine from the rest of the suite.
                 "DISPLAY": display, "GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
+                "GSK_RENDERER": "cairo",
                 "HOME": folder.path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
             ],
             output: folder.appendingPathComponent("seahorse.log")
