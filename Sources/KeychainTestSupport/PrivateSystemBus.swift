@@ -125,6 +125,40 @@ package final class PrivateSystemBus {
         )
     }
 
+    /// Sends `Lock` for the session at `path`, or with `path` `nil` `PrepareForSleep(true)`, from a
+    /// program that is not logind, addressed to the connection of process `processID` alone: a
+    /// signal that reaches it whatever its match rules say.
+    package func forge(lock path: String?, toProcess processID: Int32) throws {
+        let message =
+            path.map { "dbus.lowlevel.SignalMessage('\($0)', 'org.freedesktop.login1.Session', 'Lock')" }
+            ?? "dbus.lowlevel.SignalMessage('/org/freedesktop/login1', 'org.freedesktop.login1.Manager', 'PrepareForSleep')"
+        _ = try call(
+            """
+            import dbus, time
+            bus = dbus.SystemBus()
+            driver = dbus.Interface(bus.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus'), 'org.freedesktop.DBus')
+            def pid(name):
+                try:
+                    return driver.GetConnectionUnixProcessID(name)
+                except dbus.exceptions.DBusException:
+                    return None
+            deadline = time.time() + 10
+            targets = []
+            while not targets and time.time() < deadline:
+                targets = [n for n in driver.ListNames() if n.startswith(':') and pid(n) == \(processID)]
+                time.sleep(0.1)
+            assert targets, 'the process is not on the bus'
+            for target in targets:
+                message = \(message)
+                if \(path == nil ? "True" : "False"):
+                    message.append(True, signature='b')
+                message.set_destination(target)
+                bus.send_message(message)
+            bus.flush()
+            """
+        )
+    }
+
     package func stop() {
         // The mock first, then the bus (child processes of the test runner ignore SIGTERM).
         for process in processes.reversed() where process.isRunning {

@@ -17,8 +17,10 @@ import KeychainCore
 
 /// A connection to the system bus that reports systemd-logind's lock and sleep requests.
 ///
-/// Only signals sent by the owner of `org.freedesktop.login1` are matched (only root may own it on
-/// a system bus); a session's owner is asked of logind itself, between signals, never inside one.
+/// A request counts only when it was sent by the connection that owns `org.freedesktop.login1`
+/// now and runs as root: the match rules name logind, but any program on the bus may address a
+/// signal to this connection alone, and such a signal reaches it whatever the rules say. The
+/// owner and a session's owner are asked of the bus and of logind between signals, never inside one.
 final class LoginBus: @unchecked Sendable {
     /// What logind asked for.
     enum Event: Equatable {
@@ -28,15 +30,22 @@ final class LoginBus: @unchecked Sendable {
         case closed
     }
 
-    /// A request noted by a signal handler, before its session's owner is known.
-    private enum Request {
-        case lock(sessionPath: String)
-        case sleep
+    /// A request noted by a signal handler, with the connection that sent it.
+    private struct Request {
+        enum Kind {
+            case lock(sessionPath: String)
+            case sleep
+        }
+
+        var kind: Kind
+        var sender: String
     }
 
-    /// The requests not yet reported; the handlers and ``next(timeout:)`` run on the watch's one thread.
+    /// What the handlers noted; they and ``next(timeout:)`` run on the watch's one thread.
     private final class Pending {
         var requests: [Request] = []
+        /// logind's unique name, once found to run as root; `nil` until then or after it changed.
+        var logind: String?
     }
 
     private static let service = "org.freedesktop.login1"
@@ -57,26 +66,35 @@ final class LoginBus: @unchecked Sendable {
     /// reason when it cannot (no libsystemd, no bus).
     static func open() -> Result<LoginBus, Unavailable> {
         let pending = Pending()
-        let note = { (request: Request) in
-            if pending.requests.count < queueLimit { pending.requests.append(request) }
+        let note = { (kind: Request.Kind, signal: BusSignal) in
+            if pending.requests.count < queueLimit {
+                pending.requests.append(Request(kind: kind, sender: signal.sender))
+            }
         }
         do throws(BusError) {
             let bus = try BusConnection.open(.system)
             try bus.watch(rule(interface: sessionInterface, member: "Lock")) { signal in
-                note(.lock(sessionPath: signal.path))
+                note(.lock(sessionPath: signal.path), signal)
             }
             // What a screen locker reports to logind when it locks (GNOME's locks without `Lock`).
             try bus.watch(
                 rule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
                     + ",arg0='\(sessionInterface)'"
             ) { signal in
-                if setsLockedHint(signal.arguments) { note(.lock(sessionPath: signal.path)) }
+                if setsLockedHint(signal.arguments) { note(.lock(sessionPath: signal.path), signal) }
             }
             try bus.watch(
                 rule(interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep")
                     + ",path='/org/freedesktop/login1'"
             ) { signal in
-                if signal.arguments.first?.boolean == true { note(.sleep) }
+                if signal.arguments.first?.boolean == true { note(.sleep, signal) }
+            }
+            // logind restarted (or went): its new owner is looked up before its next request counts.
+            try bus.watch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                    + "member='NameOwnerChanged',arg0='\(service)'"
+            ) { signal in
+                if signal.sender == "org.freedesktop.DBus" { pending.logind = nil }
             }
             return .success(LoginBus(bus: bus, pending: pending))
         } catch {
@@ -88,31 +106,38 @@ final class LoginBus: @unchecked Sendable {
         let reason: String
     }
 
-    /// The next request, waiting at most `timeout`.
+    /// The next request, waiting at most `timeout`; one from any other sender than logind is dropped.
     func next(timeout: Duration) -> Event {
-        if pending.requests.isEmpty {
-            let deadline = ContinuousClock.now + timeout
-            let pending = pending
-            let broke = bus.run { !pending.requests.isEmpty || ContinuousClock.now >= deadline }
-            if broke { return .closed }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if pending.requests.isEmpty {
+                let pending = pending
+                let broke = bus.run { !pending.requests.isEmpty || ContinuousClock.now >= deadline }
+                if broke { return .closed }
+            }
+            guard !pending.requests.isEmpty else { return .nothing }
+            let request = pending.requests.removeFirst()
+            guard request.sender == logind() else { continue }
+            switch request.kind {
+            case .sleep: return .sleep
+            case .lock(let path): return .lockSession(userID: owner(ofSession: path))
+            }
         }
-        guard !pending.requests.isEmpty else { return .nothing }
-        switch pending.requests.removeFirst() {
-        case .sleep: return .sleep
-        case .lock(let path): return .lockSession(userID: owner(ofSession: path))
-        }
+    }
+
+    /// logind's unique name, when the connection that owns its name runs as root.
+    private func logind() -> String? {
+        if let known = pending.logind { return known }
+        guard let owner = try? bus.ownerPeer(of: Self.service), owner.userID == 0 else { return nil }
+        pending.logind = owner.name
+        return owner.name
     }
 
     /// The owner of the session at `path` (its `User` property, `(uo)`); `UInt32.max`, which is
     /// nobody, when logind does not say.
     private func owner(ofSession path: String) -> UInt32 {
-        guard
-            case .structure(let fields)? = try? bus.property(
-                "User",
-                of: Self.sessionInterface,
-                at: path,
-                on: Self.service
-            ),
+        guard let logind = logind(),
+            case .structure(let fields)? = try? bus.property("User", of: Self.sessionInterface, at: path, on: logind),
             case .uint32(let userID)? = fields.first
         else { return .max }
         return userID

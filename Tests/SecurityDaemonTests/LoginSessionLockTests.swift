@@ -51,6 +51,9 @@ struct LoginSessionLockTests {
         try bus.lockSession(other)
         try bus.setLockedHint(other, true)
         try bus.forgeLock(own)
+        // Nor one addressed to the daemon's connection alone, which its match rules do not filter.
+        try bus.forge(lock: own, toProcess: daemon.processID)
+        try bus.forge(lock: nil, toProcess: daemon.processID)
         try bus.setLockedHint(own, false)
         try bus.prepareForSleep(false)
         Thread.sleep(forTimeInterval: 1)

@@ -60,14 +60,16 @@ struct SecretServiceFrontDoor: Service {
         // Whoever takes the name later (another keyring's --replace) is worth a line in the log.
         try bus.watch(
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameLost',arg0='\(name)'"
-        ) { _ in
+        ) { signal in
+            guard signal.sender == "org.freedesktop.DBus" else { return }
             logger.warning(
                 "another program took org.freedesktop.secrets: this daemon no longer serves the Secret Service"
             )
         }
         try bus.watch(
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameAcquired',arg0='\(name)'"
-        ) { _ in
+        ) { signal in
+            guard signal.sender == "org.freedesktop.DBus" else { return }
             logger.info("serving the Secret Service (org.freedesktop.secrets) on the session bus")
         }
         do {

@@ -103,7 +103,9 @@ final class SecretServiceProvider: @unchecked Sendable {
         try bus.watch(
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
         ) { [unowned self] signal in
-            guard signal.arguments.count == 3, let name = signal.arguments[0].string,
+            // Only the bus daemon's word: anyone may address a forged one to this connection.
+            guard signal.sender == "org.freedesktop.DBus", signal.arguments.count == 3,
+                let name = signal.arguments[0].string,
                 signal.arguments[2].string == "", name.hasPrefix(":")
             else { return }
             disconnected(name)
