@@ -174,7 +174,8 @@ final class FprintdConversation: @unchecked Sendable {
                     message.arguments.count == 2, let status = message.arguments[0].string,
                     let done = message.arguments[1].boolean
                 else { return }
-                if status != progress.status { progress.lastChange = .now }
+                // Every status, a retry too, gives the person the whole time-out again.
+                progress.lastChange = .now
                 progress.status = status
                 progress.done = done
             }
