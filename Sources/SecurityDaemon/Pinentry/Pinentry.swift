@@ -77,24 +77,25 @@ package struct Pinentry: Sendable {
     }
 
     /// Asks the person at `target` whether a program may read a secret, with macOS's keychain access
-    /// dialog's three buttons: Always Allow, Allow, Deny.
+    /// dialog's three buttons: Always Allow, Deny, and Allow, the default (Enter allows this once,
+    /// never always).
     ///
     /// - Returns: The answer (closing the prompter denies); `nil` when pinentry could not ask.
     package func consent(_ description: String, target: PromptTarget) -> Consent? {
         let reply = converse(
             [
                 "SETDESC " + Assuan.escape(Assuan.truncated(description, toBytes: 600)),
-                "SETOK " + Assuan.escape("Always Allow"),
-                "SETNOTOK " + Assuan.escape("Allow"),
+                "SETOK " + Assuan.escape("Allow"),
+                "SETNOTOK " + Assuan.escape("Always Allow"),
                 "SETCANCEL " + Assuan.escape("Deny"),
             ],
             then: "CONFIRM",
             target: target
         )
         switch reply {
-        case .ok?: return .always
+        case .ok?: return .once
         // pinentry's "not confirmed" (GPG_ERR_NOT_CONFIRMED): the second button.
-        case .error(let code)? where code & 0xFFFF == 114: return .once
+        case .error(let code)? where code & 0xFFFF == 114: return .always
         case .error(let code)? where Assuan.isCancellation(code): return .denied
         case .error?, .broken?, nil: return nil
         }

@@ -63,7 +63,9 @@ struct SecretCaller: Sendable {
         defer { if handle >= 0 { close(handle) } }
         var identity = ClientIdentity.of(processID: processID, baseline: baseline)
         var program = PeerCredentials.programName(of: processID)
-        var executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe")
+        // A binary replaced by an upgrade while the program runs reads "PATH (deleted)": still PATH.
+        var executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processID)/exe"))
+            .map { $0.hasSuffix(" (deleted)") ? String($0.dropLast(10)) : $0 }
         let again = try? bus.credentials(of: sender)
         if again?.processID != processID || (handle >= 0 && c_keychain_pidfd_is_alive(handle) == 0) {
             identity = .unverifiable

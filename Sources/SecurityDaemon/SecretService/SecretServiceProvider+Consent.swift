@@ -42,14 +42,16 @@ extension SecretServiceProvider {
     /// the answer; AccessDenied when they deny it or cannot be asked.
     func obtainConsent(to item: SecretItem, caller: SecretCaller, group: String) throws(BusError) {
         let program = caller.program ?? "A program"
-        let label = item.label.isEmpty ? "a secret" : "the secret “\(item.label)”"
-        let stored = item.creator.map { ", stored by “\($0)”," } ?? ""
-        let description =
-            "“\(program)” (\(caller.executable ?? "unknown executable")) wants to read \(label)\(stored) from your keychain."
+        // The executable first, every name cut short and on one line: a program chooses its own
+        // file name and any program may set a label, and neither may write the question.
+        let executable = Self.shown(caller.executable ?? "an unknown program", 200)
+        let label = item.label.isEmpty ? "a secret" : "the secret “\(Self.shown(item.label, 120))”"
+        let stored = item.creator.map { ", stored by “\(Self.shown($0, 80))”," } ?? ""
+        let description = "\(executable) wants to read \(label)\(stored) from your keychain."
         let key = Self.consentKey(caller.peer.name, item)
         switch askConsent(description) {
         case .always? where caller.executable != nil:
-            bus.perform { [self] in trust(caller.executable ?? "", with: item, group: group) }
+            bus.perform { [self] in trust(caller, with: item, group: group) }
         case .always?, .once?:
             bus.perform { [self] in _ = allowedOnce.insert(key) }
         case .denied?, nil:
@@ -71,10 +73,21 @@ extension SecretServiceProvider {
         return confirms
     }
 
-    /// Adds `executable` to the trusted programs of `item` (on the bus thread), as it is now.
-    private func trust(_ executable: String, with item: SecretItem, group: String) {
+    /// A program that writes a secret into an item that does not trust it becomes the one program
+    /// the item trusts: the secret is its now, and those the item trusted before ask (else a program
+    /// could make another store its secret in an item the first one is trusted with).
+    func claim(_ item: inout SecretItem, by caller: SecretCaller) {
+        if let executable = caller.executable, item.trusted.contains(executable) { return }
+        item.trusted = caller.executable.map { [$0] } ?? []
+        item.creator = caller.program
+    }
+
+    /// Adds `caller`'s executable to the trusted programs of `item` (on the bus thread), as it is now.
+    private func trust(_ caller: SecretCaller, with item: SecretItem, group: String) {
+        lockedDuringCall = nil
+        defer { lockedDuringCall = nil }
         let path = SecretPath.item(collection: item.collection, id: item.id)
-        guard let caller = callers.values.first(where: { $0.group == group }),
+        guard let executable = caller.executable,
             var current = try? self.item(at: path, caller: caller, withSecret: false).0,
             !current.trusted.contains(executable)
         else { return }
@@ -85,6 +98,15 @@ extension SecretServiceProvider {
         } catch {
             logger.warning("a program allowed always could not be recorded: \(error.message)")
         }
+    }
+
+    /// `text` on one line, control characters dropped, at most `limit` characters.
+    private static func shown(_ text: String, _ limit: Int) -> String {
+        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+        let line = String(
+            String.UnicodeScalarView(text.unicodeScalars.filter { !hidden.contains($0.properties.generalCategory) })
+        )
+        return line.count <= limit ? line : String(line.prefix(limit)) + "…"
     }
 
     private static func consentKey(_ connection: String, _ item: SecretItem) -> String {

@@ -71,6 +71,7 @@ extension SecretServiceProvider {
             let (secret, contentType) = try received(try arguments(call, "(oayays)")[0], caller: caller)
             var (item, _) = try item(at: path, caller: caller, withSecret: false)
             item.contentType = contentType
+            claim(&item, by: caller)
             try save(item, secret: secret, group: group)
             return []
         case "Delete":
@@ -123,6 +124,7 @@ extension SecretServiceProvider {
             if var item = existing {
                 item.label = label
                 item.contentType = contentType
+                claim(&item, by: caller)
                 try save(item, secret: secret, group: group)
                 return SecretPath.item(collection: collection, id: item.id).path
             }

@@ -45,7 +45,9 @@ extension SecretServiceProvider {
         let caller = try caller(call.sender)
         guard let group = caller.group, !isLocked else { return false }
         var items: [(path: String, item: SecretItem)] = []
-        for path in wanted {
+        var seen: Set<String> = []
+        // Each item once: a list that names one item a thousand times asks about it once.
+        for path in wanted where seen.insert(path).inserted {
             guard let object = SecretPath(path), case .item = object,
                 let (item, _) = try? item(at: object, caller: caller, withSecret: false)
             else { continue }
@@ -88,9 +90,22 @@ extension SecretServiceProvider {
         Thread.detachNewThread { [self] in
             var secrets: [BusValue] = []
             var refusal: BusError?
+            var declined: BusError?
             for (path, item) in chosen {
                 do throws(BusError) {
-                    if unconsentedItems.contains(path) { try obtainConsent(to: item, caller: caller, group: group) }
+                    if unconsentedItems.contains(path) {
+                        // Asked no more once the person said no, or once the program left.
+                        if let declined { throw declined }
+                        guard protectedReads.withLock({ $0.contains(caller.peer.name) }) else {
+                            throw BusError.accessDenied("the program left")
+                        }
+                        do throws(BusError) {
+                            try obtainConsent(to: item, caller: caller, group: group)
+                        } catch {
+                            declined = error
+                            throw error
+                        }
+                    }
                     let secret =
                         protectedCollections.contains(item.collection)
                         ? try authenticatedSecret(of: item, group: group, caller: caller, context: context)

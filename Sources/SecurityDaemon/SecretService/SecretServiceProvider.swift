@@ -115,6 +115,8 @@ final class SecretServiceProvider: @unchecked Sendable {
     private func disconnected(_ name: String) {
         callers[name] = nil
         allowedOnce = allowedOnce.filter { !$0.hasPrefix(name + "\n") }
+        // A read of its still running asks the person nothing more.
+        protectedReads.withLock { _ = $0.remove(name) }
         if let context = contexts.withLock({ $0.removeValue(forKey: name) }) {
             store.engine.releaseContext(context.reference)
         }

@@ -112,8 +112,9 @@ struct SecretServiceSignalTests {
             #expect(heard.contains(line), "not heard: \(line)\n\(user.stdout)\n\(user.stderr)")
         }
 
-        appThread.cancel()
-        while app.withLock({ $0 == nil }) { Thread.sleep(forTimeInterval: 0.1) }
+        // The app's listener ends by itself (8 s, or its 30 s bus time-out).
+        let appDeadline = Date().addingTimeInterval(40)
+        while app.withLock({ $0 == nil }), Date() < appDeadline { Thread.sleep(forTimeInterval: 0.1) }
         let appOutput = try #require(try app.withLock { try $0?.get() })
         let ownItem = appOutput.stdout.split(separator: "\n").first { $0.hasPrefix("OWN ") }.map {
             String($0.dropFirst(4))

@@ -34,8 +34,8 @@ struct SecretServiceTests {
 
     /// A bus, and a daemon serving the Secret Service on it, whose pinentry answers with the
     /// contents of `answerFile` (cancels while there is none), confirms as `consentFile` says
-    /// (`always`: the first button, `once`: the second; denies while there is none) and logs what
-    /// it was told.
+    /// (`once`: the first button, Allow; `always`: the second; denies while there is none) and logs
+    /// what it was told.
     ///
     /// Set once, in `init`; a test may use it from a second thread (a listener beside a client).
     final class Fixture: @unchecked Sendable {
@@ -70,9 +70,9 @@ struct SecretServiceTests {
                             print('ERR 83886179 Operation cancelled <Pinentry>', flush=True)
                     elif command == 'CONFIRM':
                         consent = open('\(consentFile.path)').read().strip() if os.path.exists('\(consentFile.path)') else ''
-                        if consent == 'always':
+                        if consent == 'once':
                             print('OK', flush=True)
-                        elif consent == 'once':
+                        elif consent == 'always':
                             print('ERR 83886194 Not confirmed <Pinentry>', flush=True)
                         else:
                             print('ERR 83886179 Operation cancelled <Pinentry>', flush=True)
