@@ -130,26 +130,11 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
     /// Waits until fprintd has closed the reader (nobody waits for a finger any more): a scan sent
     /// before then goes to the verification that is ending, not to the next one.
     package func waitUntilClosed(within seconds: Double = 20) throws {
-        try python(
-            """
-            import socket, sys, time
-            deadline = time.time() + \(seconds)
-            while True:
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                try:
-                    s.connect('\(socketPath)')
-                except OSError:
-                    break
-                finally:
-                    s.close()
-                if time.time() > deadline:
-                    sys.exit('the virtual reader was not closed')
-                time.sleep(0.05)
-            """
-        )
+        try waitForReader(open: false, sending: nil, within: seconds)
     }
 
-    private func waitForReader(sending command: String?, within seconds: Double) throws {
+    /// Waits until the reader's socket answers (`open`) or no longer does, then sends `command`.
+    private func waitForReader(open: Bool = true, sending command: String? = nil, within seconds: Double) throws {
         try python(
             """
             import socket, sys, time
@@ -158,17 +143,21 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 try:
                     s.connect('\(socketPath)')
-                    break
+                    answered = True
                 except OSError:
-                    s.close()
-                    if time.time() > deadline:
-                        sys.exit('the virtual reader was not opened')
-                    time.sleep(0.05)
-            time.sleep(0.3)
-            command = \(command.map { "b'\($0)'" } ?? "None")
-            if command:
-                s.sendall(command)
-                s.shutdown(socket.SHUT_WR)
+                    answered = False
+                if answered == \(open ? "True" : "False"):
+                    break
+                s.close()
+                if time.time() > deadline:
+                    sys.exit('the virtual reader was not \(open ? "opened" : "closed")')
+                time.sleep(0.05)
+            if answered:
+                time.sleep(0.3)
+                command = \(command.map { "b'\($0)'" } ?? "None")
+                if command:
+                    s.sendall(command)
+                    s.shutdown(socket.SHUT_WR)
             s.close()
             """
         )
