@@ -32,6 +32,7 @@ enum CFTypeIdentifier: CFTypeID {
     case secCertificate = 302
     case secAccessControl = 303
     case secIdentity = 304
+    case secPolicy = 305
 
     init(_ object: AnyObject) {
         switch object {
@@ -39,6 +40,7 @@ enum CFTypeIdentifier: CFTypeID {
         case is SecCertificate: self = .secCertificate
         case is SecAccessControl: self = .secAccessControl
         case is SecIdentity: self = .secIdentity
+        case is SecPolicy: self = .secPolicy
         case is NSString: self = .string
         case is NSDictionary: self = .dictionary
         case is NSArray: self = .array
@@ -78,4 +80,7 @@ public func SecCertificateGetTypeID() -> CFTypeID { CFTypeIdentifier.secCertific
 /// The type identifier of access control objects.
 @discardableResult
 public func SecAccessControlGetTypeID() -> CFTypeID { CFTypeIdentifier.secAccessControl.rawValue }
+/// The type identifier of trust policies.
+@discardableResult
+public func SecPolicyGetTypeID() -> CFTypeID { CFTypeIdentifier.secPolicy.rawValue }
 #endif
