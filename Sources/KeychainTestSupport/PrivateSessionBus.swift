@@ -68,29 +68,18 @@ package final class PrivateSessionBus {
     }
 
     /// Starts `arguments` (a program's path first) on this bus in the background, its output
-    /// (both streams) into `output`; the caller ends it (SIGKILL: a process started from a test's
-    /// thread inherits a blocked SIGTERM).
+    /// (both streams) into `output`; ``ProgramRun/end(_:)`` ends it.
     package func start(
         _ arguments: [String],
         environment extra: [String: String] = [:],
         output: URL? = nil
     ) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = environment.merging(extra) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        if let output {
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: output)
-            process.standardOutput = handle
-            process.standardError = handle
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-        }
-        try process.run()
-        return process
+        try ProgramRun.start(
+            URL(fileURLWithPath: arguments[0]),
+            Array(arguments.dropFirst()),
+            environment: environment.merging(extra) { $1 },
+            output: output
+        )
     }
 
     deinit {

@@ -50,6 +50,45 @@ package enum ProgramRun {
         return try run(process, input: input)
     }
 
+    /// Starts `executable arguments…` in the background; ``end(_:)`` stops it.
+    ///
+    /// - Parameters:
+    ///   - executable: The program to run.
+    ///   - arguments: Its arguments.
+    ///   - environment: The program's whole environment; `nil` passes this process's.
+    ///   - output: The file both its outputs go to; `nil` sends them nowhere.
+    /// - Returns: The running process.
+    /// - Throws: What `Process.run()` throws when the program cannot be started.
+    package static func start(
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        output: URL? = nil
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        if let output, FileManager.default.createFile(atPath: output.path, contents: nil) {
+            let handle = try FileHandle(forWritingTo: output)
+            process.standardOutput = handle
+            process.standardError = handle
+        }
+        try process.run()
+        return process
+    }
+
+    /// Ends a process ``start(_:_:environment:output:)`` started, if it still runs: SIGKILL, since
+    /// a process started from a test's thread inherits a blocked SIGTERM.
+    package static func end(_ process: Process?) {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Runs a process made ready by the caller (its program, arguments, environment) to its end.
     ///
     /// The input is written, and standard error read, each on a thread of its own while standard

@@ -264,19 +264,14 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
         _ arguments: [String],
         environment: [String: String]
     ) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if !environment.isEmpty { process.environment = environment }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try ProgramRun.start(
+            URL(fileURLWithPath: executable),
+            arguments,
+            environment: environment.isEmpty ? nil : environment
+        )
     }
 
     private static func stop(_ process: Process?) {
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ProgramRun.end(process)
     }
 }

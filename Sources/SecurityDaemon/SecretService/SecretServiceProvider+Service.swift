@@ -47,8 +47,7 @@ extension SecretServiceProvider {
             let state = try? store.engine.lockState()
             guard state?.hasPasscode == true else { return [.paths([]), .objectPath(SecretPath.none)] }
             do { try store.engine.lock() } catch { throw busError(error) }
-            lockedDuringCall = nil
-            _ = isLocked  // says so to every connection
+            noticeLockState()
             for group in indexes.keys { indexes[group]?.forgetMetadata() }
             return [
                 .paths(objects.filter { !$0.contains("/collection/\(Self.memoryCollection)") }),
@@ -198,9 +197,7 @@ extension SecretServiceProvider {
             _ = try arguments(call, "s")
             _ = prompt.start(on: bus) { [unowned self] in
                 prompts[id] = nil
-                lockedDuringCall = nil
-                _ = isLocked  // an unlock is said to every connection
-                lockedDuringCall = nil
+                noticeLockState()
                 refreshIndexAfterUnlock()
             }
             return []

@@ -95,6 +95,14 @@ extension SecretServiceProvider {
         }
     }
 
+    /// Reads the lock state anew (it changed during this call, or outside any call) and tells the
+    /// connections if it changed.
+    func noticeLockState() {
+        lockedDuringCall = nil
+        _ = isLocked
+        lockedDuringCall = nil
+    }
+
     /// Tells every group's connections that their stored collections locked or unlocked (the
     /// keychain's lock, by `Lock`, a prompt, `security lock` or the session's lock): noticed when a
     /// call reads the lock state, not at the moment it changes.

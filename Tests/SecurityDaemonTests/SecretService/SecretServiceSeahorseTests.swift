@@ -42,7 +42,7 @@ struct SecretServiceSeahorseTests {
         let folder = fixture.bus.directory
         let monitorLog = folder.appendingPathComponent("monitor.log")
         let xvfb = try fixture.bus.start(["/usr/bin/Xvfb", display, "-screen", "0", "1024x700x24", "-nolisten", "tcp"])
-        defer { SeahorseTests.end(xvfb) }
+        defer { ProgramRun.end(xvfb) }
         let monitor = try fixture.bus.start(
             [
                 "/usr/bin/dbus-monitor", "--address", fixture.bus.address,
@@ -50,7 +50,7 @@ struct SecretServiceSeahorseTests {
             ],
             output: monitorLog
         )
-        defer { SeahorseTests.end(monitor) }
+        defer { ProgramRun.end(monitor) }
         try SeahorseTests.waitFor(display: display)
         let seahorse = try fixture.bus.start(
             ["/usr/bin/seahorse"],
@@ -62,7 +62,7 @@ struct SecretServiceSeahorseTests {
             ],
             output: folder.appendingPathComponent("seahorse.log")
         )
-        defer { SeahorseTests.end(seahorse) }
+        defer { ProgramRun.end(seahorse) }
 
         // Seahorse reads the item's properties (its label, for the list) once it has listed the collection.
         let deadline = Date().addingTimeInterval(30)
@@ -115,10 +115,5 @@ enum SeahorseTests {
         #expect(photographed.status == 0, "\(photographed.stderr)")
         let converted = try bus.run(["/usr/bin/convert", "xwd:" + dump, "-trim", "+repage", path])
         #expect(converted.status == 0, "\(converted.stderr)")
-    }
-
-    static func end(_ process: Process) {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }
