@@ -116,11 +116,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Registers the trust evaluator with KeychainCore's `LinkedTrustEvaluator` when the program loads.
+        .target(name: "CKeychainTrustLoader"),
+        // The trust evaluator behind SecTrust and the certificate searches' policies: chains built
+        // and checked by swift-certificates' `Verifier`. swift-certificates imports `Security` when
+        // it can, so the mirror modules link this module without importing it.
+        .target(
+            name: "KeychainTrust",
+            dependencies: [
+                "KeychainCore", "CKeychainTrustLoader",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // Mirror of Security's keychain API.
         .target(
             name: "KeychainServices",
             dependencies: [
                 "KeychainCore", "KeychainCrypto", "KeychainContract", "KeychainDevice", "KeychainEngine",
+                "KeychainTrust",
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: mirrorSettings

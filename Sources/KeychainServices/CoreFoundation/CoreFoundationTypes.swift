@@ -60,6 +60,24 @@ public typealias OSStatus = Int32
 /// A memory allocator.
 ///
 /// Every allocator argument is ignored; pass `nil` or `kCFAllocatorDefault`.
+/// A Boolean as Apple's C APIs store it (`Boolean`), for the calls that fill one in.
+public struct DarwinBoolean: ExpressibleByBooleanLiteral, Hashable, Sendable, CustomStringConvertible {
+    /// The value.
+    public var boolValue: Bool
+
+    public init(_ value: Bool) {
+        boolValue = value
+    }
+
+    public init(booleanLiteral value: Bool) {
+        boolValue = value
+    }
+
+    public var description: String {
+        boolValue.description
+    }
+}
+
 public final class CFAllocator: Sendable {
     private init() {}
 }
