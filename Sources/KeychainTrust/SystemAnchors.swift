@@ -20,8 +20,9 @@ enum SystemAnchors {
     /// Where distributions keep the bundle of trusted roots (Debian's `ca-certificates` first).
     static let bundlePaths = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"]
 
-    /// The roots of the first bundle found; none when there is none. A certificate that cannot be
-    /// read is left out, not the bundle.
+    /// The roots of the first bundle found; none when there is none.
+    ///
+    /// A certificate that cannot be read is left out, not the bundle.
     static let certificates: [Certificate] = {
         for path in bundlePaths {
             guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else { continue }

@@ -24,7 +24,12 @@ import KeychainCore
 enum TrustErrors {
     /// Apple's kinds of failure, the most serious first (`SecTrustInternal.h`).
     enum Kind: Int, Comparable {
-        case weakHash = 3, compliance = 5, trust = 7, usage = 8, name = 9, expired = 10
+        case weakHash = 3
+        case compliance = 5
+        case trust = 7
+        case usage = 8
+        case name = 9
+        case expired = 10
 
         static func < (lhs: Kind, rhs: Kind) -> Bool {
             lhs.rawValue < rhs.rawValue

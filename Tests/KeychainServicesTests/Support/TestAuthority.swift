@@ -1,0 +1,139 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Crypto
+import Foundation
+import KeychainServices
+import SwiftASN1
+import X509
+
+/// Certificate authorities and leaves made in the tests with swift-certificates: each test
+/// builds the chains it needs (a root, intermediates, leaves with names, usages and validity).
+struct TestAuthority {
+    /// A certificate made here, as the mirror takes it.
+    struct Issued {
+        var certificate: Certificate
+        var key: P256.Signing.PrivateKey
+
+        /// The DER encoding.
+        var der: Data {
+            var serializer = DER.Serializer()
+            try! serializer.serialize(certificate)  // swift-certificates writes what it made
+            return Data(serializer.serializedBytes)
+        }
+
+        /// The certificate as `SecCertificate`.
+        var secCertificate: SecCertificate {
+            SecCertificateCreateWithData(nil, der as CFData)!
+        }
+    }
+
+    /// The start of every validity in these tests, and a date inside all of them.
+    static let notBefore = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14
+    static let notAfter = Date(timeIntervalSince1970: 2_000_000_000)  // 2033-05-18
+    static let validDate = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15
+
+    let issued: Issued
+
+    /// A self-signed root named `name`.
+    init(root name: String, pathLength: Int? = nil) throws {
+        let key = P256.Signing.PrivateKey()
+        let subject = try Self.name(name)
+        let certificate = try Certificate(
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: .init(key.publicKey),
+            notValidBefore: Self.notBefore,
+            notValidAfter: Self.notAfter,
+            issuer: subject,
+            subject: subject,
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: pathLength))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            },
+            issuerPrivateKey: .init(key)
+        )
+        issued = Issued(certificate: certificate, key: key)
+    }
+
+    init(_ issued: Issued) {
+        self.issued = issued
+    }
+
+    /// An intermediate authority named `name`, issued by this one.
+    func intermediate(_ name: String, isAuthority: Bool = true) throws -> TestAuthority {
+        let extensions = try Certificate.Extensions {
+            if isAuthority {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+            } else {
+                Critical(BasicConstraints.notCertificateAuthority)
+            }
+            Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+        }
+        return TestAuthority(try issue(name, extensions: extensions))
+    }
+
+    /// A leaf named `name` with DNS names, e-mail addresses and extended key usages (none: any use).
+    func leaf(
+        _ name: String,
+        dnsNames: [String] = [],
+        emailAddresses: [String] = [],
+        usages: [ExtendedKeyUsage.Usage] = [],
+        notBefore: Date = TestAuthority.notBefore,
+        notAfter: Date = TestAuthority.notAfter,
+        criticalUnknownExtension: Bool = false
+    ) throws -> Issued {
+        let alternativeNames = dnsNames.map { GeneralName.dnsName($0) } + emailAddresses.map { .rfc822Name($0) }
+        let extensions = try Certificate.Extensions {
+            Critical(BasicConstraints.notCertificateAuthority)
+            Critical(KeyUsage(digitalSignature: true))
+            if !alternativeNames.isEmpty { SubjectAlternativeNames(alternativeNames) }
+            if !usages.isEmpty { try ExtendedKeyUsage(usages) }
+            if criticalUnknownExtension {
+                Certificate.Extension(oid: [1, 3, 6, 1, 4, 1, 99_999, 1], critical: true, value: [0x05, 0x00])
+            }
+        }
+        return try issue(name, extensions: extensions, notBefore: notBefore, notAfter: notAfter)
+    }
+
+    /// A certificate for `name` signed by this authority.
+    func issue(
+        _ name: String,
+        extensions: Certificate.Extensions,
+        notBefore: Date = TestAuthority.notBefore,
+        notAfter: Date = TestAuthority.notAfter
+    ) throws -> Issued {
+        let key = P256.Signing.PrivateKey()
+        let certificate = try Certificate(
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: .init(key.publicKey),
+            notValidBefore: notBefore,
+            notValidAfter: notAfter,
+            issuer: issued.certificate.subject,
+            subject: try Self.name(name),
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: extensions,
+            issuerPrivateKey: .init(issued.key)
+        )
+        return Issued(certificate: certificate, key: key)
+    }
+
+    static func name(_ commonName: String) throws -> DistinguishedName {
+        try DistinguishedName {
+            OrganizationName("swift-keychain trust tests")
+            CommonName(commonName)
+        }
+    }
+}
