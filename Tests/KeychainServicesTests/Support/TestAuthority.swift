@@ -24,17 +24,23 @@ struct TestAuthority {
     struct Issued {
         var certificate: Certificate
         var key: P256.Signing.PrivateKey
-
         /// The DER encoding.
-        var der: Data {
+        var der: Data
+
+        init(certificate: Certificate, key: P256.Signing.PrivateKey) throws {
+            self.certificate = certificate
+            self.key = key
             var serializer = DER.Serializer()
-            try! serializer.serialize(certificate)  // swift-certificates writes what it made
-            return Data(serializer.serializedBytes)
+            try serializer.serialize(certificate)
+            der = Data(serializer.serializedBytes)
         }
 
         /// The certificate as `SecCertificate`.
         var secCertificate: SecCertificate {
-            SecCertificateCreateWithData(nil, der as CFData)!
+            guard let made = SecCertificateCreateWithData(nil, der as CFData) else {
+                preconditionFailure("the mirror refused a certificate swift-certificates made")
+            }
+            return made
         }
     }
 
@@ -64,7 +70,7 @@ struct TestAuthority {
             },
             issuerPrivateKey: .init(key)
         )
-        issued = Issued(certificate: certificate, key: key)
+        issued = try Issued(certificate: certificate, key: key)
     }
 
     init(_ issued: Issued) {
@@ -127,7 +133,7 @@ struct TestAuthority {
             extensions: extensions,
             issuerPrivateKey: .init(issued.key)
         )
-        return Issued(certificate: certificate, key: key)
+        return try Issued(certificate: certificate, key: key)
     }
 
     static func name(_ commonName: String) throws -> DistinguishedName {
