@@ -45,6 +45,16 @@ package enum CertificateAttributes {
         return attributes
     }
 
+    /// The normalized content of a DER-encoded Name (a SEQUENCE), as the `issr` and `subj`
+    /// attributes hold it; `nil` when `der` is not a Name (Apple's
+    /// `SecDistinguishedNameCopyNormalizedContent`).
+    package static func normalizedNameContent(ofDER der: Data) -> Data? {
+        guard let node = try? DER.parse([UInt8](der)), node.identifier == .sequence,
+            case .constructed = node.content
+        else { return nil }
+        return Data(normalizedNameContent(node))
+    }
+
     // MARK: Private
 
     /// id-at-commonName, 2.5.4.3.

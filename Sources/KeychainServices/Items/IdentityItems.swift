@@ -38,6 +38,11 @@ enum IdentityItems {
         QueryKey.authenticationContext,
         QueryKey.credentialReference, QueryKey.dataProtectionKeychain, QueryKey.synchronizable, QueryKey.accessGroup,
     ]
+    /// The `kSecMatch…` options that filter certificates (``CertificateMatch``).
+    private static let certificateMatchKeys: Set<String> = [
+        "m_Issuers", "m_Policy", "m_ValidOnDate", "m_TrustedOnly", "m_EmailAddressIfPresent",
+        "m_SubjectContains", "m_SubjectStartsWith", "m_SubjectEndsWith", "m_SubjectWholeString", "m_CaseInsensitive",
+    ]
     private static let identityReferencePrefix = Data(ItemClass.identity.rawValue.utf8)
 
     /// The dictionary of a `SecItem*` call when it is an identity operation (its class is
@@ -251,7 +256,10 @@ enum IdentityItems {
         var certificate: [String: Any] = [:]
         var key: [String: Any] = [:]
         for (name, value) in values {
-            if sharedKeys.contains(name) || name.hasPrefix("m_") || name.hasPrefix("u_") {
+            if certificateMatchKeys.contains(name) {
+                // The certificate options filter identities by their certificate (Apple's server).
+                certificate[name] = value
+            } else if sharedKeys.contains(name) || name.hasPrefix("m_") || name.hasPrefix("u_") {
                 certificate[name] = value
                 key[name] = value
             } else if certificateAttributes.contains(name) {

@@ -62,9 +62,15 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     return SecItemCall.run { () throws(KeychainError) in
         let call = try SecItemCall.parse(query, for: .copyMatching)
         try SecItemResult.validate(call.query)
+        let match = try CertificateMatch.parse(SecItemCall.dictionary(query), itemClass: call.query.itemClass)
         let device = try Device.current()
-        let items = try call.authenticating(on: device) { query throws(KeychainError) in
-            try device.engine.search(SecItemResult.engineQuery(query))
+        var items = try call.authenticating(on: device) { query throws(KeychainError) in
+            let engineQuery = SecItemResult.engineQuery(query)
+            return try device.engine.search(match?.widen(engineQuery) ?? engineQuery)
+        }
+        if let match {
+            items = match.select(items, limit: call.query.matchLimit, returnTypes: call.query.returnTypes)
+            guard !items.isEmpty else { throw KeychainError(.itemNotFound, "no certificate passes the match options") }
         }
         if let result, !call.query.returnTypes.isEmpty {
             result.pointee = try SecItemResult.make(items, call: call, device: device)
