@@ -52,6 +52,7 @@ struct CertificateMatch {
     /// - Parameters:
     ///   - values: The query.
     ///   - itemClass: The class searched.
+    /// - Returns: The filter, or `nil` when there is nothing to filter.
     /// - Throws: `invalidParameter` for a value of the wrong type, `unimplemented` for a policy or
     ///   issuers on a class without certificates (Apple's `errSecUnsupportedOperation`).
     static func parse(_ values: [String: Any], itemClass: ItemClass) throws(KeychainError) -> CertificateMatch? {
