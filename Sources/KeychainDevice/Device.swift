@@ -207,6 +207,18 @@ extension Device {
         }
     }
 
+    /// Whether a `SecItem*` call has a keychain to use without creating one: a device of this
+    /// task or process, a keychain at the environment's home, or a daemon named by
+    /// `KEYCHAIN_SOCKET`.
+    ///
+    /// What consults the keychain only in passing (a trust looking for intermediates and the
+    /// user's trusted certificates) asks first, so that it creates no keychain and starts no daemon.
+    package static var hasKeychainWithoutCreating: Bool {
+        if taskDevice != nil || processDefault.withLock({ $0 }) != nil { return true }
+        if !(ProcessInfo.processInfo.environment["KEYCHAIN_SOCKET"] ?? "").isEmpty { return true }
+        return !KeychainHome.resolve().keychainIsAbsent
+    }
+
     /// Runs `operation` with `device` as the keychain of every `SecItem*` call it makes, in this task and its children.
     public static func withCurrent<T>(_ device: Device, operation: () throws -> T) rethrows -> T {
         try $taskDevice.withValue(device, operation: operation)

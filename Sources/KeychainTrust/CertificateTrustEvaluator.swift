@@ -53,6 +53,10 @@ struct CertificateTrustEvaluator: TrustEvaluator {
         return TrustOutcome(chain: diagnosis.chain.map(Self.der), failures: diagnosis.failures(policies, on: date))
     }
 
+    func systemAnchors() -> [Data] {
+        SystemAnchors.certificates.map(Self.der)
+    }
+
     /// The certificate in `der`, or `nil` when swift-certificates cannot read it.
     static func certificate(_ der: Data) -> Certificate? {
         try? Certificate(derEncoded: Array(der))

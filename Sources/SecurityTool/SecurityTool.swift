@@ -44,6 +44,7 @@ struct SecurityTool: ParsableCommand {
         FindInternetPassword.self, DeleteInternetPassword.self, FindCertificate.self, FindKey.self, FindIdentity.self,
         AddCertificates.self,
         DeleteCertificate.self, DeleteIdentity.self, ImportItems.self, ExportItems.self,
+        AddTrustedCert.self, RemoveTrustedCert.self, VerifyCert.self,
         Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self,
         EnclaveKeyCommands.self,
         DaemonCommands.self, SecretServiceCommands.self,

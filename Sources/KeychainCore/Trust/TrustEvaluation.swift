@@ -56,6 +56,11 @@ package protocol TrustEvaluator: Sendable {
     /// - Parameter request: The certificates, anchors, policies and date.
     /// - Returns: The chain built and the checks failed.
     func evaluate(_ request: TrustRequest) -> TrustOutcome
+
+    /// The DER of the system's anchors (the distribution's bundle).
+    ///
+    /// - Returns: The anchors, none when the system has no bundle.
+    func systemAnchors() -> [Data]
 }
 
 /// The trust evaluator linked into this program, introduced when the program loads.

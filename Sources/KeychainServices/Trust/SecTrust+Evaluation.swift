@@ -16,6 +16,7 @@
 #else
 public import Foundation
 import KeychainCore
+import KeychainDevice
 
 /// What one evaluation of a trust found.
 struct TrustEvaluationResult: Sendable {
@@ -73,6 +74,23 @@ extension SecTrust {
                 outcome = evaluator.evaluate(request)
             }
         }
+        var userTrusted = false
+        if !state.anchorsOnly,
+            outcome.failures.contains(where: { $0.check == .anchorTrusted || $0.check == .missingIntermediate })
+        {
+            // The user's trust settings (`security add-trusted-cert`): read only when the system's
+            // and the caller's anchors do not do, so that a trust that needs none touches no keychain.
+            let userAnchors = UserTrustSettings.anchors(for: state.policies)
+            if !userAnchors.isEmpty {
+                var withUser = request
+                withUser.anchors += userAnchors
+                let second = evaluator.evaluate(withUser)
+                if second.failures.count < outcome.failures.count || second.failures.isEmpty {
+                    userTrusted = second.chain.last.map(userAnchors.contains) ?? false
+                    outcome = second
+                }
+            }
+        }
         let chain = outcome.chain.compactMap { SecCertificateCreateWithData(nil, $0 as NSData) }
         // Exceptions remove the failures they accept; any exceptions set turn a trusted result
         // into "proceed", as Apple's trustd does. Every failure found here is recoverable in
@@ -82,7 +100,8 @@ extension SecTrust {
         if !remaining.isEmpty {
             result = .recoverableTrustFailure
         } else {
-            result = state.exceptions == nil ? .unspecified : .proceed
+            // Apple's trustd: the user's anchors and any exceptions give "proceed".
+            result = state.exceptions == nil && !userTrusted ? .unspecified : .proceed
         }
         let error = remaining.isEmpty ? nil : TrustErrors.error(for: remaining, chain: chain)
         return TrustEvaluationResult(chain: chain, failures: outcome.failures, result: result, date: date, error: error)
@@ -90,6 +109,7 @@ extension SecTrust {
 
     /// The DER of every certificate in the caller's keychain; none when it cannot be searched.
     private static func keychainCertificates() -> [Data] {
+        guard Device.hasKeychainWithoutCreating else { return [] }
         let query: [String: Any] = [
             kSecClass as String: kSecClassCertificate,
             kSecMatchLimit as String: kSecMatchLimitAll,
