@@ -153,7 +153,9 @@ package enum QueryParser {
         {
             query.attributes[QueryKey.synchronizable] = .bool(false)
         }
-        if case .bool(true)? = query.attributes[QueryKey.synchronizable] {
+        if operation == .add, case .bool(true)? = query.attributes[QueryKey.synchronizable] {
+            // Apple checks an add and an update's changes only (SecItem.m); a search for such an
+            // item simply finds none.
             try checkSynchronizable(protection: query.protection, accessControl: query.accessControl)
         }
         if operation == .add {
@@ -296,8 +298,11 @@ package enum QueryParser {
         protection: ProtectionClass?,
         accessControl: AccessControl?
     ) throws(KeychainError) {
-        if accessControl?.hasConstraints == true {
-            throw invalid("an item with kSecAttrAccessControl constraints is not synchronizable")
+        // Any access control made by SecAccessControlCreateWithFlags carries constraints in Apple's
+        // form (even with no flags), and Apple refuses every one on a synchronizable item
+        // (SecItem.m; sec_acl_stress.c 250–251, every class): an access control cannot travel.
+        if accessControl != nil {
+            throw invalid("an item with kSecAttrAccessControl is not synchronizable")
         }
         // A ThisDeviceOnly class with synchronizable is accepted, as Apple's implementation does
         // (SecItem.h says "may not", but neither SecItem.m nor SecItemServer.c checks the pair):

@@ -51,10 +51,13 @@ extension Keychain {
         guard itemClass != .identity else {
             throw KeychainError(.invalidParameter, "identities are added as a certificate and a key reference")
         }
-        // Private-key usage is an operation of keys: on anything else the access control cannot be
-        // satisfied (Apple's sec_acl_stress: errSecAuthFailed).
-        if let flags = query.accessControl?.flags, flags & AccessControl.privateKeyUsage != 0, itemClass != .key {
-            throw KeychainError(.authenticationFailed, "kSecAccessControlPrivateKeyUsage applies to keys only")
+        // Private-key usage is an operation of a token's keys: on any other item, a software key
+        // included, the access control cannot be satisfied (Apple's sec_acl_stress.c 254–266:
+        // errSecAuthFailed on the add, every class).
+        if let flags = query.accessControl?.flags, flags & AccessControl.privateKeyUsage != 0,
+            query.attributes[QueryKey.tokenID] == nil
+        {
+            throw KeychainError(.authenticationFailed, "kSecAccessControlPrivateKeyUsage applies to token keys only")
         }
         let accessControl = AccessControl(
             protection: query.protection ?? itemClass.defaultProtection,

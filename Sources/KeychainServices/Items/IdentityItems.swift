@@ -52,12 +52,16 @@ enum IdentityItems {
         let isIdentity =
             dictionary[QueryKey.itemClass] as? String == ItemClass.identity.rawValue
             || dictionary[QueryKey.valueReference] is SecIdentity
+            || (dictionary[QueryKey.valuePersistentReference] as? Data)?.starts(with: identityReferencePrefix) == true
         return isIdentity ? values(of: dictionary) : nil
     }
 
-    /// The dictionary of a `SecItem*` call, its objects as they are; `nil` when a key is not a string.
+    /// The dictionary of a `SecItem*` call, its objects as they are (a distinguished name under
+    /// `kSecAttrIssuer` normalized, as Apple's client does); `nil` when a key is not a string.
     static func values(of dictionary: CFDictionary) -> [String: Any]? {
-        dictionary as? [String: Any]
+        guard var values = dictionary as? [String: Any] else { return nil }
+        IssuerNormalization.apply(to: &values)
+        return values
     }
 
     // MARK: - Operations
@@ -67,11 +71,18 @@ enum IdentityItems {
         let (certificateHalf, keyHalf) = split(
             values.filter { !$0.key.hasPrefix("r_") && $0.key != QueryKey.itemClass }
         )
+        // Apple's client adds the caller's attributes to both halves: the label and the
+        // accessibility go to the certificate and the key alike (si-42-identity 645–673).
         var certificateItem = certificateHalf
         certificateItem[QueryKey.valueReference] = identity.certificate
+        certificateItem[QueryKey.accessible] = values[QueryKey.accessible]
         var keyItem = keyHalf
         keyItem[QueryKey.valueReference] = identity.privateKey
-        let certificateStatus = SecItemAdd(certificateItem as CFDictionary, nil)
+        keyItem["labl"] = values["labl"]
+        let wantsReference = values[QueryKey.returnPersistentReference] as? Bool == true
+        if wantsReference { certificateItem[QueryKey.returnPersistentReference] = true }
+        var certificateReference: CFTypeRef?
+        let certificateStatus = SecItemAdd(certificateItem as CFDictionary, &certificateReference)
         guard certificateStatus == errSecSuccess || certificateStatus == errSecDuplicateItem else {
             return certificateStatus
         }
@@ -80,6 +91,11 @@ enum IdentityItems {
         // Apple's client: only when both halves were there already is the add a duplicate.
         if certificateStatus == errSecDuplicateItem && keyStatus == errSecDuplicateItem { return errSecDuplicateItem }
         if let result, values[QueryKey.returnReference] as? Bool == true { result.pointee = identity }
+        // The identity's persistent reference is its certificate's under the identity class; a
+        // certificate that was there already returns none, as Apple's (si-42-identity 583–594).
+        if let result, wantsReference, let reference = certificateReference as? Data {
+            result.pointee = (identityReferencePrefix + reference.dropFirst(identityReferencePrefix.count)) as NSData
+        }
         return errSecSuccess
     }
 
@@ -123,6 +139,12 @@ enum IdentityItems {
     }
 
     static func update(_ values: [String: Any], _ changes: [String: Any]) -> OSStatus {
+        // Apple's client sends an update by an identity's persistent reference to securityd as
+        // is, where the identity class has no attributes to change: errSecInternal
+        // (secitemfunctionality.m 386–396 asserts it). Update the certificate or key instead.
+        if values[QueryKey.valuePersistentReference] != nil, values[QueryKey.valueReference] == nil {
+            return errSecInternal
+        }
         let found: [Pair]
         switch pairs(matching: values, keyReturns: [:]) {
         case .success(let pairs): found = pairs

@@ -146,6 +146,7 @@ struct SecItemCall {
     static func parse(_ dictionary: CFDictionary, for operation: KeychainOperation) throws(KeychainError) -> SecItemCall
     {
         var values = try Self.dictionary(dictionary)
+        IssuerNormalization.apply(to: &values)
         var provided: (any AuthenticationContextProviding)?
         var handle: ContextHandle?
         if let context = values[QueryKey.authenticationContext] as? any AuthenticationContextProviding {

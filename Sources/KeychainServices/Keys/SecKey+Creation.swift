@@ -50,7 +50,11 @@ public func SecKeyCreateRandomKey(
         guard type == kSecAttrKeyTypeECSECPrimeRandom as String else {
             throw SecKeyError(errSecParam, "incorrect or missing kSecAttrKeyType in key generation request")
         }
-        let bits = parameters.integer(kSecAttrKeySizeInBits)
+        // The Secure Enclave makes P-256 keys, and its callers need not say so (si-44-seckey-aks.m
+        // 458–481 gives no size); a software key must name its curve by its size (SecECKey.m).
+        let isEnclaveKey =
+            parameters.values[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String
+        let bits = parameters.integer(kSecAttrKeySizeInBits) ?? (isEnclaveKey ? 256 : nil)
         if bits == 192 || bits == 224 {
             throw SecKeyError(
                 errSecUnimplemented,
