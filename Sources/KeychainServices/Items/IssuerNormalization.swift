@@ -17,8 +17,9 @@
 import Foundation
 import KeychainCrypto
 
-/// Apple's client normalizes a distinguished name given under `kSecAttrIssuer` before every call
-/// (`SecItem.m`): a DER SEQUENCE becomes its normalized content, the form the `issr` attribute of
+/// A distinguished name under `kSecAttrIssuer`, normalized as Apple's client does before every call.
+///
+/// In `SecItem.m`, a DER SEQUENCE becomes its normalized content, the form the `issr` attribute of
 /// a certificate holds, so that an issuer given as the certificate's DN finds it. Anything else
 /// (content already normalized) is left as it is.
 enum IssuerNormalization {
