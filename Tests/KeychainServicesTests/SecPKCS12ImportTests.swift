@@ -73,6 +73,11 @@ import Testing
         let identity = try #require(item[kSecImportItemIdentity as String] as? SecIdentity)
         let chain = try #require(item[kSecImportItemCertChain as String] as? [SecCertificate])
         #expect(chain.count == 2)
+        // And, as on iOS, a trust of the chain: a self-signed leaf is not trusted.
+        let trust = try #require(item[kSecImportItemTrust as String] as? SecTrust)
+        var trustError: CFError?
+        #expect(!SecTrustEvaluateWithError(trust, &trustError))
+        #expect(trustError.map { CFErrorGetCode($0) } == Int(errSecNotTrusted))
         var certificate: SecCertificate?
         var privateKey: SecKey?
         SecIdentityCopyCertificate(identity, &certificate)

@@ -36,15 +36,15 @@ nonisolated(unsafe) public let kSecImportItemIdentity: CFString = SecConstantStr
 ///   - pkcs12_data: The PKCS #12 data.
 ///   - options: `kSecImportExportPassphrase`, the file's password.
 ///   - items: On return, one dictionary per private key that has its certificate in the file:
-///     `kSecImportItemIdentity` and `kSecImportItemCertChain` (its certificate, then the file's
-///     other certificates). As on iOS, no label or key ID (macOS adds them), and certificates
+///     `kSecImportItemIdentity`, `kSecImportItemCertChain` (its certificate, then the file's
+///     other certificates) and `kSecImportItemTrust` (a trust of that chain under the basic
+///     X.509 policy). As on iOS, no label or key ID (macOS adds them), and certificates
 ///     without a key are not returned.
 /// - Returns: `errSecSuccess`; `errSecAuthFailed` for a wrong password; `errSecDecode` for data
 ///   that is not PKCS #12; `errSecUnimplemented` for an encryption this platform does not read.
 /// - Note: As on iOS, nothing is added to the keychain: add the identity with `SecItemAdd`. On
 ///   Linux, files encrypted with AES (PBES2, what OpenSSL 3 writes) are read; the older 3DES and
-///   RC2 schemes, which Apple reads, are not (`errSecUnimplemented`), and no `SecTrust` is made
-///   (`kSecImportItemTrust` is absent).
+///   RC2 schemes, which Apple reads, are not (`errSecUnimplemented`).
 @discardableResult
 public func SecPKCS12Import(
     _ pkcs12_data: CFData,
@@ -85,10 +85,16 @@ public func SecPKCS12Import(
         guard let (_, certificate) = match, let identity = SecIdentityCreate(nil, certificate, privateKey) else {
             continue
         }
-        results.append([
-            kSecImportItemIdentity as String: identity,
-            kSecImportItemCertChain as String: [certificate] + certificates.map(\.1).filter { $0 != certificate },
-        ])
+        let chain = [certificate] + certificates.map(\.1).filter { $0 != certificate }
+        var result: [String: Any] = [
+            kSecImportItemIdentity as String: identity, kSecImportItemCertChain as String: chain,
+        ]
+        // As iOS's: a trust of the identity's certificate and the file's others, basic policy.
+        var trust: SecTrust?
+        if SecTrustCreateWithCertificates(chain as NSArray, SecPolicyCreateBasicX509(), &trust) == errSecSuccess {
+            result[kSecImportItemTrust as String] = trust
+        }
+        results.append(result)
     }
     items.pointee = results as NSArray
     return errSecSuccess

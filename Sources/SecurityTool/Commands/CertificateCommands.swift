@@ -69,10 +69,8 @@ struct FindCertificate: ParsableCommand {
     }
 }
 
-/// `find-identity`: the identities (certificates with their private key) and which are valid.
-///
-/// Linux has no trust store to evaluate a certificate against: "valid" here means within its
-/// validity period, where macOS also requires a trusted chain.
+/// `find-identity`: the identities (certificates with their private key) and which are valid: whose
+/// chain is trusted now for the policy (`-s` names the host or address), as on macOS.
 struct FindIdentity: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find-identity",
@@ -118,10 +116,10 @@ struct FindIdentity: ParsableCommand {
                 if let certificate { identities.append(certificate) }
             }
         }
-        let valid = identities.filter(CertificateCommands.isWithinValidity)
         var output = string.map { "Looking for identities matching \"\($0)\"\n" } ?? ""
         let chosen = policies.isEmpty ? ["basic"] : policies
         for (policy, display) in Self.policyNames where chosen.contains(policy) {
+            let valid = identities.filter { Self.isValid($0, policy: policy, string: string) }
             if !validOnly {
                 output += "\nPolicy: \(display)\n  Matching identities\n"
                 output +=
@@ -130,6 +128,28 @@ struct FindIdentity: ParsableCommand {
             output += Self.lines(valid) + "     \(valid.count) valid identities found\n"
         }
         print(output, terminator: "")
+    }
+
+    /// Whether the certificate's chain is trusted for `policy` now (the keychain's certificates and
+    /// the user's trusted ones take part), as macOS's `-v` asks.
+    private static func isValid(_ certificate: SecCertificate, policy: String, string: String?) -> Bool {
+        let made: SecPolicy?
+        switch policy {
+        case "ssl-client": made = SecPolicyCreateSSL(false, string as CFString?)
+        case "ssl-server": made = SecPolicyCreateSSL(true, string as CFString?)
+        case "smime": made = TrustCommands.policy("smime", client: false, policyName: string)
+        case "eap": made = TrustCommands.policy("eap", client: false, policyName: string)
+        case "ipsec": made = TrustCommands.policy("IPSec", client: false, policyName: string)
+        case "codesigning": made = SecPolicyCreateWithProperties(kSecPolicyAppleCodeSigning, nil)
+        case "basic": made = SecPolicyCreateBasicX509()
+        default: made = nil  // Apple's own policies need Apple's roots
+        }
+        guard let made else { return false }
+        var trust: SecTrust?
+        guard SecTrustCreateWithCertificates(certificate, made, &trust) == errSecSuccess, let trust else {
+            return false
+        }
+        return SecTrustEvaluateWithError(trust, nil)
     }
 
     private static func lines(_ certificates: [SecCertificate]) -> String {

@@ -113,13 +113,6 @@ enum CertificateCommands {
         return SecCertificateCreateWithData(nil, data as CFData)
     }
 
-    /// Whether now is within the certificate's validity period (what "valid" means here).
-    static func isWithinValidity(_ certificate: SecCertificate) -> Bool {
-        guard let period = CertificateValidity(certificate) else { return false }
-        let now = Date()
-        return period.notBefore <= now && now <= period.notAfter
-    }
-
     /// Deletes the one certificate `name` or `hash` names (and its private key with `withKey`).
     static func delete(name: String?, hash: String?, keychains: [String], withKey: Bool) throws {
         guard name != nil || hash != nil else { throw ValidationError("give -c name or -Z hash") }
