@@ -199,14 +199,8 @@ struct CertificateMatch {
 
     /// The subject and issuer of every certificate in the caller's keychain.
     private static func keychainNames() -> [(subject: Data, issuer: Data)] {
-        let query: [String: Any] = [
-            kSecClass as String: kSecClassCertificate,
-            kSecMatchLimit as String: kSecMatchLimitAll,
-            kSecReturnAttributes as String: true,
-        ]
-        var found: CFTypeRef?
-        guard SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess else { return [] }
-        return ((found as? [[String: Any]]) ?? []).compactMap { attributes in
+        KeychainCertificates.all(returning: kSecReturnAttributes).compactMap { found in
+            guard let attributes = found as? [String: Any] else { return nil }
             guard let subject = attributes["subj"] as? Data, let issuer = attributes["issr"] as? Data else {
                 return nil
             }

@@ -110,14 +110,7 @@ extension SecTrust {
     /// The DER of every certificate in the caller's keychain; none when it cannot be searched.
     private static func keychainCertificates() -> [Data] {
         guard Device.hasKeychainWithoutCreating else { return [] }
-        let query: [String: Any] = [
-            kSecClass as String: kSecClassCertificate,
-            kSecMatchLimit as String: kSecMatchLimitAll,
-            kSecReturnData as String: true,
-        ]
-        var found: CFTypeRef?
-        guard SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess else { return [] }
-        return (found as? [Data]) ?? []
+        return KeychainCertificates.all(returning: kSecReturnData).compactMap { $0 as? Data }
     }
 }
 

@@ -47,6 +47,17 @@ enum TrustCommands {
         return certificate
     }
 
+    /// The certificate a trust-settings command names: a usage error (2) when it names none, a
+    /// failure (1) when the file cannot be read.
+    static func certificate(argument file: String?) throws -> SecCertificate {
+        guard let file else {
+            Terminal.printError("No cert file specified.")
+            throw ExitCode(2)
+        }
+        guard let certificate = certificate(at: file) else { throw ExitCode(1) }
+        return certificate
+    }
+
     /// The legacy (CSSM) status `verify-cert` reports for a check, and its rank: the lowest rank is
     /// reported, nearest the leaf on a tie (macOS's `SecTrustGetCssmResultCode`).
     static let legacyResults: [String: (name: String, rank: Int)] = [
@@ -201,11 +212,7 @@ struct AddTrustedCert: ParsableCommand {
     @Argument(help: ArgumentHelp("The certificate, in DER or PEM format.", valueName: "certFile")) var file: String?
 
     func run() throws {
-        guard let file else {
-            Terminal.printError("No cert file specified.")
-            throw ExitCode(2)
-        }
-        guard let certificate = TrustCommands.certificate(at: file) else { throw ExitCode(1) }
+        let certificate = try TrustCommands.certificate(argument: file)
         let results: [String: SecTrustSettingsResult] = [
             "trustRoot": .trustRoot, "trustAsRoot": .trustAsRoot, "deny": .deny, "unspecified": .unspecified,
         ]
@@ -257,11 +264,7 @@ struct RemoveTrustedCert: ParsableCommand {
     @Argument(help: ArgumentHelp("The certificate, in DER or PEM format.", valueName: "certFile")) var file: String?
 
     func run() throws {
-        guard let file else {
-            Terminal.printError("No cert file specified.")
-            throw ExitCode(2)
-        }
-        guard let certificate = TrustCommands.certificate(at: file) else { throw ExitCode(1) }
+        let certificate = try TrustCommands.certificate(argument: file)
         let device = try Session.open()
         let status = try Session.call(device) {
             SecTrustSettingsRemoveTrustSettings(certificate, admin ? .admin : .user)
