@@ -22,7 +22,7 @@ import SwiftASN1
 /// It never decides trust: it runs only after the verifier found no trusted chain, and always
 /// names at least one failure.
 struct ChainDiagnosis {
-    /// The longest chain a trust may report: deeper chains stop here.
+    /// The longest chain a refused trust reports: the diagnosis stops building there.
     static let maximumLength = 16
 
     /// The chain built, leaf first.
@@ -79,12 +79,8 @@ struct ChainDiagnosis {
         if Self.hasUnknownCriticalExtension(leaf) {
             failures.append(TrustFailure(index: 0, check: .criticalExtensions))
         }
-        if let leafChain = Self.unverifiedChain(of: leaf) {
-            for policy in policies {
-                for check in PurposePolicy.failures(of: leafChain, for: policy) {
-                    failures.append(TrustFailure(index: 0, check: check))
-                }
-            }
+        for policy in policies {
+            failures += PurposePolicy.failures(of: [leaf], for: policy)
         }
         return failures
     }
@@ -114,12 +110,8 @@ struct ChainDiagnosis {
                 failures.append(TrustFailure(index: index, check: check))
             }
         }
-        if let leafChain = Self.unverifiedChain(of: chain[0]) {
-            for policy in policies {
-                for check in PurposePolicy.failures(of: leafChain, for: policy) {
-                    failures.append(TrustFailure(index: 0, check: check))
-                }
-            }
+        for policy in policies {
+            failures += PurposePolicy.failures(of: chain, for: policy)
         }
         if failures.isEmpty {
             // The verifier refused the chain for a rule the diagnosis does not single out (a name
@@ -127,17 +119,6 @@ struct ChainDiagnosis {
             failures.append(TrustFailure(index: last, check: isAnchored ? .nameConstraints : .anchorTrusted))
         }
         return failures
-    }
-
-    /// The leaf alone as a chain a policy can check, as the verifier hands it to a policy that
-    /// refuses it (swift-certificates makes such chains only itself).
-    private static func unverifiedChain(of leaf: Certificate) -> UnverifiedCertificateChain? {
-        let result = CallingThreadExecutor.run {
-            var verifier = Verifier(rootCertificates: CertificateStore([leaf])) { RefusingPolicy(leaf: leaf) }
-            return await verifier.validate(leaf: leaf, intermediates: CertificateStore())
-        }
-        guard case .couldNotValidate(let refusals) = result else { return nil }
-        return refusals.first?.chain
     }
 
     /// The extensions the evaluator's policies enforce; any other critical one refuses a chain.
@@ -165,19 +146,5 @@ struct ChainDiagnosis {
             guard let usage = try? issuer.extensions.keyUsage, usage.keyCertSign else { return .keyUsage }
         }
         return nil
-    }
-}
-
-/// A policy that refuses every chain, so that the verifier hands back the chain it was given.
-private struct RefusingPolicy: VerifierPolicy, Sendable {
-    /// Every critical extension of the leaf, so that the leaf reaches the policy.
-    let verifyingCriticalExtensions: [ASN1ObjectIdentifier]
-
-    init(leaf: Certificate) {
-        verifyingCriticalExtensions = leaf.extensions.filter(\.critical).map(\.oid)
-    }
-
-    func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
-        .failsToMeetPolicy(reason: "kept for a diagnosis")
     }
 }

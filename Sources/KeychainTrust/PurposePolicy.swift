@@ -28,19 +28,21 @@ struct PurposePolicy: VerifierPolicy, Sendable {
     ]
 
     mutating func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
-        let failures = policies.flatMap { Self.failures(of: chain, for: $0) }
+        let certificates = Array(chain)
+        let failures = policies.flatMap { Self.failures(of: certificates, for: $0) }
         guard let first = failures.first else { return .meetsPolicy }
-        return .failsToMeetPolicy(reason: "the leaf fails \(first.rawValue)")
+        return .failsToMeetPolicy(reason: "certificate \(first.index) fails \(first.check.rawValue)")
     }
 
-    /// The checks of `policy` the chain's leaf fails.
+    /// The checks of `policy` the chain fails: the leaf's fitness for the purpose, and for a TLS
+    /// server the signatures of its certificates.
     ///
     /// - Parameters:
-    ///   - chain: The chain, of which only the leaf is checked.
+    ///   - chain: The chain, leaf first (the leaf alone for Apple's leaf-only evaluation).
     ///   - policy: The policy.
-    /// - Returns: The failed checks, empty when the leaf is fit for the policy's purpose.
-    static func failures(of chain: UnverifiedCertificateChain, for policy: TrustPolicy) -> [TrustCheck] {
-        let leaf = chain.leaf
+    /// - Returns: The failed checks by position, empty when the chain is fit for the policy's purpose.
+    static func failures(of chain: [Certificate], for policy: TrustPolicy) -> [TrustFailure] {
+        guard let leaf = chain.first else { return [] }
         var failures: [TrustCheck] = []
         if let usage = requiredUsage(policy.purpose), !permits(leaf, usage) {
             failures.append(.extendedKeyUsage)
@@ -50,18 +52,29 @@ struct PurposePolicy: VerifierPolicy, Sendable {
         }
         switch policy.purpose {
         case .sslServer, .ipsec, .eap:
-            if !policy.names.isEmpty, !policy.names.contains(where: { carries(chain, hostName: $0) }) {
+            if !policy.names.isEmpty, !policy.names.contains(where: { HostNameMatch.leaf(leaf, names: $0) }) {
                 failures.append(.sslHostname)
             }
         case .smime:
-            if let address = policy.names.first, !carries(leaf, emailAddress: address) {
+            if let address = policy.names.first, !carries(chain, emailAddress: address) {
                 failures.append(.email)
             }
         case .basic, .sslClient, .codeSigning, .timeStamping, .revocation:
             break
         }
-        return failures
+        var found = failures.map { TrustFailure(index: 0, check: $0) }
+        if policy.purpose == .sslServer {
+            // Apple's SSL policy refuses SHA-1 and MD5 signatures but on a self-signed root.
+            for (index, certificate) in chain.enumerated()
+            where certificate.subject != certificate.issuer && weakSignatures.contains(certificate.signatureAlgorithm) {
+                found.append(TrustFailure(index: index, check: .signatureHashAlgorithms))
+            }
+        }
+        return found
     }
+
+    /// The signature algorithms a TLS server's chain may not use.
+    private static let weakSignatures: Set<Certificate.SignatureAlgorithm> = [.sha1WithRSAEncryption]
 
     /// The extended key usage a purpose needs when the leaf restricts its usage.
     private static func requiredUsage(_ purpose: TrustPolicy.Purpose) -> ExtendedKeyUsage.Usage? {
@@ -91,34 +104,25 @@ struct PurposePolicy: VerifierPolicy, Sendable {
         return usage.digitalSignature || usage.keyEncipherment || usage.dataEncipherment || usage.keyAgreement
     }
 
-    /// Whether the leaf names `hostName` (a DNS name, with a wildcard in its first label, or an IP address).
-    ///
-    /// swift-certificates' server identity policy decides, as a TLS client on Linux does.
-    private static func carries(_ chain: UnverifiedCertificateChain, hostName: String) -> Bool {
-        // Apple matches alternative names only: a leaf without them names no host (no fallback to
-        // the common name, which swift-certificates still makes).
-        guard chain.leaf.extensions[oid: .X509ExtensionID.subjectAlternativeName] != nil else { return false }
-        let isAddress = hostName.contains(":") || hostName.allSatisfy { $0.isNumber || $0 == "." }
-        var identity = ServerIdentityPolicy(
-            serverHostname: isAddress ? nil : hostName,
-            serverIP: isAddress ? hostName : nil
-        )
-        if case .meetsPolicy = identity.chainMeetsPolicyRequirements(chain: chain) { return true }
-        return false
-    }
-
-    /// Whether the leaf carries `address` in its alternative names or its subject's e-mail attribute
-    /// (compared without regard to case, as Apple does).
-    private static func carries(_ leaf: Certificate, emailAddress address: String) -> Bool {
+    /// Whether the leaf carries `address`, in any case: in its alternative names, or — when it has
+    /// no e-mail name and no issuer in the chain constrains names — in its subject's `emailAddress`
+    /// (Apple's check; swift-certificates holds only alternative names to name constraints, so a
+    /// constrained issuer's subject address would otherwise pass unchecked).
+    private static func carries(_ chain: [Certificate], emailAddress address: String) -> Bool {
+        guard let leaf = chain.first else { return false }
         let wanted = address.lowercased()
+        var alternativeAddresses: [String] = []
         if let names = try? leaf.extensions.subjectAlternativeNames {
             for name in names {
-                if case .rfc822Name(let value) = name, value.lowercased() == wanted { return true }
+                if case .rfc822Name(let value) = name { alternativeAddresses.append(value.lowercased()) }
             }
         }
+        if !alternativeAddresses.isEmpty { return alternativeAddresses.contains(wanted) }
+        let constrained = chain.dropFirst().contains { $0.extensions[oid: .X509ExtensionID.nameConstraints] != nil }
+        guard !constrained else { return false }
         for relative in leaf.subject {
             for attribute in relative where attribute.type == .RDNAttributeType.emailAddress {
-                if String(describing: attribute.value).lowercased() == wanted { return true }
+                if String(attribute.value)?.lowercased() == wanted { return true }
             }
         }
         return false

@@ -40,6 +40,10 @@ package enum TrustCheck: String, Sendable, Hashable, Codable, CaseIterable {
     case keyUsage = "KeyUsage"
     /// A certificate cannot be read by the evaluator.
     case unreadable = "BasicCertificateProcessing"
+    /// A certificate of a TLS server's chain is signed with SHA-1 or MD5.
+    case signatureHashAlgorithms = "SignatureHashAlgorithms"
+    /// A revocation policy requires a positive answer, and revocation is not checked here.
+    case revocationResponseRequired = "RevocationResponseRequired"
 }
 
 /// One failed check, with the position in the chain of the certificate that failed it (0 is the leaf).

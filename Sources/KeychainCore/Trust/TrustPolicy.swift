@@ -39,6 +39,8 @@ package struct TrustPolicy: Sendable, Hashable, Codable {
     package var purpose: Purpose
     /// The host names, e-mail address or server names the leaf must carry (any one of them).
     package var names: [String]
+    /// Whether a positive revocation answer is required (`kSecRevocationRequirePositiveResponse`).
+    package var requiresRevocationResponse = false
 
     package init(_ purpose: Purpose, names: [String] = []) {
         self.purpose = purpose

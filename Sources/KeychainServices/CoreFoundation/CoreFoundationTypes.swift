@@ -57,9 +57,6 @@ public typealias CFTypeID = UInt
 /// A status code of the Security framework.
 public typealias OSStatus = Int32
 
-/// A memory allocator.
-///
-/// Every allocator argument is ignored; pass `nil` or `kCFAllocatorDefault`.
 /// A Boolean as Apple's C APIs store it (`Boolean`), for the calls that fill one in.
 public struct DarwinBoolean: ExpressibleByBooleanLiteral, Hashable, Sendable, CustomStringConvertible {
     /// The value.
@@ -78,6 +75,9 @@ public struct DarwinBoolean: ExpressibleByBooleanLiteral, Hashable, Sendable, Cu
     }
 }
 
+/// A memory allocator.
+///
+/// Every allocator argument is ignored; pass `nil` or `kCFAllocatorDefault`.
 public final class CFAllocator: Sendable {
     private init() {}
 }

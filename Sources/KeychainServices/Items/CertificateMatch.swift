@@ -23,7 +23,8 @@ import KeychainCrypto
 /// attributes match and before the match limit counts.
 ///
 /// - `kSecMatchIssuers`: DER names; the certificate's issuer, or the issuer of an authority above
-///   it in the keychain (by name, up to 10 levels), is one of them.
+///   it in the keychain (by name, up to 10 levels), is one of them (stricter than Apple's, which
+///   filters nothing when no name can be read).
 /// - `kSecMatchPolicy`: the certificate alone satisfies the policy on `kSecMatchValidOnDate` (or
 ///   now): its own checks only, but a whole chain to an anchor for the basic and revocation policies.
 /// - `kSecMatchValidOnDate`: the date (`kCFNull`: now) is within the validity, ends included.
@@ -35,6 +36,8 @@ import KeychainCrypto
 ///   ignores them).
 struct CertificateMatch {
     private var issuers: [Data] = []
+    /// Whether `kSecMatchIssuers` named no readable issuer: nothing matches.
+    private var matchesNoIssuer = false
     private var policy: SecPolicy?
     private var validOnDate: Date?
     private var trustedOnly = false
@@ -57,10 +60,16 @@ struct CertificateMatch {
     ///   issuers on a class without certificates (Apple's `errSecUnsupportedOperation`).
     static func parse(_ values: [String: Any], itemClass: ItemClass) throws(KeychainError) -> CertificateMatch? {
         var match = CertificateMatch()
-        if let issuers = values["m_Issuers"] as? [Any] {
+        if let value = values["m_Issuers"] {
+            // Apple ignores a value that is not an array and entries that are not names — and then
+            // filters nothing. A filter that fails open hands out what nobody asked for (an identity
+            // for a server that named its issuers): here a wrong type is refused, and a list with no
+            // readable name matches nothing.
+            guard let issuers = value as? [Any] else { throw invalid("kSecMatchIssuers must be an array of names") }
             match.issuers = issuers.compactMap {
                 ($0 as? Data).flatMap(CertificateAttributes.normalizedNameContent(ofDER:))
             }
+            match.matchesNoIssuer = match.issuers.isEmpty
         }
         if let policy = values["m_Policy"] {
             guard let policy = policy as? SecPolicy else { throw invalid("kSecMatchPolicy must be a SecPolicy") }
@@ -89,7 +98,7 @@ struct CertificateMatch {
         }
         match.caseInsensitive = (values["m_CaseInsensitive"] as? Bool) ?? false
         guard itemClass == .certificate || itemClass == .identity else {
-            if match.policy != nil || !match.issuers.isEmpty {
+            if match.policy != nil || !match.issuers.isEmpty || match.matchesNoIssuer {
                 throw KeychainError(.unimplemented, "kSecMatchPolicy and kSecMatchIssuers apply to certificates only")
             }
             return nil
@@ -104,7 +113,8 @@ struct CertificateMatch {
 
     /// Whether any option filters.
     private var filters: Bool {
-        !issuers.isEmpty || policy != nil || validOnDate != nil || trustedOnly || emailAddress != nil || subject != nil
+        !issuers.isEmpty || matchesNoIssuer || policy != nil || validOnDate != nil || trustedOnly || emailAddress != nil
+            || subject != nil
     }
 
     /// The query the engine runs: every match, with the certificate's DER, so that the filter sees
@@ -134,6 +144,7 @@ struct CertificateMatch {
 
     /// Whether `certificate` passes every option, in Apple's order.
     private func admits(_ certificate: SecCertificate, parents: inout [(subject: Data, issuer: Data)]?) -> Bool {
+        if matchesNoIssuer { return false }
         if !issuers.isEmpty, !chainsToIssuer(certificate, parents: &parents) { return false }
         if let policy, !satisfies(certificate, policy) { return false }
         if let validOnDate {

@@ -26,6 +26,8 @@ enum KeychainCertificates {
             kSecClass as String: kSecClassCertificate,
             kSecMatchLimit as String: kSecMatchLimitAll,
             returnKey as String: true,
+            // Looking through them must not ask anyone: a certificate that would is left out.
+            kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip,
         ]
         var found: CFTypeRef?
         guard SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess else { return [] }

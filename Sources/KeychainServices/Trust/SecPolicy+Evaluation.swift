@@ -33,7 +33,11 @@ extension SecPolicy {
         if identifier == kSecPolicyAppleSSL as String {
             return TrustPolicy(isClient ? .sslClient : .sslServer, names: names)
         }
-        return TrustPolicy(Self.purposes[identifier] ?? .basic, names: names)
+        var policy = TrustPolicy(Self.purposes[identifier] ?? .basic, names: names)
+        if let flags = revocationFlags, flags & CFOptionFlags(kSecRevocationRequirePositiveResponse) != 0 {
+            policy.requiresRevocationResponse = true
+        }
+        return policy
     }
 
     /// Whether a certificate search evaluates the whole chain with this policy, rather than the

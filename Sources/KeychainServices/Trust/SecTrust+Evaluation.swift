@@ -66,7 +66,7 @@ extension SecTrust {
         request.policies = state.policies.map(\.trustPolicy)
         request.date = date
         var outcome = evaluator.evaluate(request)
-        if outcome.failures.contains(where: { $0.check == .missingIntermediate }) {
+        if state.keychainsAllowed, outcome.failures.contains(where: { $0.check == .missingIntermediate }) {
             // As on macOS, the keychain's certificates may complete a chain the trust's own cannot.
             let held = keychainCertificates()
             if !held.isEmpty {
@@ -75,7 +75,7 @@ extension SecTrust {
             }
         }
         var userTrusted = false
-        if !state.anchorsOnly,
+        if !state.anchorsOnly, state.keychainsAllowed,
             outcome.failures.contains(where: { $0.check == .anchorTrusted || $0.check == .missingIntermediate })
         {
             // The user's trust settings (`security add-trusted-cert`): read only when the system's
@@ -91,19 +91,28 @@ extension SecTrust {
                 }
             }
         }
-        let chain = outcome.chain.compactMap { SecCertificateCreateWithData(nil, $0 as NSData) }
+        // One certificate per position, so that failures and exceptions name the right one.
+        let chain = outcome.chain.map { der in
+            state.certificates.first { $0.der == der } ?? SecCertificateCreateWithData(nil, der as NSData)
+                ?? state.certificates[0]
+        }
         // Exceptions remove the failures they accept; any exceptions set turn a trusted result
         // into "proceed", as Apple's trustd does. Every failure found here is recoverable in
         // Apple's table (the fatal ones — revoked, blocked, weak keys — are not checked on Linux).
         let remaining = state.exceptions.map { $0.remaining(outcome.failures, chain: chain) } ?? outcome.failures
         let result: SecTrustResultType
-        if !remaining.isEmpty {
+        if outcome.failures.contains(where: { $0.check == .unreadable }) {
+            // A certificate that could not be read was never checked: no exception accepts it.
+            result = .fatalTrustFailure
+        } else if !remaining.isEmpty {
             result = .recoverableTrustFailure
         } else {
             // Apple's trustd: the user's anchors and any exceptions give "proceed".
             result = state.exceptions == nil && !userTrusted ? .unspecified : .proceed
         }
-        let error = remaining.isEmpty ? nil : TrustErrors.error(for: remaining, chain: chain)
+        let error =
+            result == .fatalTrustFailure || !remaining.isEmpty
+            ? TrustErrors.error(for: result == .fatalTrustFailure ? outcome.failures : remaining, chain: chain) : nil
         return TrustEvaluationResult(chain: chain, failures: outcome.failures, result: result, date: date, error: error)
     }
 
@@ -112,6 +121,16 @@ extension SecTrust {
         guard Device.hasKeychainWithoutCreating else { return [] }
         return KeychainCertificates.all(returning: kSecReturnData).compactMap { $0 as? Data }
     }
+}
+
+/// Whether the keychain's certificates and the user's trusted certificates take part (Apple's
+/// private `SecTrustSetKeychainsAllowed`; `security verify-cert -N` turns them off).
+///
+/// - Parameters:
+///   - trust: The trust.
+///   - allowed: Whether the keychain is consulted.
+package func SecTrustSetKeychainsAllowed(_ trust: SecTrust, _ allowed: Bool) {
+    trust.change { $0.keychainsAllowed = allowed }
 }
 
 /// Evaluates a trust: builds its chain and checks it against its policies.
@@ -129,11 +148,11 @@ public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutableP
     return evaluation.error == nil
 }
 
-/// Evaluates a trust on `queue` and calls `result` there.
+/// Evaluates a trust on another thread and calls `result` on `queue`.
 ///
 /// - Parameters:
 ///   - trust: The trust.
-///   - queue: The queue the evaluation runs and `result` is called on.
+///   - queue: The queue `result` is called on.
 ///   - result: Called with the trust, whether it is trusted, and why not.
 /// - Returns: `errSecSuccess`.
 @discardableResult
@@ -142,9 +161,10 @@ public func SecTrustEvaluateAsyncWithError(
     _ queue: DispatchQueue,
     _ result: @escaping SecTrustWithErrorCallback
 ) -> OSStatus {
-    queue.async {
+    // Evaluated away from `queue` (often the main queue), answered on it.
+    DispatchQueue.global(qos: .userInitiated).async {
         let evaluation = trust.evaluated()
-        result(trust, evaluation.error == nil, evaluation.error)
+        queue.async { result(trust, evaluation.error == nil, evaluation.error) }
     }
     return errSecSuccess
 }

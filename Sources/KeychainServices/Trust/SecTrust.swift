@@ -36,6 +36,8 @@ public final class SecTrust: Hashable, Sendable {
         var anchorsOnly = false
         /// The date to evaluate on; the time of evaluation when `nil`.
         var verifyDate: Date?
+        /// Whether the keychain's and the user's certificates take part (``SecTrustSetKeychainsAllowed(_:_:)``).
+        var keychainsAllowed = true
         /// `SecTrustSetNetworkFetchAllowed`, if called: recorded; nothing is fetched on Linux.
         var networkFetchAllowed: Bool?
         /// The failures the caller accepts for this leaf (`SecTrustSetExceptions`).
@@ -209,13 +211,11 @@ public func SecTrustSetVerifyDate(_ trust: SecTrust, _ verifyDate: CFDate) -> OS
 /// The date the trust is evaluated on, in seconds since 2001-01-01.
 ///
 /// - Parameter trust: The trust.
-/// - Returns: The date set; when none is, the current time, which the trust then keeps (as Apple's does).
+/// - Returns: The date set; when none is, the date of the last evaluation, else the current time.
 @discardableResult
 public func SecTrustGetVerifyTime(_ trust: SecTrust) -> Double {
     trust.state.withLock { state in
-        let date = state.verifyDate ?? Date()
-        state.verifyDate = date
-        return date.timeIntervalSinceReferenceDate
+        (state.verifyDate ?? state.evaluation?.date ?? Date()).timeIntervalSinceReferenceDate
     }
 }
 

@@ -106,14 +106,19 @@ enum UserTrustSettings {
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
             kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
             kSecReturnData as String: true,
-            kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+            // A setting that would need a prompt is left out, not the others with it.
+            kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip,
         ]
         var found: CFTypeRef?
         guard SecItemCopyMatching(search as CFDictionary, &found) == errSecSuccess else { return [] }
-        return ((found as? [Data]) ?? []).compactMap { data in
-            guard let record = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-                let certificate = record["certificate"] as? Data
+        return ((found as? [[String: Any]]) ?? []).compactMap { item in
+            guard let data = item[kSecValueData as String] as? Data,
+                let record = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+                let certificate = record["certificate"] as? Data,
+                // The item is named by the certificate it holds: one that holds another is not a setting.
+                item[kSecAttrAccount as String] as? String == account(of: certificate)
             else { return nil }
             return Setting(certificate: certificate, policies: record["policies"] as? [String] ?? [])
         }
@@ -130,8 +135,13 @@ enum UserTrustSettings {
         [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
-            kSecAttrAccount as String: HexText.encode(DigestKind.sha1.hash(certificate.der), uppercase: true),
+            kSecAttrAccount as String: account(of: certificate.der),
         ]
+    }
+
+    /// The account a setting is stored under: the certificate's SHA-1, in hexadecimal.
+    private static func account(of certificate: Data) -> String {
+        HexText.encode(DigestKind.sha1.hash(certificate), uppercase: true)
     }
 }
 
@@ -145,8 +155,9 @@ enum UserTrustSettings {
 ///     every policy, or usage constraints: dictionaries with `kSecTrustSettingsPolicy` (the
 ///     policies it is trusted for) and `kSecTrustSettingsResult`.
 /// - Returns: `errSecSuccess`; `errSecParam` for the system's domain, a constraint that is not a
-///   dictionary or a result other than trust; `errSecUnimplemented` for the administrator's domain
-///   or a deny result; or the keychain's status.
+///   dictionary or a result other than trust; `errSecUnimplemented` for the administrator's domain,
+///   a deny result, or a constraint on a host name, application, key usage or allowed error (not
+///   enforced on Linux); or the keychain's status.
 @discardableResult
 public func SecTrustSettingsSetTrustSettings(
     _ certRef: SecCertificate,
@@ -168,7 +179,11 @@ public func SecTrustSettingsSetTrustSettings(
     default: return errSecParam
     }
     var policies: [String] = []
+    // What a constraint may say besides its policy and result (a host name, an application, a key
+    // usage, an allowed error) is not enforced on Linux: refused rather than silently widened.
+    let enforced: Set<String> = [kSecTrustSettingsPolicy as String, kSecTrustSettingsResult as String]
     for constraint in constraints {
+        guard Set(constraint.keys).isSubset(of: enforced) else { return errSecUnimplemented }
         let result =
             (constraint[kSecTrustSettingsResult as String] as? NSNumber)?.uint32Value
             ?? SecTrustSettingsResult.trustRoot.rawValue

@@ -26,6 +26,7 @@ enum TrustErrors {
     enum Kind: Int, Comparable {
         case weakHash = 3
         case compliance = 5
+        case pinning = 6
         case trust = 7
         case usage = 8
         case name = 9
@@ -39,6 +40,7 @@ enum TrustErrors {
         var phrase: String {
             switch self {
             case .weakHash: "certificate is using a broken signature algorithm"
+            case .pinning: "certificates do not meet pinning requirements"
             case .compliance: "certificate is not standards compliant"
             case .trust: "certificate is not trusted"
             case .usage: "certificate is not permitted for this usage"
@@ -58,6 +60,8 @@ enum TrustErrors {
             .compliance
         case .sslHostname, .email: .name
         case .extendedKeyUsage, .keyUsage: .usage
+        case .signatureHashAlgorithms: .weakHash
+        case .revocationResponseRequired: .pinning
         }
     }
 
@@ -77,6 +81,8 @@ enum TrustErrors {
         case .email: errSecSMIMEEmailAddressesNotFound
         case .extendedKeyUsage: errSecInvalidExtendedKeyUsage
         case .keyUsage: errSecInvalidKeyUsageForPolicy
+        case .signatureHashAlgorithms: errSecInvalidDigestAlgorithm
+        case .revocationResponseRequired: errSecIncompleteCertRevocationCheck
         }
     }
 
@@ -96,6 +102,8 @@ enum TrustErrors {
         case .email: "Email address does not match name(s) in certificate"
         case .extendedKeyUsage: "Extended key usage does not match certificate usage"
         case .keyUsage: "Key usage does not match certificate usage"
+        case .signatureHashAlgorithms: "Signature hash algorithm is not permitted for this use"
+        case .revocationResponseRequired: "Failed to check revocation"
         }
     }
 

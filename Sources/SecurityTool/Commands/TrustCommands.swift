@@ -144,6 +144,7 @@ struct VerifyCert: ParsableCommand {
             throw Session.fail(status, "SecTrustCreateWithCertificates")
         }
         if !roots.isEmpty { SecTrustSetAnchorCertificates(trust, roots as CFArray) }
+        if noKeychains { SecTrustSetKeychainsAllowed(trust, false) }
         if let verifyDate { SecTrustSetVerifyDate(trust, verifyDate as CFDate) }
         var error: CFError?
         let trusted = SecTrustEvaluateWithError(trust, &error)
@@ -229,7 +230,9 @@ struct AddTrustedCert: ParsableCommand {
         if constraints.isEmpty, kind != .trustRoot {
             constraints = [[kSecTrustSettingsResult as String: kind.rawValue]]
         }
-        let device = try Session.open(home: keychain)
+        // The setting goes to the user's keychain, where every trust reads it; `-k` only says
+        // where the certificate itself goes too, as on macOS.
+        let device = try Session.open()
         let status = try Session.call(device) {
             SecTrustSettingsSetTrustSettings(
                 certificate,
@@ -242,8 +245,9 @@ struct AddTrustedCert: ParsableCommand {
             _ = Session.fail(status, "SecTrustSettingsSetTrustSettings")
             throw ExitCode(1)
         }
-        if keychain != nil {
-            let added = try Session.call(device) {
+        if let keychain {
+            let target = try Session.open(home: keychain)
+            let added = try Session.call(target) {
                 SecItemAdd([kSecValueRef as String: certificate] as CFDictionary, nil)
             }
             guard added == errSecSuccess || added == errSecDuplicateItem else {

@@ -77,8 +77,12 @@ struct TestAuthority {
         self.issued = issued
     }
 
-    /// An intermediate authority named `name`, issued by this one.
-    func intermediate(_ name: String, isAuthority: Bool = true) throws -> TestAuthority {
+    /// An intermediate authority named `name`, issued by this one (with name constraints, if given).
+    func intermediate(
+        _ name: String,
+        isAuthority: Bool = true,
+        constraints: NameConstraints? = nil
+    ) throws -> TestAuthority {
         let extensions = try Certificate.Extensions {
             if isAuthority {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
@@ -86,6 +90,7 @@ struct TestAuthority {
                 Critical(BasicConstraints.notCertificateAuthority)
             }
             Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            if let constraints { Critical(constraints) }
         }
         return TestAuthority(try issue(name, extensions: extensions))
     }
@@ -98,19 +103,23 @@ struct TestAuthority {
         usages: [ExtendedKeyUsage.Usage] = [],
         notBefore: Date = TestAuthority.notBefore,
         notAfter: Date = TestAuthority.notAfter,
+        otherNames: [GeneralName] = [],
+        emptyAlternativeNames: Bool = false,
+        subjectEmail: String? = nil,
         criticalUnknownExtension: Bool = false
     ) throws -> Issued {
-        let alternativeNames = dnsNames.map { GeneralName.dnsName($0) } + emailAddresses.map { .rfc822Name($0) }
+        let alternativeNames =
+            dnsNames.map { GeneralName.dnsName($0) } + emailAddresses.map { .rfc822Name($0) } + otherNames
         let extensions = try Certificate.Extensions {
             Critical(BasicConstraints.notCertificateAuthority)
             Critical(KeyUsage(digitalSignature: true))
-            if !alternativeNames.isEmpty { SubjectAlternativeNames(alternativeNames) }
+            if !alternativeNames.isEmpty || emptyAlternativeNames { SubjectAlternativeNames(alternativeNames) }
             if !usages.isEmpty { try ExtendedKeyUsage(usages) }
             if criticalUnknownExtension {
                 Certificate.Extension(oid: [1, 3, 6, 1, 4, 1, 99_999, 1], critical: true, value: [0x05, 0x00])
             }
         }
-        return try issue(name, extensions: extensions, notBefore: notBefore, notAfter: notAfter)
+        return try issue(name, extensions: extensions, notBefore: notBefore, notAfter: notAfter, email: subjectEmail)
     }
 
     /// A certificate for `name` signed by this authority.
@@ -118,7 +127,8 @@ struct TestAuthority {
         _ name: String,
         extensions: Certificate.Extensions,
         notBefore: Date = TestAuthority.notBefore,
-        notAfter: Date = TestAuthority.notAfter
+        notAfter: Date = TestAuthority.notAfter,
+        email: String? = nil
     ) throws -> Issued {
         let key = P256.Signing.PrivateKey()
         let certificate = try Certificate(
@@ -128,7 +138,7 @@ struct TestAuthority {
             notValidBefore: notBefore,
             notValidAfter: notAfter,
             issuer: issued.certificate.subject,
-            subject: try Self.name(name),
+            subject: try Self.name(name, email: email),
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: extensions,
             issuerPrivateKey: .init(issued.key)
@@ -136,10 +146,40 @@ struct TestAuthority {
         return try Issued(certificate: certificate, key: key)
     }
 
-    static func name(_ commonName: String) throws -> DistinguishedName {
+    static func name(_ commonName: String, email: String? = nil) throws -> DistinguishedName {
         try DistinguishedName {
             OrganizationName("swift-keychain trust tests")
             CommonName(commonName)
+            if let email { EmailAddress(email) }
         }
+    }
+
+    /// `count` authorities that all carry the subject and issuer `name` and one key, each signing the
+    /// others (a peer's attempt to make chain building explore every order), and a leaf they issued.
+    static func tangle(_ name: String, count: Int) throws -> (leaf: Issued, authorities: [Issued]) {
+        let key = P256.Signing.PrivateKey()
+        let subject = try Self.name(name)
+        let authorities = try (0..<count).map { index in
+            try Issued(
+                certificate: try Certificate(
+                    version: .v3,
+                    serialNumber: Certificate.SerialNumber(),
+                    publicKey: .init(key.publicKey),
+                    notValidBefore: notBefore,
+                    notValidAfter: notAfter,
+                    issuer: subject,
+                    subject: subject,
+                    signatureAlgorithm: .ecdsaWithSHA256,
+                    extensions: try Certificate.Extensions {
+                        Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                        SubjectAlternativeNames([.dnsName("tangle\(index).example")])
+                    },
+                    issuerPrivateKey: .init(key)
+                ),
+                key: key
+            )
+        }
+        let leaf = try TestAuthority(authorities[0]).leaf("tangled.example")
+        return (leaf, authorities)
     }
 }
