@@ -80,6 +80,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tool.home.appendingPathComponent("keychain.db").path))
     }
 
+    /// Apple's SSL policy refuses SHA-1 signatures (but a self-signed root's); the basic policy does not.
+    @Test func aTLSChainSignedWithSHA1IsRefused() throws {
+        let tool = SecurityToolRunner()
+        defer { tool.remove() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-sha1-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        try CertificateCommandTests.openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"),
+            "-days", "30", "-subj", "/CN=SHA-1 Root", "-addext", "basicConstraints=critical,CA:TRUE",
+            "-addext", "keyUsage=critical,keyCertSign",
+        ])
+        try CertificateCommandTests.openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("leaf.key"), "-out", path("leaf.csr"),
+            "-subj", "/CN=old.example",
+        ])
+        try "subjectAltName=DNS:old.example\nbasicConstraints=CA:FALSE\n"
+            .write(toFile: path("leaf.ext"), atomically: true, encoding: .utf8)
+        for digest in ["sha1", "sha256"] {
+            try CertificateCommandTests.openssl([
+                "x509", "-req", "-\(digest)", "-in", path("leaf.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-CAcreateserial", "-out", path("\(digest).pem"), "-days", "10", "-extfile", path("leaf.ext"),
+            ])
+        }
+        let ssl = ["-r", path("ca.pem"), "-p", "ssl", "-n", "old.example"]
+        #expect(try tool.run(["verify-cert", "-c", path("sha256.pem")] + ssl).status == 0)
+        #expect(try tool.run(["verify-cert", "-c", path("sha1.pem")] + ssl).status == 1)
+        #expect(try tool.run(["verify-cert", "-c", path("sha1.pem"), "-r", path("ca.pem")]).status == 0)
+    }
+
     @Test func aTrustedCertificateIsAnAnchorUntilRemoved() throws {
         let tool = SecurityToolRunner()
         defer {
