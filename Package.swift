@@ -116,6 +116,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The encrypted backup file: a header, then records in chunks sealed under a key from a
+        // password (scrypt) or a recipient's key (P-256), streamed in bounded memory.
+        .target(
+            name: "KeychainBackup",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // Registers the trust evaluator with KeychainCore's `LinkedTrustEvaluator` when the program loads.
         .target(name: "CKeychainTrustLoader"),
         // The trust evaluator behind SecTrust and the certificate searches' policies: chains built
@@ -250,6 +259,10 @@ let package = Package(
             ],
             resources: [.copy("Vectors")],
             swiftSettings: mirrorSettings
+        ),
+        .testTarget(
+            name: "KeychainBackupTests",
+            dependencies: ["KeychainBackup", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "KeychainContractTests",
