@@ -38,9 +38,9 @@ package struct BackupWriter {
     /// - Parameters:
     ///   - password: The backup password.
     ///   - chunkSize: Plaintext bytes per chunk.
+    ///   - cost: scrypt's log2 N, r and p (the defaults unless a test needs them cheaper).
     ///   - sink: Receives the file's bytes, in order.
     /// - Throws: What `sink` throws.
-    ///   - cost: scrypt's log2 N, r and p (the defaults unless a test needs them cheaper).
     package init(
         password: String,
         chunkSize: UInt32 = 64 << 10,
