@@ -39,18 +39,19 @@ struct CertificateTrustEvaluator: TrustEvaluator {
         let unmetRevocation =
             policies.contains(where: \.requiresRevocationResponse)
             ? [TrustFailure(index: 0, check: .revocationResponseRequired)] : []
-        if request.leafOnly {
-            let failures = ChainDiagnosis(leaf: leaf).leafFailures(policies, on: request.date)
-            return TrustOutcome(chain: [leafDER], failures: failures + unmetRevocation)
+        // The leaf alone: for a search's leaf-only evaluation, and for a leaf that is itself an
+        // anchor (a pinned server certificate), trusted as it is once fit for the purpose on the
+        // date — whatever its basic constraints say.
+        let leafAlone = {
+            TrustOutcome(
+                chain: [leafDER],
+                failures: ChainDiagnosis(leaf: leaf).leafFailures(policies, on: request.date) + unmetRevocation
+            )
         }
+        if request.leafOnly { return leafAlone() }
         var anchors = request.anchors.compactMap(Self.certificate)
         if request.trustsSystemAnchors { anchors += SystemAnchors.certificates }
-        if anchors.contains(leaf) {
-            // A leaf that is itself an anchor is trusted as it is (a pinned server certificate),
-            // once fit for the purpose on the date — whatever its basic constraints say.
-            let failures = ChainDiagnosis(leaf: leaf).leafFailures(policies, on: request.date)
-            return TrustOutcome(chain: [leafDER], failures: failures + unmetRevocation)
-        }
+        if anchors.contains(leaf) { return leafAlone() }
         var seen: Set<Data> = [leafDER]
         let offered = (request.certificates.dropFirst() + request.candidateIssuers).filter { seen.insert($0).inserted }
         let supplied = offered.prefix(Self.maximumCandidates).compactMap(Self.certificate)

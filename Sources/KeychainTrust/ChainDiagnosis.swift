@@ -29,7 +29,6 @@ struct ChainDiagnosis {
     let chain: [Certificate]
     /// Whether the chain ends in an anchor.
     let isAnchored: Bool
-    private let anchors: [Certificate]
 
     /// Builds the leaf's chain, preferring anchors, through issuers whose signature verifies.
     ///
@@ -38,7 +37,6 @@ struct ChainDiagnosis {
     ///   - candidates: Certificates that may issue others in the chain.
     ///   - anchors: The trusted anchors.
     init(leaf: Certificate, candidates: [Certificate], anchors: [Certificate]) {
-        self.anchors = anchors
         var chain = [leaf]
         var anchored = anchors.contains(leaf)
         while !anchored, chain.count < Self.maximumLength, let tip = chain.last, tip.subject != tip.issuer {
@@ -58,7 +56,6 @@ struct ChainDiagnosis {
     ///
     /// - Parameter leaf: The leaf.
     init(leaf: Certificate) {
-        self.anchors = []
         self.chain = [leaf]
         self.isAnchored = false
     }

@@ -20,6 +20,13 @@ import Testing
 /// 1, `verify_cert.c`), `add-trusted-cert` is silent and makes the root an anchor of the user's
 /// keychain, `remove-trusted-cert` undoes it.
 @Suite struct TrustCommandTests {
+    /// A new empty folder for a test's certificates.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// A root, and a server certificate for `www.trust.example` it issued, in `folder`.
     static func makeChain(in folder: URL) throws {
         let path = { (name: String) in folder.appendingPathComponent(name).path }
@@ -43,8 +50,7 @@ import Testing
     @Test func verifyCertReportsAsMacOSDoes() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.makeChain(in: folder)
         let leaf = folder.appendingPathComponent("leaf.pem").path
@@ -84,8 +90,7 @@ import Testing
     @Test func aTLSChainSignedWithSHA1IsRefused() throws {
         let tool = SecurityToolRunner()
         defer { tool.remove() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-sha1-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         try CertificateCommandTests.openssl([
@@ -117,8 +122,7 @@ import Testing
             _ = try? tool.run(["daemon", "stop"])
             tool.remove()
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.makeChain(in: folder)
         let leaf = folder.appendingPathComponent("leaf.pem").path
