@@ -106,6 +106,7 @@ let package = Package(
                 "KeychainCore",
                 "KeychainContract",
                 "KeychainCrypto",
+                "KeychainBackup",
                 "CKeychainEngineLoader",
                 "CKeychainSystem",
                 "KeychainBus",

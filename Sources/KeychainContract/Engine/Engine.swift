@@ -93,6 +93,30 @@ package protocol Engine: AnyObject, Sendable {
         prompt: PasscodePrompt?
     ) throws(AuthenticationFailure)
 
+    // MARK: Backup
+
+    /// Writes an encrypted backup of every item that may leave the device to `sink`.
+    ///
+    /// The keychain must be unlocked. Items with access control are copied when `context` has
+    /// earned what opens them (the passcode, for `userPresence` and `devicePasscode`); the others,
+    /// the `…ThisDeviceOnly` items and Secure Enclave keys are counted as left out.
+    func backup(
+        _ sealing: BackupSealing,
+        context: ContextReference?,
+        to sink: @escaping BackupSink,
+        progress: RekeyProgress?
+    ) throws(KeychainError) -> BackupSummary
+    /// Restores a backup read from `source`: every chunk is checked before anything is written,
+    /// then items are added, or replace an existing item with an older modification date.
+    ///
+    /// With `checkOnly`, the file is checked and its items counted (as added) without writing.
+    func restore(
+        _ opening: BackupOpening,
+        from source: @escaping BackupSource,
+        checkOnly: Bool,
+        progress: RekeyProgress?
+    ) throws(KeychainError) -> RestoreSummary
+
     // MARK: Biometric sensor
 
     /// The sensor, its enrolment and the failed-match count.
@@ -140,3 +164,12 @@ extension Engine {
         )
     }
 }
+
+/// Reads `count` bytes of a backup file from `offset`: fewer only at the end of the file.
+///
+/// A restore reads the file twice, once to check every chunk and once to apply them, so the source
+/// must be seekable: a file, never a pipe.
+package typealias BackupSource = @Sendable (_ offset: Int, _ count: Int) throws(KeychainError) -> Data
+
+/// Receives a backup file's bytes, in order.
+package typealias BackupSink = @Sendable (_ bytes: Data) throws(KeychainError) -> Void

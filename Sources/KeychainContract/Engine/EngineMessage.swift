@@ -54,6 +54,14 @@ package enum EngineRequest: Sendable, Codable {
     /// request of its own.
     case answer(PasscodePrompt.Reply)
 
+    /// Writes a backup; its bytes come back as ``EngineResponse/backupBytes(_:)`` interim replies.
+    case backup(BackupSealing, context: ContextReference?, reportsProgress: Bool)
+    /// Restores (or with `checkOnly` checks) a backup that the engine reads from the client, asking
+    /// for each range with ``EngineResponse/readBackup(offset:count:)``.
+    case restore(BackupOpening, checkOnly: Bool, reportsProgress: Bool)
+    /// The client's answer to ``EngineResponse/readBackup(offset:count:)``; never a request of its own.
+    case backupBytes(Data)
+
     case biometryState
     case changeSimulatedSensor(SimulatedSensorChange)
     case changeSensor(SensorChange)
@@ -104,7 +112,8 @@ extension EngineRequest {
     /// apps' grants, rather than items: what only the user's own programs may ask.
     package var changesTheKeychain: Bool {
         switch self {
-        case .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .changeSimulatedSensor,
+        case .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .backup, .restore,
+            .changeSimulatedSensor,
             .changeSensor, .applications,
             .grantAccessGroups,
             .revokeAccessGroups:
@@ -136,6 +145,13 @@ package enum EngineResponse: Sendable, Codable {
     case preflight(AuthenticationFailure?)
     case biometryState(BiometryState)
     case applications([String: [String]])
+    case backupSummary(BackupSummary)
+    case restoreSummary(RestoreSummary)
+    /// Interim: the next bytes of the backup being written.
+    case backupBytes(Data)
+    /// Interim: the engine asks for `count` bytes of the backup being restored, from `offset`; the
+    /// client answers with ``EngineRequest/backupBytes(_:)``.
+    case readBackup(offset: Int, count: Int)
     /// Interim: items re-sealed so far, of the total.
     case progress(completed: Int, total: Int)
     /// Interim: the client's prompt is asked this; it sends ``EngineRequest/answer(_:)`` back.
@@ -148,7 +164,7 @@ package enum EngineResponse: Sendable, Codable {
     /// Whether more replies follow this one for the same request.
     package var isInterim: Bool {
         switch self {
-        case .progress, .ask, .notice: true
+        case .progress, .ask, .notice, .backupBytes, .readBackup: true
         default: false
         }
     }

@@ -69,8 +69,11 @@ extension EngineRequest {
                 interactionAllowed: interactionAllowed,
                 target: target
             )
+        case .backup(let sealing, let context, let reportsProgress):
+            return .backup(sealing, context: context.map(transform), reportsProgress: reportsProgress)
         case .lockState, .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .makeContext,
-            .answer, .biometryState, .changeSimulatedSensor, .changeSensor, .applications, .grantAccessGroups,
+            .answer, .restore, .backupBytes, .biometryState, .changeSimulatedSensor, .changeSensor, .applications,
+            .grantAccessGroups,
             .revokeAccessGroups:
             return self
         }

@@ -171,6 +171,26 @@ package struct EngineResponder: Sendable {
                 }
             case .answer:
                 throw KeychainError(.invalidParameter, "an answer arrived with no question asked")
+            case .backup(let sealing, let context, let reportsProgress):
+                return .backupSummary(
+                    try engine.backup(
+                        sealing,
+                        context: context,
+                        to: Self.backupSink(conversation),
+                        progress: reportsProgress ? Self.progress(to: conversation) : nil
+                    )
+                )
+            case .restore(let opening, let checkOnly, let reportsProgress):
+                return .restoreSummary(
+                    try engine.restore(
+                        opening,
+                        from: Self.backupSource(conversation),
+                        checkOnly: checkOnly,
+                        progress: reportsProgress ? Self.progress(to: conversation) : nil
+                    )
+                )
+            case .backupBytes:
+                throw KeychainError(.invalidParameter, "backup bytes arrived with no backup asking for them")
             case .biometryState:
                 return .biometryState(try engine.biometryState())
             case .changeSimulatedSensor(let change):
@@ -203,6 +223,31 @@ package struct EngineResponder: Sendable {
         { completed, total in
             let report = EngineResponse.progress(completed: completed, total: total)
             if let bytes = try? EngineWire.encode(report) { conversation.report(bytes) }
+        }
+    }
+
+    /// Sends a backup's bytes to the client, one piece at a time: each waits for the client's
+    /// acknowledgement, so that a slow disk holds the engine back instead of filling memory.
+    private static func backupSink(_ conversation: EngineConversation) -> BackupSink {
+        { bytes throws(KeychainError) in
+            guard let question = try? EngineWire.encode(EngineResponse.backupBytes(bytes)),
+                let answer = conversation.ask(question),
+                case .backupBytes? = try? EngineWire.decode(EngineRequest.self, from: answer)
+            else { throw KeychainError(.io, "the program writing the backup stopped receiving it") }
+        }
+    }
+
+    /// Reads a backup from the client, range by range.
+    private static func backupSource(_ conversation: EngineConversation) -> BackupSource {
+        { offset, count throws(KeychainError) in
+            guard let question = try? EngineWire.encode(EngineResponse.readBackup(offset: offset, count: count)),
+                let answer = conversation.ask(question),
+                case .backupBytes(let bytes)? = try? EngineWire.decode(EngineRequest.self, from: answer)
+            else { throw KeychainError(.io, "the program restoring the backup stopped sending it") }
+            guard bytes.count <= count else {
+                throw KeychainError(.invalidParameter, "the program restoring the backup sent more than was asked")
+            }
+            return bytes
         }
     }
 

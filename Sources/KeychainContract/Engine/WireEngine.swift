@@ -47,12 +47,13 @@ package final class WireEngine: Engine {
 
     // MARK: Transport
 
-    /// Sends a request and returns the final reply; `interim` receives progress, and `prompt`
-    /// answers the engine's questions.
+    /// Sends a request and returns the final reply; `interim` receives progress, `prompt`
+    /// answers the engine's questions, and `transfer` answers a backup's writes and reads.
     func send(
         _ request: EngineRequest,
         prompt: PasscodePrompt? = nil,
-        interim: (@Sendable (EngineResponse) -> Void)? = nil
+        interim: (@Sendable (EngineResponse) -> Void)? = nil,
+        transfer: (@Sendable (EngineResponse) throws(KeychainError) -> EngineRequest)? = nil
     ) throws(KeychainError) -> EngineResponse {
         let message = try EngineWire.encode(request)
         let prompt = prompt ?? self.prompt
@@ -80,6 +81,11 @@ package final class WireEngine: Engine {
             case .notice(let text):
                 prompt.notice(text)
                 return .interim(answer: nil)
+            case .backupBytes, .readBackup:
+                guard let transfer else {
+                    throw KeychainError(.internalInconsistency, "the engine sent backup bytes to a request of none")
+                }
+                return .interim(answer: try EngineWire.encode(try transfer(response)))
             default:
                 return .final(response)
             }
@@ -125,6 +131,10 @@ package final class WireEngine: Engine {
         case .preflight: "a preflight"
         case .biometryState: "a biometry state"
         case .applications: "applications"
+        case .backupSummary: "a backup summary"
+        case .restoreSummary: "a restore summary"
+        case .backupBytes: "backup bytes"
+        case .readBackup: "a backup read"
         case .progress: "progress"
         case .notice: "a notice"
         case .ask: "a question"
@@ -192,6 +202,49 @@ package final class WireEngine: Engine {
         let response = try send(.itemsLostWithPasscode)
         guard case .count(let count) = response else { throw Self.unexpected(response) }
         return count
+    }
+
+    // MARK: Backup
+
+    package func backup(
+        _ sealing: BackupSealing,
+        context: ContextReference?,
+        to sink: @escaping BackupSink,
+        progress: RekeyProgress?
+    ) throws(KeychainError) -> BackupSummary {
+        let response = try send(
+            .backup(sealing, context: context, reportsProgress: progress != nil),
+            interim: { interim in
+                if case .progress(let completed, let total) = interim { progress?(completed, total) }
+            },
+            transfer: { interim throws(KeychainError) in
+                guard case .backupBytes(let bytes) = interim else { throw Self.unexpected(interim) }
+                try sink(bytes)
+                return .backupBytes(Data())
+            }
+        )
+        guard case .backupSummary(let summary) = response else { throw Self.unexpected(response) }
+        return summary
+    }
+
+    package func restore(
+        _ opening: BackupOpening,
+        from source: @escaping BackupSource,
+        checkOnly: Bool,
+        progress: RekeyProgress?
+    ) throws(KeychainError) -> RestoreSummary {
+        let response = try send(
+            .restore(opening, checkOnly: checkOnly, reportsProgress: progress != nil),
+            interim: { interim in
+                if case .progress(let completed, let total) = interim { progress?(completed, total) }
+            },
+            transfer: { interim throws(KeychainError) in
+                guard case .readBackup(let offset, let count) = interim else { throw Self.unexpected(interim) }
+                return .backupBytes(try source(offset, count))
+            }
+        )
+        guard case .restoreSummary(let summary) = response else { throw Self.unexpected(response) }
+        return summary
     }
 
     // MARK: Authentication contexts

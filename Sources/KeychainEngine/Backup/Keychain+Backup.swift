@@ -1,0 +1,135 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import GRDB
+import KeychainContract
+import KeychainCore
+
+/// A row as a backup sees it: an item to write, or why it stays.
+enum BackupCandidate {
+    case item(BackupItem)
+    case omitted(BackupOmission)
+}
+
+extension Keychain {
+    /// The classes a backup holds, in the order it holds them.
+    static let backedUpClasses: [ItemClass] = [.genericPassword, .internetPassword, .certificate, .key]
+
+    /// How many rows the backup will look at (every row of every class).
+    func rowCount() throws(KeychainError) -> Int {
+        try store.read { db throws(KeychainError) in
+            var total = 0
+            for itemClass in Self.backedUpClasses { total += try ItemTable(itemClass).count(in: db) }
+            return total
+        }
+    }
+
+    /// Calls `body` with every item that may leave the device, from one snapshot of the keychain,
+    /// and counts the ones left out.
+    ///
+    /// What stays (Apple's `SecServerCopyKeychainPlist` with the backup filter): the
+    /// `…ThisDeviceOnly` items, token keys; here also items bound to the enrolled set of fingers,
+    /// and items whose access control `credentials` do not satisfy. Every access group's items
+    /// are read: only the user's own programs may ask for a backup.
+    ///
+    /// - Parameters:
+    ///   - credentials: What the backup's authentication context earned (the passcode).
+    ///   - visited: Called after each row with the number of rows seen so far.
+    ///   - body: Receives each item.
+    /// - Returns: What was written and what was left out, by reason.
+    /// - Throws: ``KeychainError/Code/interactionNotAllowed`` while the keychain is locked; what
+    ///   `body` throws.
+    func forEachItemLeavingTheDevice(
+        credentials: AuthenticationCredentials,
+        visited: (Int) -> Void,
+        _ body: (BackupItem) throws(KeychainError) -> Void
+    ) throws(KeychainError) -> BackupSummary {
+        try store.read { db throws(KeychainError) in
+            let tiers = try refreshLookupTiers(in: db)
+            guard keybag.classKey(.whenUnlocked) != nil else {
+                throw KeychainError(.interactionNotAllowed, "unlock the keychain to back it up")
+            }
+            var summary = BackupSummary()
+            var seen = 0
+            for itemClass in Self.backedUpClasses {
+                try ItemTable(itemClass).forEachRow(matching: RowFilter(alternatives: [[]]), in: db) {
+                    row throws(KeychainError) -> Bool in
+                    seen += 1
+                    defer { visited(seen) }
+                    switch try candidate(row, itemClass: itemClass, tiers: tiers, credentials: credentials, in: db) {
+                    case .item(let item):
+                        try body(item)
+                        summary.written += 1
+                    case .omitted(let omission):
+                        summary.omitted[omission, default: 0] += 1
+                    }
+                    return true
+                }
+            }
+            return summary
+        }
+    }
+
+    /// The item a row holds, as a backup keeps it, or why it stays on the device.
+    private func candidate(
+        _ row: ItemRow,
+        itemClass: ItemClass,
+        tiers: LookupTiers,
+        credentials: AuthenticationCredentials,
+        in db: Database
+    ) throws(KeychainError) -> BackupCandidate {
+        let item: StoredItem
+        let metadata = Result { () throws(KeychainError) in
+            try codec.openMetadata(row, itemClass: itemClass, tiers: tiers)
+        }
+        switch metadata {
+        case .success(let opened): item = opened
+        case .failure(let error) where error.code == .itemInvalidated: return .omitted(.thisDeviceOnly)
+        case .failure(let error) where error.code == .decode: return .omitted(.undecryptable)
+        case .failure(let error): throw error
+        }
+        if item.protection.isThisDeviceOnly { return .omitted(.thisDeviceOnly) }
+        if item.attributes[QueryKey.tokenID] != nil { return .omitted(.enclaveKey) }
+        if item.accessControl.flags & AccessControl.biometryCurrentSet != 0 { return .omitted(.biometrySetBound) }
+        let opened = Result { () throws(KeychainError) in
+            try codec.openSecret(
+                row,
+                item: item,
+                credentials: credentials,
+                operation: .useItem,
+                currentConstraints: { () throws(KeychainError) in try keybagService.constraints(in: db) }
+            )
+        }
+        switch opened {
+        case .success(let secret):
+            var attributes = item.attributes
+            attributes[StoredItem.publicKeyMark] = nil
+            return .item(
+                BackupItem(
+                    itemClass: itemClass,
+                    identifier: item.identifier,
+                    accessControl: item.accessControl,
+                    attributes: attributes,
+                    secret: secret
+                )
+            )
+        case .failure(let error) where error.code == .authenticationNeeded || error.code == .authenticationFailed:
+            return .omitted(.needsAuthentication)
+        case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
+            return .omitted(.undecryptable)
+        case .failure(let error):
+            throw error
+        }
+    }
+}
