@@ -30,6 +30,8 @@ public struct KeychainDeviceError: Error, Sendable, Hashable {
         case wrongPasscode
         /// Too many wrong passcodes: the next attempt must wait.
         case backoff
+        /// The password or private key does not open a backup file (nothing was counted).
+        case wrongPassword
         /// The keychain is locked, or was not unlocked since the process started, for this operation.
         case locked
         /// The device lacks what the operation needs: a passcode, a sensor, room for one more enrolment.

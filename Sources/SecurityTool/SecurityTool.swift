@@ -47,7 +47,7 @@ struct SecurityTool: ParsableCommand {
         AddTrustedCert.self, RemoveTrustedCert.self, VerifyCert.self,
         Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self,
         EnclaveKeyCommands.self,
-        DaemonCommands.self, SecretServiceCommands.self,
+        BackupKeychain.self, RestoreKeychain.self, DaemonCommands.self, SecretServiceCommands.self,
         Demo.self,
     ]
 
