@@ -253,6 +253,7 @@ let package = Package(
             name: "KeychainServicesTests",
             dependencies: [
                 "KeychainServices", "LocalAuth", "SoftwareEnclave", "KeychainTesting", "KeychainTestSupport",
+                "KeychainBackup",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -11,14 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+import KeychainContract
+import KeychainCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import KeychainContract
-import KeychainCore
 
 /// A backup file as the client writes or reads it: the engine sends and asks for its bytes.
 ///
@@ -87,7 +88,9 @@ final class BackupFile: Sendable {
                 return pread(descriptor, base + filled, count - filled, off_t(offset + filled))
             }
             if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { throw KeychainError(.io, "cannot read the backup: \(String(cString: strerror(errno)))") }
+            guard got >= 0 else {
+                throw KeychainError(.io, "cannot read the backup: \(String(cString: strerror(errno)))")
+            }
             if got == 0 { break }
             filled += got
         }

@@ -11,14 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+public import Foundation
+package import KeychainContract
+import KeychainCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import Foundation
-package import KeychainContract
-import KeychainCore
 
 extension Device {
     // MARK: Backup and restore
@@ -139,7 +140,7 @@ extension Device {
             return try translating { () throws -> RestoreSummary in
                 try engine.restore(opening, from: file.read, checkOnly: checkOnly, progress: progress)
             }
-        } catch where error.code == .wrongPasscode {
+        } catch  where error.code == .wrongPasscode {
             // The file's password, not the keychain's passcode: no attempt was counted.
             throw KeychainDeviceError(.wrongPassword, error.message)
         }

@@ -39,7 +39,10 @@ struct BackupKeychain: ParsableCommand {
     @Option(name: .customLong("to-key"), help: "Seal the backup to this P-256 public key (PEM) instead of a password.")
     var recipient: String?
     @Flag(help: "Check FILE without restoring it.") var verify = false
-    @Option(name: .customLong("key"), help: "With --verify: the P-256 private key (PEM) a --to-key backup was sealed to.")
+    @Option(
+        name: .customLong("key"),
+        help: "With --verify: the P-256 private key (PEM) a --to-key backup was sealed to."
+    )
     var privateKey: String?
     @Argument(help: "The backup file.") var file: String
 
@@ -52,7 +55,9 @@ struct BackupKeychain: ParsableCommand {
                 try device.readBackup(from: url, opening: opening, checkOnly: true, progress: nil)
             }
             let invalid = summary.refused[.invalidItem] ?? 0
-            print("\(file): intact, \(BackupCommands.items(summary.added))\(invalid > 0 ? "; \(invalid) records that are not items" : "")")
+            print(
+                "\(file): intact, \(BackupCommands.items(summary.added))\(invalid > 0 ? "; \(invalid) records that are not items" : "")"
+            )
             return
         }
         let sealing: BackupSealing
@@ -78,7 +83,9 @@ struct BackupKeychain: ParsableCommand {
             )
         }
         print("backed up \(BackupCommands.items(summary.written)) to \(file)")
-        let omitted = summary.omitted.sorted { $0.key < $1.key }.map { "\($0.value) \(BackupCommands.describe($0.key))" }
+        let omitted = summary.omitted.sorted { $0.key < $1.key }.map {
+            "\($0.value) \(BackupCommands.describe($0.key))"
+        }
         if !omitted.isEmpty { print("left out: \(omitted.joined(separator: ", "))") }
     }
 }
@@ -107,7 +114,12 @@ struct RestoreKeychain: ParsableCommand {
         let opening = try BackupCommands.opening(privateKeyPath: privateKey)
         if !device.isUnlocked, try device.hasPasscode() { try Session.unlock(device) }
         let summary = try BackupCommands.perform("restore") {
-            try device.readBackup(from: url, opening: opening, checkOnly: false, progress: BackupCommands.progress("restore"))
+            try device.readBackup(
+                from: url,
+                opening: opening,
+                checkOnly: false,
+                progress: BackupCommands.progress("restore")
+            )
         }
         var parts = ["\(summary.added) added"]
         parts.append("\(summary.replaced) replaced by the backup's newer version")
@@ -180,14 +192,18 @@ enum BackupCommands {
             if onTerminal {
                 let filled = percent / 5
                 let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
-                FileHandle.standardError.write(Data("\r\(name): [\(bar)] \(percent)%\(percent == 100 ? "\n" : "")".utf8))
+                FileHandle.standardError.write(
+                    Data("\r\(name): [\(bar)] \(percent)%\(percent == 100 ? "\n" : "")".utf8)
+                )
                 return
             }
             let tenth = percent / 10
-            guard lastTenth.withLock({ last in
-                defer { last = max(last, tenth) }
-                return tenth > last
-            }) else { return }
+            guard
+                lastTenth.withLock({ last in
+                    defer { last = max(last, tenth) }
+                    return tenth > last
+                })
+            else { return }
             Terminal.printError("security: \(name): \(percent)% (\(completed) of \(total) items)")
         }
     }
@@ -211,7 +227,8 @@ enum BackupCommands {
         case .thisDeviceOnly: "…ThisDeviceOnly (stay on this device)"
         case .enclaveKey: "Secure Enclave keys (never leave the engine)"
         case .biometrySetBound: "bound to the enrolled fingers"
-        case .needsAuthentication: "need an authentication the backup did not have (biometry alone, an application password)"
+        case .needsAuthentication:
+            "need an authentication the backup did not have (biometry alone, an application password)"
         case .undecryptable: "cannot be decrypted (damaged)"
         }
     }
