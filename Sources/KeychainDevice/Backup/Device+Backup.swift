@@ -80,8 +80,9 @@ extension Device {
         try await restore(from: url, opening: .password(password), checkOnly: false, progress: progress)
     }
 
-    /// Restores a backup written for a recipient key, with that key's private key (the 32-byte
-    /// P-256 scalar). Otherwise as ``restore(from:password:progress:)``.
+    /// Restores a backup written for a recipient key, with that key's private key.
+    ///
+    /// `privateKey` is the 32-byte P-256 scalar. Otherwise as ``restore(from:password:progress:)``.
     public func restore(
         from url: URL,
         privateKey: Data,
