@@ -24,6 +24,7 @@ package struct BackupReader {
     /// The header read.
     package let header: BackupHeader
 
+    private let fileKey: SymmetricKey
     private let chunkKey: SymmetricKey
     private let read: (Int) throws -> [UInt8]
     private var plaintext = Data()
@@ -80,8 +81,20 @@ package struct BackupReader {
             throw BackupError.wrongKey
         }
         self.header = header
+        self.fileKey = fileKey
         self.chunkKey = BackupKeys.chunkKey(fileKey: fileKey, header: header.body + code)
         self.read = read
+    }
+
+    /// A reader of the same file from its first byte again, with the key already derived (a
+    /// restore reads a file twice, and a password costs scrypt's time once).
+    ///
+    /// - Parameter read: Reads the file from its first byte, as the first reader's did.
+    /// - Returns: A reader at the first record.
+    /// - Throws: ``BackupError``: the file's header is no longer the one this reader opened.
+    package func restarted(read: @escaping (Int) throws -> [UInt8]) throws -> BackupReader {
+        let (header, code) = try BackupHeader.read(from: read)
+        return try BackupReader(header: header, code: code, fileKey: fileKey, read: read)
     }
 
     /// The next record, or `nil` after the last.

@@ -83,7 +83,7 @@ extension EmbeddedEngine {
             }
             var summary = RestoreSummary()
             var done = 0
-            reader = try self.reader(for: opening, source: source)
+            reader = try reader.restarted(read: Self.sequential(source))
             var batch: [BackupItem] = []
             func apply() throws(KeychainError) {
                 for outcome in try keychain.restore(batch) {
@@ -122,10 +122,10 @@ extension EmbeddedEngine {
             : (BackupKeys.defaultLogN, BackupKeys.defaultR, BackupKeys.defaultP)
     }
 
-    /// A reader of the file `source` gives, from its first byte.
-    private func reader(for opening: BackupOpening, source: @escaping BackupSource) throws -> BackupReader {
+    /// Reads `source` from its first byte on, `count` bytes at a time (fewer only at its end).
+    private static func sequential(_ source: @escaping BackupSource) -> (Int) throws -> [UInt8] {
         let position = LockedState(0)
-        let read: (Int) throws -> [UInt8] = { count in
+        return { count in
             let offset = position.withLock { $0 }
             var bytes = Data()
             while bytes.count < count {
@@ -136,6 +136,11 @@ extension EmbeddedEngine {
             position.withLock { $0 += bytes.count }
             return [UInt8](bytes)
         }
+    }
+
+    /// A reader of the file `source` gives, from its first byte.
+    private func reader(for opening: BackupOpening, source: @escaping BackupSource) throws -> BackupReader {
+        let read = Self.sequential(source)
         switch opening {
         case .password(let password):
             return try BackupReader(password: password, read: read)
