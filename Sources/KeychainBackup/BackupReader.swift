@@ -24,9 +24,16 @@ package struct BackupReader {
     /// The header read.
     package let header: BackupHeader
 
+    /// Each chunk's authentication tag, in order, as far as the file was read.
+    ///
+    /// A reader ``restarted(read:)`` on the same file accepts only chunks with these tags: the file
+    /// read a second time is the file that was checked the first time.
+    package private(set) var chunkTags: [Data] = []
+
     private let fileKey: SymmetricKey
     private let chunkKey: SymmetricKey
     private let read: (Int) throws -> [UInt8]
+    private var expectedTags: [Data]?
     private var plaintext = Data()
     private var index: UInt64 = 0
     private var reachedEnd = false
@@ -35,12 +42,19 @@ package struct BackupReader {
     ///
     /// - Parameters:
     ///   - password: The backup password.
+    ///   - maximumMemory: The most memory the file's scrypt parameters may take.
     ///   - read: Reads exactly the number of bytes asked, or fewer at the end of the file.
     /// - Throws: ``BackupError``: not a backup, a newer version, parameters out of bounds, a wrong
     ///   password (or an altered header), a file protected for a recipient key.
-    package init(password: String, read: @escaping (Int) throws -> [UInt8]) throws {
+    package init(
+        password: String,
+        maximumMemory: Int = .max,
+        read: @escaping (Int) throws -> [UInt8]
+    ) throws {
         let (header, code) = try BackupHeader.read(from: read)
         guard case .password(let logN, let r, let p, let salt) = header.protection else { throw BackupError.wrongKey }
+        // scrypt's memory is 128·r·N bytes: a file may not ask a server for more than it allows.
+        guard 128 * Int(r) << Int(logN) <= maximumMemory else { throw BackupError.unsupportedParameters }
         let fileKey = try BackupKeys.fileKey(password: password, logN: logN, r: r, p: p, salt: salt)
         try self.init(header: header, code: code, fileKey: fileKey, read: read)
     }
@@ -94,14 +108,17 @@ package struct BackupReader {
     /// - Throws: ``BackupError``: the file's header is no longer the one this reader opened.
     package func restarted(read: @escaping (Int) throws -> [UInt8]) throws -> BackupReader {
         let (header, code) = try BackupHeader.read(from: read)
-        return try BackupReader(header: header, code: code, fileKey: fileKey, read: read)
+        guard header.body == self.header.body else { throw BackupError.damaged }
+        var restarted = try BackupReader(header: header, code: code, fileKey: fileKey, read: read)
+        restarted.expectedTags = chunkTags
+        return restarted
     }
 
     /// The next record, or `nil` after the last.
     ///
     /// - Returns: The record's bytes.
     /// - Throws: ``BackupError/damaged`` when a chunk does not authenticate, the file ends early,
-    ///   or bytes follow its last chunk.
+    ///   bytes follow its last chunk, or (read again) a chunk differs from the first reading's.
     package mutating func next() throws -> Data? {
         while true {
             if plaintext.count >= 4 {
@@ -127,6 +144,11 @@ package struct BackupReader {
         let bytes = try read(full)
         guard bytes.count >= 16 else { throw BackupError.damaged }  // the last chunk is missing
         let isLast = bytes.count < full
+        let tag = Data(bytes.suffix(16))
+        if let expectedTags {
+            // A second reading: only the chunks of the first, in their order.
+            guard Int(index) < expectedTags.count, expectedTags[Int(index)] == tag else { throw BackupError.damaged }
+        }
         do {
             let box = try AES.GCM.SealedBox(
                 nonce: try BackupKeys.nonce(index: index, isLast: isLast),
@@ -137,6 +159,7 @@ package struct BackupReader {
         } catch {
             throw BackupError.damaged
         }
+        chunkTags.append(tag)
         index += 1
         if isLast {
             reachedEnd = true

@@ -23,8 +23,9 @@ package import Foundation
 /// file cut after a full chunk is seen to be cut. Records are length-prefixed (4 bytes) and may
 /// span chunks; memory stays at one chunk whatever the number of records.
 package struct BackupWriter {
-    /// The largest record the format holds.
-    package static let maximumRecordSize = 16 << 20
+    /// The largest record the format holds: the largest secret a keychain item may have (16 MiB)
+    /// with room for its attributes.
+    package static let maximumRecordSize = 20 << 20
 
     private let chunkKey: SymmetricKey
     private let chunkSize: Int

@@ -90,11 +90,14 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
 
             #expect(try tool.run(["backup", file], input: "right\nright\n2468\n").status == 0)
-            let wrong = try tool.run(["restore", file], input: "wrong\n")
+            let wrong = try tool.run(["restore", file], input: "wrong\n2468\n")
             #expect(wrong.status == 1)
             #expect(
-                wrong.stderr == "backup password: security: restore: the password or key does not open this backup\n"
+                wrong.stderr
+                    == "backup password: keychain passcode: security: restore: the password or key does not open this backup\n"
             )
+            // The passcode was right: the wrong backup password counted nothing against it.
+            #expect(try tool.run(["status"]).stdout.contains("failed passcode attempts: 0"))
             let notABackup = folder.appendingPathComponent("notes.txt")
             try Data("just some notes, long enough to be a header of something".utf8).write(to: notABackup)
             let foreign = try tool.run(["backup", "--verify", notABackup.path], input: "right\n")

@@ -25,6 +25,8 @@ public enum BackupOmission: String, Sendable, Codable, CaseIterable, Comparable 
     case needsAuthentication
     /// An item that does not decrypt: damaged, or sealed to a lock that was replaced.
     case undecryptable
+    /// An item larger than a backup record holds.
+    case tooLarge
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

@@ -58,7 +58,7 @@ package enum EngineRequest: Sendable, Codable {
     case backup(BackupSealing, context: ContextReference?, reportsProgress: Bool)
     /// Restores (or with `checkOnly` checks) a backup that the engine reads from the client, asking
     /// for each range with ``EngineResponse/readBackup(offset:count:)``.
-    case restore(BackupOpening, checkOnly: Bool, reportsProgress: Bool)
+    case restore(BackupOpening, context: ContextReference?, checkOnly: Bool, reportsProgress: Bool)
     /// The client's answer to ``EngineResponse/readBackup(offset:count:)``; never a request of its own.
     case backupBytes(Data)
 
@@ -124,10 +124,12 @@ extension EngineRequest {
 }
 
 extension EngineRequest {
-    /// Whether the request is an evaluation, which may wait for a person as long as they take.
+    /// Whether the request is an evaluation, which may wait for a person as long as they take, or
+    /// a backup or restore, which waits for its client as long as it takes to send or take the file:
+    /// both are rationed, so that clients that never answer cannot take the daemon's threads.
     package var isEvaluation: Bool {
         switch self {
-        case .evaluatePolicy, .evaluateAccessControl, .grantAccessGroups: true
+        case .evaluatePolicy, .evaluateAccessControl, .grantAccessGroups, .backup, .restore: true
         default: false
         }
     }

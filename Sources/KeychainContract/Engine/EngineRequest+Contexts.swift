@@ -71,8 +71,15 @@ extension EngineRequest {
             )
         case .backup(let sealing, let context, let reportsProgress):
             return .backup(sealing, context: context.map(transform), reportsProgress: reportsProgress)
+        case .restore(let opening, let context, let checkOnly, let reportsProgress):
+            return .restore(
+                opening,
+                context: context.map(transform),
+                checkOnly: checkOnly,
+                reportsProgress: reportsProgress
+            )
         case .lockState, .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .makeContext,
-            .answer, .restore, .backupBytes, .biometryState, .changeSimulatedSensor, .changeSensor, .applications,
+            .answer, .backupBytes, .biometryState, .changeSimulatedSensor, .changeSensor, .applications,
             .grantAccessGroups,
             .revokeAccessGroups:
             return self

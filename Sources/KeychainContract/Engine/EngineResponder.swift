@@ -172,18 +172,23 @@ package struct EngineResponder: Sendable {
             case .answer:
                 throw KeychainError(.invalidParameter, "an answer arrived with no question asked")
             case .backup(let sealing, let context, let reportsProgress):
+                // Backup and restore reach every app's items, and a restore could plant grants:
+                // where apps are guarded, they need the passcode, as granting an app groups does.
                 return .backupSummary(
                     try engine.backup(
                         sealing,
                         context: context,
+                        requiringPasscode: applications != nil,
                         to: Self.backupSink(conversation),
                         progress: reportsProgress ? Self.progress(to: conversation) : nil
                     )
                 )
-            case .restore(let opening, let checkOnly, let reportsProgress):
+            case .restore(let opening, let context, let checkOnly, let reportsProgress):
                 return .restoreSummary(
                     try engine.restore(
                         opening,
+                        context: context,
+                        requiringPasscode: applications != nil,
                         from: Self.backupSource(conversation),
                         checkOnly: checkOnly,
                         progress: reportsProgress ? Self.progress(to: conversation) : nil

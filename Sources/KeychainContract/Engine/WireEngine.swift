@@ -209,6 +209,7 @@ package final class WireEngine: Engine {
     package func backup(
         _ sealing: BackupSealing,
         context: ContextReference?,
+        requiringPasscode: Bool,
         to sink: @escaping BackupSink,
         progress: RekeyProgress?
     ) throws(KeychainError) -> BackupSummary {
@@ -229,12 +230,14 @@ package final class WireEngine: Engine {
 
     package func restore(
         _ opening: BackupOpening,
+        context: ContextReference?,
+        requiringPasscode: Bool,
         from source: @escaping BackupSource,
         checkOnly: Bool,
         progress: RekeyProgress?
     ) throws(KeychainError) -> RestoreSummary {
         let response = try send(
-            .restore(opening, checkOnly: checkOnly, reportsProgress: progress != nil),
+            .restore(opening, context: context, checkOnly: checkOnly, reportsProgress: progress != nil),
             interim: { interim in
                 if case .progress(let completed, let total) = interim { progress?(completed, total) }
             },

@@ -31,6 +31,8 @@ final class BackupFile: Sendable {
     private let destination: URL?
     private let temporaryPath: String?
     private let failure = LockedState<String?>(nil)
+    /// Whether the descriptor was closed: closing twice could close a descriptor reused meanwhile.
+    private let isClosed = LockedState(false)
 
     /// Creates the temporary file of a backup to `url`.
     init(creatingAt url: URL) throws(KeychainError) {
@@ -55,7 +57,8 @@ final class BackupFile: Sendable {
 
     /// Opens the backup at `url` for reading.
     init(readingAt url: URL) throws(KeychainError) {
-        let opened = open(url.path, O_RDONLY | O_CLOEXEC)
+        // Without blocking on a FIFO before it is seen not to be a file.
+        let opened = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard opened >= 0 else {
             throw KeychainError(.io, "cannot open \(url.path): \(String(cString: strerror(errno)))")
         }
@@ -101,26 +104,40 @@ final class BackupFile: Sendable {
     func complete() throws(KeychainError) {
         guard let destination, let temporaryPath else { return }
         guard fsync(descriptor) == 0 else {
-            abandon()
             throw KeychainError(.io, "cannot write the backup: \(String(cString: strerror(errno)))")
         }
-        closeDescriptor(descriptor)
         guard rename(temporaryPath, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw KeychainError(.io, "cannot name the backup \(destination.path): \(reason)")
+            throw KeychainError(.io, "cannot name the backup \(destination.path): \(String(cString: strerror(errno)))")
+        }
+        closeOnce()
+        // The new name is on disk once the folder is.
+        let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            closeDescriptor(folder)
         }
     }
 
-    /// Removes the unfinished file.
+    /// Removes the unfinished file (after a failure; nothing once the file was completed).
     func abandon() {
-        closeDescriptor(descriptor)
-        if let temporaryPath { unlink(temporaryPath) }
+        guard closeOnce(), let temporaryPath else { return }
+        unlink(temporaryPath)
     }
 
     /// Closes a file that was read.
     func finishReading() {
-        closeDescriptor(descriptor)
+        closeOnce()
+    }
+
+    /// Closes the descriptor unless it was; whether this call closed it.
+    @discardableResult
+    private func closeOnce() -> Bool {
+        let wasOpen = isClosed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if wasOpen { closeDescriptor(descriptor) }
+        return wasOpen
     }
 }
 

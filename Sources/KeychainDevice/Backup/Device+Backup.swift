@@ -66,7 +66,9 @@ extension Device {
     /// re-ordered or sealed under another password is refused and the keychain stays as it was.
     /// An item that exists here keeps the newer of the two versions; nothing else is overwritten.
     /// Items are written in batches, each whole or not at all, so a restore that was interrupted
-    /// is finished by running it again. The keychain must be unlocked.
+    /// is finished by running it again. The keychain must be unlocked; through `securityd`, where
+    /// apps' items are guarded, a keychain with a passcode also needs `passcode` (checked once, it
+    /// counts as an attempt), since a restore may change any app's items.
     ///
     /// - Returns: What was added, replaced, kept and refused.
     /// - Throws: ``KeychainDeviceError`` (``KeychainDeviceError/Code/wrongPassword`` when the
@@ -75,20 +77,22 @@ extension Device {
     public func restore(
         from url: URL,
         password: String,
+        passcode: String? = nil,
         progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil
     ) async throws -> RestoreSummary {
-        try await restore(from: url, opening: .password(password), checkOnly: false, progress: progress)
+        try await restore(from: url, opening: .password(password), passcode: passcode, progress: progress)
     }
 
     /// Restores a backup written for a recipient key, with that key's private key.
     ///
-    /// `privateKey` is the 32-byte P-256 scalar. Otherwise as ``restore(from:password:progress:)``.
+    /// `privateKey` is the 32-byte P-256 scalar. Otherwise as ``restore(from:password:passcode:progress:)``.
     public func restore(
         from url: URL,
         privateKey: Data,
+        passcode: String? = nil,
         progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil
     ) async throws -> RestoreSummary {
-        try await restore(from: url, opening: .privateKey(privateKey), checkOnly: false, progress: progress)
+        try await restore(from: url, opening: .privateKey(privateKey), passcode: passcode, progress: progress)
     }
 
     /// Checks every chunk of the backup at `url` without restoring it.
@@ -96,12 +100,16 @@ extension Device {
     /// - Returns: The items the file holds, counted as ``RestoreSummary/added`` (with
     ///   ``RestoreRefusal/invalidItem`` for records that are not items).
     public func checkBackup(at url: URL, password: String) async throws -> RestoreSummary {
-        try await restore(from: url, opening: .password(password), checkOnly: true, progress: nil)
+        try await Self.offTheCooperativePool { [self] () throws -> RestoreSummary in
+            try readBackup(from: url, opening: .password(password), passcode: nil, checkOnly: true, progress: nil)
+        }
     }
 
     /// Checks every chunk of a backup written for a recipient key, without restoring it.
     public func checkBackup(at url: URL, privateKey: Data) async throws -> RestoreSummary {
-        try await restore(from: url, opening: .privateKey(privateKey), checkOnly: true, progress: nil)
+        try await Self.offTheCooperativePool { [self] () throws -> RestoreSummary in
+            try readBackup(from: url, opening: .privateKey(privateKey), passcode: nil, checkOnly: true, progress: nil)
+        }
     }
 
     // MARK: Blocking forms (the security tool)
@@ -118,7 +126,13 @@ extension Device {
             let summary = try translating { () throws -> BackupSummary in
                 let context = try passcode.map { try authenticated(passcode: $0) }
                 defer { if let context { engine.releaseContext(context) } }
-                return try engine.backup(sealing, context: context, to: file.append, progress: progress)
+                return try engine.backup(
+                    sealing,
+                    context: context,
+                    requiringPasscode: false,
+                    to: file.append,
+                    progress: progress
+                )
             }
             try translating { try file.complete() }
             return summary
@@ -132,14 +146,24 @@ extension Device {
     package func readBackup(
         from url: URL,
         opening: BackupOpening,
+        passcode: String?,
         checkOnly: Bool,
         progress: (@Sendable (Int, Int) -> Void)?
     ) throws(KeychainDeviceError) -> RestoreSummary {
         let file = try translating { try BackupFile(readingAt: url) }
         defer { file.finishReading() }
+        let context = try translating { try passcode.map { try authenticated(passcode: $0) } }
+        defer { if let context { engine.releaseContext(context) } }
         do {
             return try translating { () throws -> RestoreSummary in
-                try engine.restore(opening, from: file.read, checkOnly: checkOnly, progress: progress)
+                try engine.restore(
+                    opening,
+                    context: context,
+                    requiringPasscode: false,
+                    from: file.read,
+                    checkOnly: checkOnly,
+                    progress: progress
+                )
             }
         } catch  where error.code == .wrongPasscode {
             // The file's password, not the keychain's passcode: no attempt was counted.
@@ -163,11 +187,11 @@ extension Device {
     private func restore(
         from url: URL,
         opening: BackupOpening,
-        checkOnly: Bool,
+        passcode: String?,
         progress: (@Sendable (Int, Int) -> Void)?
     ) async throws -> RestoreSummary {
         try await Self.offTheCooperativePool { [self] () throws -> RestoreSummary in
-            try readBackup(from: url, opening: opening, checkOnly: checkOnly, progress: progress)
+            try readBackup(from: url, opening: opening, passcode: passcode, checkOnly: false, progress: progress)
         }
     }
 
@@ -180,7 +204,7 @@ extension Device {
                 operation: .useItem,
                 missing: nil,
                 for: context,
-                reason: "back up the keychain",
+                reason: "back up or restore the keychain",
                 interactionAllowed: true,
                 prompt: PasscodePrompt { _, _ in .entered(passcode) }
             )

@@ -72,9 +72,10 @@ struct BackupItem {
                 Self.fits(value, descriptor.kind)
             else { throw KeychainError(.decode, "a backup record holds an attribute its class does not have") }
         }
-        guard case .date? = entries["cdat"], case .date? = entries["mdat"], case .string? = entries["agrp"] else {
-            throw KeychainError(.decode, "a backup record misses its dates or its access group")
-        }
+        guard case .date(let created)? = entries["cdat"], case .date(let modified)? = entries["mdat"],
+            created.timeIntervalSince1970.isFinite, modified.timeIntervalSince1970.isFinite,
+            case .string? = entries["agrp"]
+        else { throw KeychainError(.decode, "a backup record misses its dates or its access group") }
         self.itemClass = itemClass
         self.identifier = identifier
         self.accessControl = accessControl

@@ -18,17 +18,23 @@ package import KeychainContract
 package import KeychainCore
 
 extension EmbeddedEngine {
-    /// Items restored per transaction: a restore killed midway leaves whole batches, and running
-    /// it again finds them kept.
+    /// Items restored per transaction, at most: a restore killed midway leaves whole batches, and
+    /// running it again finds them kept.
     static let restoreBatch = 512
+    /// Bytes of records restored per transaction, at most (records may be megabytes each).
+    static let restoreBatchBytes = 32 << 20
+    /// The most memory a file's scrypt parameters may ask of the engine (the format's default takes 32 MiB).
+    static let maximumKeyDerivationMemory = 128 << 20
 
     package func backup(
         _ sealing: BackupSealing,
         context: ContextReference?,
+        requiringPasscode: Bool,
         to sink: @escaping BackupSink,
         progress: RekeyProgress?
     ) throws(KeychainError) -> BackupSummary {
         let credentials = gate.credentials(of: context)
+        if requiringPasscode { try requireEarnedPasscode(credentials) }
         let total = progress == nil ? 0 : try keychain.rowCount()
         let forward: (Data) throws -> Void = { bytes in try sink(bytes) }
         return try Self.translating { () throws in
@@ -38,32 +44,41 @@ extension EmbeddedEngine {
                 guard !password.isEmpty else { throw KeychainError(.invalidParameter, "a backup needs a password") }
                 writer = try BackupWriter(password: password, cost: backupCost, sink: forward)
             case .recipient(let publicKey):
+                guard (try? P256.KeyAgreement.PublicKey(x963Representation: publicKey)) != nil else {
+                    throw KeychainError(.invalidParameter, "a backup's recipient key is a P-256 public key")
+                }
                 writer = try BackupWriter(recipient: publicKey, sink: forward)
             }
             let summary = try keychain.forEachItemLeavingTheDevice(
                 credentials: credentials,
-                visited: { seen in
-                    if seen % 256 == 0 || seen == total { progress?(seen, total) }
-                }
-            ) { item throws(KeychainError) in
+                visited: { seen in progress?(min(seen, total), total) }
+            ) { item throws(KeychainError) -> Bool in
+                let record = item.encoded()
+                guard record.count <= BackupWriter.maximumRecordSize else { return false }
                 do {
-                    try writer.append(item.encoded())
+                    try writer.append(record)
                 } catch {
                     throw Self.translate(error)
                 }
+                return true
             }
             try writer.finish()
+            progress?(total, total)
             return summary
         }
     }
 
     package func restore(
         _ opening: BackupOpening,
+        context: ContextReference?,
+        requiringPasscode: Bool,
         from source: @escaping BackupSource,
         checkOnly: Bool,
         progress: RekeyProgress?
     ) throws(KeychainError) -> RestoreSummary {
-        try Self.translating { () throws in
+        // Checking a file reads nothing of the keychain.
+        if requiringPasscode && !checkOnly { try requireEarnedPasscode(gate.credentials(of: context)) }
+        return try Self.translating { () throws in
             // Every chunk is read and checked first: an altered, cut or foreign file is refused
             // before anything is written.
             var checked = RestoreSummary()
@@ -85,6 +100,7 @@ extension EmbeddedEngine {
             var done = 0
             reader = try reader.restarted(read: Self.sequential(source))
             var batch: [BackupItem] = []
+            var batchBytes = 0
             func apply() throws(KeychainError) {
                 for outcome in try keychain.restore(batch) {
                     switch outcome {
@@ -96,6 +112,7 @@ extension EmbeddedEngine {
                 }
                 done += batch.count
                 batch.removeAll(keepingCapacity: true)
+                batchBytes = 0
                 progress?(done, total)
             }
             while let record = try reader.next() {
@@ -105,7 +122,8 @@ extension EmbeddedEngine {
                     continue
                 }
                 batch.append(item)
-                if batch.count == Self.restoreBatch { try apply() }
+                batchBytes += record.count
+                if batch.count == Self.restoreBatch || batchBytes >= Self.restoreBatchBytes { try apply() }
             }
             if !batch.isEmpty || total == 0 { try apply() }
             return summary
@@ -113,6 +131,20 @@ extension EmbeddedEngine {
     }
 
     // MARK: Private
+
+    /// Refuses a backup or restore whose context has not earned the passcode, when one is set.
+    private func requireEarnedPasscode(_ credentials: AuthenticationCredentials) throws(KeychainError) {
+        guard try keychain.keybagService.hasPasscode() else { return }
+        let passcodeKey = try keychain.store.read { db throws(KeychainError) in
+            try keychain.keybagService.constraints(in: db)[.passcode]?.identifier
+        }
+        guard let passcodeKey, credentials.constraintKeys[passcodeKey] != nil else {
+            throw KeychainError(
+                .interactionNotAllowed,
+                "backing up or restoring the keychain through securityd needs its passcode"
+            )
+        }
+    }
 
     /// scrypt's cost for a new backup: the format's default, or the least the format accepts when
     /// the keychain itself runs with the tests' cheap passcode cost.
@@ -143,7 +175,7 @@ extension EmbeddedEngine {
         let read = Self.sequential(source)
         switch opening {
         case .password(let password):
-            return try BackupReader(password: password, read: read)
+            return try BackupReader(password: password, maximumMemory: Self.maximumKeyDerivationMemory, read: read)
         case .privateKey(let raw):
             guard let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {
                 throw KeychainError(.invalidParameter, "the key that opens a backup is a P-256 private key")

@@ -35,50 +35,63 @@ extension Keychain {
         }
     }
 
-    /// Calls `body` with every item that may leave the device, from one snapshot of the keychain,
-    /// and counts the ones left out.
+    /// Rows read per transaction: the sink may wait for a slow client, and no read transaction
+    /// may stay open meanwhile (it would keep the log from being truncated, old pages with it).
+    static let backupPage = 256
+
+    /// Calls `body` with every item that may leave the device, and counts the ones left out.
     ///
     /// What stays (Apple's `SecServerCopyKeychainPlist` with the backup filter): the
     /// `…ThisDeviceOnly` items, token keys; here also items bound to the enrolled set of fingers,
-    /// and items whose access control `credentials` do not satisfy. Every access group's items
-    /// are read: only the user's own programs may ask for a backup.
+    /// and items whose access control `credentials` do not satisfy, or that need an application
+    /// password (which no other keychain could ask for). Every access group's items are read: only
+    /// the user's own programs may ask for a backup. The table is read in pages, each in a
+    /// transaction of its own, and `body` called between them: an item added or deleted meanwhile
+    /// may or may not be in the backup.
     ///
     /// - Parameters:
     ///   - credentials: What the backup's authentication context earned (the passcode).
-    ///   - visited: Called after each row with the number of rows seen so far.
-    ///   - body: Receives each item.
+    ///   - visited: Called after each page with the number of rows seen so far.
+    ///   - body: Receives each item; returns `false` to leave it out as too large.
     /// - Returns: What was written and what was left out, by reason.
     /// - Throws: ``KeychainError/Code/interactionNotAllowed`` while the keychain is locked; what
     ///   `body` throws.
     func forEachItemLeavingTheDevice(
         credentials: AuthenticationCredentials,
         visited: (Int) -> Void,
-        _ body: (BackupItem) throws(KeychainError) -> Void
+        _ body: (BackupItem) throws(KeychainError) -> Bool
     ) throws(KeychainError) -> BackupSummary {
-        try store.read { db throws(KeychainError) in
-            let tiers = try refreshLookupTiers(in: db)
-            guard keybag.classKey(.whenUnlocked) != nil else {
-                throw KeychainError(.interactionNotAllowed, "unlock the keychain to back it up")
-            }
-            var summary = BackupSummary()
-            var seen = 0
-            for itemClass in Self.backedUpClasses {
-                try ItemTable(itemClass).forEachRow(matching: RowFilter(alternatives: [[]]), in: db) {
-                    row throws(KeychainError) -> Bool in
-                    seen += 1
-                    defer { visited(seen) }
-                    switch try candidate(row, itemClass: itemClass, tiers: tiers, credentials: credentials, in: db) {
+        var summary = BackupSummary()
+        var seen = 0
+        for itemClass in Self.backedUpClasses {
+            var after: Int64 = 0
+            while true {
+                let (page, last) = try store.read { db throws(KeychainError) -> ([BackupCandidate], Int64?) in
+                    let tiers = try refreshLookupTiers(in: db)
+                    guard keybag.classKey(.whenUnlocked) != nil else {
+                        throw KeychainError(.interactionNotAllowed, "unlock the keychain to back it up")
+                    }
+                    let rows = try ItemTable(itemClass).rows(after: after, limit: Self.backupPage, in: db)
+                    let candidates = try rows.map { row throws(KeychainError) in
+                        try candidate(row, itemClass: itemClass, tiers: tiers, credentials: credentials, in: db)
+                    }
+                    return (candidates, rows.last?.rowID)
+                }
+                guard let last else { break }
+                after = last
+                for candidate in page {
+                    switch candidate {
                     case .item(let item):
-                        try body(item)
-                        summary.written += 1
+                        if try body(item) { summary.written += 1 } else { summary.omitted[.tooLarge, default: 0] += 1 }
                     case .omitted(let omission):
                         summary.omitted[omission, default: 0] += 1
                     }
-                    return true
                 }
+                seen += page.count
+                visited(seen)
             }
-            return summary
         }
+        return summary
     }
 
     /// The item a row holds, as a backup keeps it, or why it stays on the device.
@@ -102,6 +115,8 @@ extension Keychain {
         if item.protection.isThisDeviceOnly { return .omitted(.thisDeviceOnly) }
         if item.attributes[QueryKey.tokenID] != nil { return .omitted(.enclaveKey) }
         if item.accessControl.flags & AccessControl.biometryCurrentSet != 0 { return .omitted(.biometrySetBound) }
+        // Another keychain could re-create the access control only by asking for the password.
+        if item.accessControl.flags & AccessControl.applicationPassword != 0 { return .omitted(.needsAuthentication) }
         let opened = Result { () throws(KeychainError) in
             try codec.openSecret(
                 row,

@@ -33,6 +33,12 @@ extension Keychain {
     /// Access control is re-created with this keychain's constraint keys: an item whose access
     /// control this keychain cannot satisfy (no passcode, no enrolled finger) is refused.
     ///
+    /// A backup is trusted no further than a genuine one goes: a record no backup writes (a
+    /// `…ThisDeviceOnly` item, the daemon's own records of apps' grants) is refused, an item here
+    /// that a backup would leave on the device (a Secure Enclave key, a `…ThisDeviceOnly` item, one
+    /// bound to the enrolled fingers) is never replaced, and a modification date in the future
+    /// counts as now.
+    ///
     /// - Parameter items: The items of one part of a backup.
     /// - Returns: What happened to each item, in order.
     /// - Throws: ``KeychainError/Code/interactionNotAllowed`` while the keychain is locked; a
@@ -65,14 +71,23 @@ extension Keychain {
     }
 
     private func restore(
-        _ item: BackupItem,
+        _ record: BackupItem,
         tiers: LookupTiers,
         constraints: [AccessPolicy.Constraint: ConstraintKeyRecord],
         hasPasscode: Bool,
         in db: Database
     ) throws(KeychainError) -> RestoreOutcome {
-        let protection = item.accessControl.protection
-        if protection == .whenPasscodeSetThisDeviceOnly && !hasPasscode { return .refused(.accessControlUnavailable) }
+        let protection = record.accessControl.protection
+        guard !protection.isThisDeviceOnly, record.attributes["agrp"] != .string(ApplicationRegistry.recordsGroup)
+        else { return .refused(.invalidItem) }
+        var item = record
+        let now = clock()
+        if item.modificationDate > now {
+            item.attributes["mdat"] = .date(now)
+            if case .date(let created)? = item.attributes["cdat"], created > now {
+                item.attributes["cdat"] = .date(now)
+            }
+        }
         let schema = ItemSchema.of(item.itemClass)
         let table = ItemTable(item.itemClass)
         if !tiers.areSeparate {

@@ -121,6 +121,17 @@ struct ItemTable {
         }
     }
 
+    /// Up to `limit` rows with a row id above `rowID`, in insertion order: a scan of the whole
+    /// table in pages, each read in a transaction of its own.
+    func rows(after rowID: Int64, limit: Int, in db: Database) throws(KeychainError) -> [ItemRow] {
+        try run("cannot read the keychain") {
+            let statement = try db.cachedStatement(sql: sql.select + " WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            return try Row.fetchAll(statement, arguments: [rowID, limit]).compactMap {
+                ItemRow(row: $0, schema: schema)
+            }
+        }
+    }
+
     // MARK: Deleting rows
 
     /// Deletes the rows `rowIDs`.

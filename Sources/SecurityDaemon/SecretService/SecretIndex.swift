@@ -87,7 +87,7 @@ enum DaemonWrites {
     /// Notes `request` if it may have changed items.
     static func noteIfItChanges(_ request: EngineRequest) {
         switch request {
-        case .add, .update, .delete: counter.withLock { $0 &+= 1 }
+        case .add, .update, .delete, .restore: counter.withLock { $0 &+= 1 }
         default: break
         }
     }

@@ -52,7 +52,7 @@ struct BackupKeychain: ParsableCommand {
         if verify {
             let opening = try BackupCommands.opening(privateKeyPath: privateKey)
             let summary = try BackupCommands.perform("backup --verify") {
-                try device.readBackup(from: url, opening: opening, checkOnly: true, progress: nil)
+                try device.readBackup(from: url, opening: opening, passcode: nil, checkOnly: true, progress: nil)
             }
             let invalid = summary.refused[.invalidItem] ?? 0
             print(
@@ -73,7 +73,7 @@ struct BackupKeychain: ParsableCommand {
             }
             sealing = .password(password)
         }
-        let passcode = try BackupCommands.passcodeOnce(device)
+        let passcode = try BackupCommands.passcodeOnce(device, command: "backup")
         let summary = try BackupCommands.perform("backup") {
             try device.writeBackup(
                 to: url,
@@ -96,7 +96,7 @@ struct RestoreKeychain: ParsableCommand {
         commandName: "restore",
         abstract: "Restore an encrypted backup into the keychain.",
         discussion: """
-            Every chunk of FILE is checked before anything is written: a file altered, cut short \
+            When a passcode is set it is asked once. Every chunk of FILE is checked before anything is written: a file altered, cut short \
             or sealed under another password is refused and the keychain stays as it was. An item \
             that exists keeps the newer of the two versions; nothing else is overwritten. Items are \
             written in batches, so an interrupted restore is finished by running it again.
@@ -112,11 +112,12 @@ struct RestoreKeychain: ParsableCommand {
         let url = URL(fileURLWithPath: file)
         let device = try Session.open(home: keychain)
         let opening = try BackupCommands.opening(privateKeyPath: privateKey)
-        if !device.isUnlocked, try device.hasPasscode() { try Session.unlock(device) }
+        let passcode = try BackupCommands.passcodeOnce(device, command: "restore")
         let summary = try BackupCommands.perform("restore") {
             try device.readBackup(
                 from: url,
                 opening: opening,
+                passcode: passcode,
                 checkOnly: false,
                 progress: BackupCommands.progress("restore")
             )
@@ -165,19 +166,20 @@ enum BackupCommands {
         return key.x963Representation
     }
 
-    /// The passcode, asked once when one is set: it unlocks the keychain and lets the backup copy
-    /// the items whose access control needs it.
-    static func passcodeOnce(_ device: Device) throws -> String? {
+    /// The passcode, asked once when one is set: it unlocks the keychain, lets a backup copy the
+    /// items whose access control needs it, and shows `securityd` that the user is at the keyboard
+    /// (a backup or restore reaches every app's items).
+    static func passcodeOnce(_ device: Device, command: String) throws -> String? {
         guard try device.hasPasscode() else { return nil }
         let entered = try Terminal.refusingLongLines({ () throws(Terminal.LineTooLong) in
             try Terminal.readSecret(prompt: "keychain passcode: ")
         })
         guard let passcode = entered, !passcode.isEmpty else {
-            Terminal.printError("security: backup: the keychain has a passcode and none was given")
+            Terminal.printError("security: \(command): the keychain has a passcode and none was given")
             throw ExitCode(1)
         }
         if !device.isUnlocked {
-            try perform("backup") { try device.unlockThisProcess(passcode: passcode) }
+            try perform(command) { try device.unlockThisProcess(passcode: passcode) }
         }
         return passcode
     }
@@ -230,6 +232,7 @@ enum BackupCommands {
         case .needsAuthentication:
             "need an authentication the backup did not have (biometry alone, an application password)"
         case .undecryptable: "cannot be decrypted (damaged)"
+        case .tooLarge: "larger than a backup record holds"
         }
     }
 
