@@ -121,6 +121,12 @@ extension Keychain {
             }
             switch opened {
             case .success(let current):
+                // What a backup leaves on the device is never replaced from one.
+                if current.protection.isThisDeviceOnly || current.attributes[QueryKey.tokenID] != nil
+                    || current.accessControl.flags & AccessControl.biometryCurrentSet != 0
+                {
+                    return .kept
+                }
                 let currentDate: Date
                 if case .date(let date)? = current.attributes["mdat"] {
                     currentDate = date
