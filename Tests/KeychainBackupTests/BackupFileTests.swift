@@ -164,4 +164,38 @@ import Testing
             try writer.append(Data(count: BackupWriter.maximumRecordSize + 1))
         }
     }
+
+    /// A restore reads a file twice; the second reading accepts only what the first one checked.
+    @Test func aSecondReadingAcceptsOnlyTheFirstReadingsFile() throws {
+        let records = Self.records(60)
+        let file = try Self.write(records)
+        let other = try Self.write(records)  // the same records and password, another salt
+        var first = try BackupReader(password: "backup password", read: Self.source(file))
+        while try first.next() != nil {}
+        #expect(first.chunkTags.count > 10)
+
+        var again = try first.restarted(read: Self.source(file))
+        var read: [Data] = []
+        while let record = try again.next() { read.append(record) }
+        #expect(read == records)
+        #expect(throws: BackupError.damaged) {
+            var swapped = try first.restarted(read: Self.source(other))
+            while try swapped.next() != nil {}
+        }
+        // Cut after the first reading: refused at the cut, not read as an end.
+        #expect(throws: BackupError.damaged) {
+            var cut = try first.restarted(read: Self.source(file.prefix(file.count - 2_000)))
+            while try cut.next() != nil {}
+        }
+    }
+
+    @Test func aReaderRefusesKeyDerivationBeyondItsMemory() throws {
+        let file = try Self.write([Data([1])])  // scrypt with N = 2^10, r = 1: 128 KiB
+        #expect(throws: BackupError.unsupportedParameters) {
+            _ = try BackupReader(password: "backup password", maximumMemory: 64 << 10, read: Self.source(file))
+        }
+        #expect(throws: Never.self) {
+            _ = try BackupReader(password: "backup password", maximumMemory: 128 << 10, read: Self.source(file))
+        }
+    }
 }
