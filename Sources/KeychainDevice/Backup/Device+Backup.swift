@@ -97,8 +97,8 @@ extension Device {
 
     /// Checks every chunk of the backup at `url` without restoring it.
     ///
-    /// - Returns: The items the file holds, counted as ``RestoreSummary/added`` (with
-    ///   ``RestoreRefusal/invalidItem`` for records that are not items).
+    /// - Returns: The items the file holds, counted as `added` (with
+    ///   `invalidItem` refusals for records that are not items).
     public func checkBackup(at url: URL, password: String) async throws -> RestoreSummary {
         try await Self.offTheCooperativePool { [self] () throws -> RestoreSummary in
             try readBackup(from: url, opening: .password(password), passcode: nil, checkOnly: true, progress: nil)
