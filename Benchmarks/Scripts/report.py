@@ -15,6 +15,7 @@ DAEMON_REFERENCE = "swift-keychain in-process (same run)"
 SOCKET_FLOOR = "floor: Unix socket, 2 processes"
 CRYPTO = "floor: swift-crypto"
 DATA_PROTECTION = "swift-keychain (data protection)"
+BACKUP = "swift-keychain (backup)"
 TRUNCATION = "floor: SQLite log truncation"
 CLI = "swift-keychain security CLI (proc/op)"
 KEY_SOFTWARE = "SecKey (software key)"
@@ -271,6 +272,29 @@ def main():
             w(f"| without truncation | {plain['value']:,.0f} | 1.00× |")
             w(f"| log truncated every second | {truncated['value']:,.0f} | {truncated['value'] / plain['value']:.2f}× |")
         w("")
+
+    # Backup
+    backups = {r["phase"]: r for r in ours if r["peer"] == BACKUP}
+    fill = backups.get("store (fill, one SecItemAdd each)")
+    backup = backups.get("backup")
+    restore = backups.get("restore (into an empty keychain)")
+    if fill and backup and restore:
+        w("## Backup and restore\n")
+        w("A keychain stored one `SecItemAdd` at a time, backed up to an encrypted file (scrypt at the "
+          "format's default cost, then AES-GCM chunks) and restored into an empty keychain (every chunk "
+          "checked first, then batches of 512), in the same process. Targets (issue 37): each ≤ 3× "
+          "storing the items, the file ≤ 1.3× the database.\n")
+        w("| items | operation | seconds | ÷ storing the items | target |")
+        w("|---:|---|---:|---:|---|")
+        w(f"| {fill['n']:,} | store, one `SecItemAdd` each | {fill['wall_s']:.2f} | 1.00× | |")
+        w(f"| {fill['n']:,} | backup | {backup['wall_s']:.2f} | {backup['value']:.2f}× | {verdict(backup['value'] <= 3)} |")
+        w(f"| {fill['n']:,} | restore | {restore['wall_s']:.2f} | {restore['value']:.2f}× | {verdict(restore['value'] <= 3)} |")
+        w("")
+        w(f"The file: {backup['file_bytes']:,} bytes for a database of {backup['database_bytes']:,} bytes "
+          f"({backup['file_ratio']:.2f}×; target ≤ 1.3×: {verdict(backup['file_ratio'] <= 1.3)}). "
+          f"Resident memory of the process: {backup.get('rss_before_mib', 0):.0f} MiB before the backup, "
+          f"{backup.get('peak_rss_mib', 0):.0f} MiB at its peak; {restore.get('rss_before_mib', 0):.0f} MiB "
+          f"before the restore, {restore.get('peak_rss_mib', 0):.0f} MiB at its peak.\n")
 
     # CLI
     embedded_cli = [r for r in cli if "securityd" not in r["peer"]]

@@ -19,7 +19,7 @@ struct KeychainBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-bench",
         abstract: "Measures swift-keychain through its public API against SQLite and swift-crypto floors.",
-        subcommands: [RunCommand.self, ProbeCommand.self, ClientCommand.self, EchoCommand.self],
+        subcommands: [RunCommand.self, ProbeCommand.self, ClientCommand.self, EchoCommand.self, BackupCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
@@ -55,6 +55,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Operations per key phase: signing, verifying, ECIES (0: skip).")
     var keyOperations = 2_000
+
+    @Option(help: "Items backed up and restored, beside storing them (0: skip).")
+    var backupItems = 100_000
 
     @Option(help: "Items in the run through securityd beside the in-process engine (0: skip).")
     var daemonItems = 1_000
@@ -150,6 +153,10 @@ struct RunCommand: ParsableCommand {
                 log: log
             ).run()
         }
+        if backupItems > 0 {
+            log.echo("backup and restore (\(backupItems) items)")
+            try BackupRun(size: backupItems, directory: directory, seed: workload.seed, log: log).run()
+        }
         let rekeyed = rekeySizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         log.echo(
             "data protection: passcode over \(rekeyed.map(String.init).joined(separator: ", ")) items, log truncation"
@@ -180,5 +187,22 @@ struct ProbeCommand: ParsableCommand {
         )
         let result = try probe.measure()
         FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+    }
+}
+
+/// Backup and restore alone: `keychain-bench backup --items 100000 --out r.jsonl`.
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "backup", abstract: "Times backup and restore alone.")
+
+    @Option(help: "Items stored, backed up and restored.") var items = 100_000
+    @Option(help: "Where results are appended, one JSON object per line.") var out: String
+    @Option(help: "A directory for the keychains (removed afterwards).") var workdir = "/var/tmp/keychain-bench"
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: workdir, isDirectory: true).appendingPathComponent("backup-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try ResultLog(url: URL(fileURLWithPath: out))
+        try BackupRun(size: items, directory: directory, seed: Workload().seed, log: log).run()
     }
 }
