@@ -29,7 +29,8 @@ import Testing
             for index in 0..<Self.count {
                 let query: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc-\(index % 7)",
-                    kSecAttrAccount as String: "account-\(index)", kSecValueData as String: Data("secret-\(index)".utf8),
+                    kSecAttrAccount as String: "account-\(index)",
+                    kSecValueData as String: Data("secret-\(index)".utf8),
                 ]
                 #expect(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)
             }
@@ -49,7 +50,10 @@ import Testing
         }
         let log = folder.appendingPathComponent("restore.log")
         let killed = try Self.restoreKilledMidway(file.path, home: interrupted.home, log: log)
-        #expect(killed, "the restore ended before it could be killed: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(
+            killed,
+            "the restore ended before it could be killed: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")"
+        )
 
         let finished = try interrupted.run(["restore", file.path], input: "\(Self.password)\n")
         #expect(finished.status == 0, "\(finished.stderr)")

@@ -37,7 +37,10 @@ struct BackupRun {
         for url in [source, target, file] { try? FileManager.default.removeItem(at: url) }
         defer { for url in [source, target, file] { try? FileManager.default.removeItem(at: url) } }
 
-        let device = try Device(home: KeychainHome(url: source), configuration: DeviceConfiguration(passcodePrompt: .none))
+        let device = try Device(
+            home: KeychainHome(url: source),
+            configuration: DeviceConfiguration(passcodePrompt: .none)
+        )
         let operations = ItemOperations(workload: Workload(prefix: "kc-bench-backup", seed: seed))
         let fill = Device.withCurrent(device) { Sample.measure(size) { operations.store($0) } }
         log.record(Self.subject, "store (fill, one SecItemAdd each)", size: size, fill)
@@ -64,7 +67,10 @@ struct BackupRun {
             ]
         )
 
-        let restoring = try Device(home: KeychainHome(url: target), configuration: DeviceConfiguration(passcodePrompt: .none))
+        let restoring = try Device(
+            home: KeychainHome(url: target),
+            configuration: DeviceConfiguration(passcodePrompt: .none)
+        )
         let restoreResidentBefore = ProcessMemory.resident ?? 0
         ProcessMemory.resetPeak()
         let restoreStarted = DispatchTime.now().uptimeNanoseconds
