@@ -24,10 +24,11 @@ package struct BackupReader {
     /// The header read.
     package let header: BackupHeader
 
-    /// Each chunk's authentication tag, in order, as far as the file was read.
+    /// Each chunk's SHA-256, in order, as far as the file was read.
     ///
-    /// A reader ``restarted(read:)`` on the same file accepts only chunks with these tags: the file
-    /// read a second time is the file that was checked the first time.
+    /// A reader ``restarted(read:)`` on the same file accepts only these chunks, and all of them:
+    /// the file read a second time is the file that was checked the first time, even for whoever
+    /// holds its key (for whom a GCM tag alone would not bind the ciphertext).
     package private(set) var chunkTags: [Data] = []
 
     private let fileKey: SymmetricKey
@@ -144,7 +145,7 @@ package struct BackupReader {
         let bytes = try read(full)
         guard bytes.count >= 16 else { throw BackupError.damaged }  // the last chunk is missing
         let isLast = bytes.count < full
-        let tag = Data(bytes.suffix(16))
+        let tag = Data(SHA256.hash(data: bytes))
         if let expectedTags {
             // A second reading: only the chunks of the first, in their order.
             guard Int(index) < expectedTags.count, expectedTags[Int(index)] == tag else { throw BackupError.damaged }
@@ -164,6 +165,7 @@ package struct BackupReader {
         if isLast {
             reachedEnd = true
             guard try read(1).isEmpty else { throw BackupError.damaged }  // bytes after the end
+            if let expectedTags, expectedTags.count != chunkTags.count { throw BackupError.damaged }
         }
     }
 }

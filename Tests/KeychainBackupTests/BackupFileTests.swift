@@ -165,8 +165,9 @@ import Testing
         }
     }
 
-    /// A restore reads a file twice; the second reading accepts only what the first one checked.
-    @Test func aSecondReadingAcceptsOnlyTheFirstReadingsFile() throws {
+    /// A restore reads a file twice: the second reading gives the same records, refuses another
+    /// file under the same password, and a file cut since the first.
+    @Test func aSecondReadingReadsTheSameFileOnly() throws {
         let records = Self.records(60)
         let file = try Self.write(records)
         let other = try Self.write(records)  // the same records and password, another salt

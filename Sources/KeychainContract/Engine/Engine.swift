@@ -99,14 +99,14 @@ package protocol Engine: AnyObject, Sendable {
     ///
     /// The keychain must be unlocked. Items with access control are copied when `context` has
     /// earned what opens them (the passcode, for `userPresence` and `devicePasscode`); the others,
-    /// the `…ThisDeviceOnly` items and Secure Enclave keys are counted as left out. With
-    /// `requiringPasscode` (the daemon, which guards apps' items from each other), a keychain with
-    /// a passcode is backed up only when `context` has earned it; an engine reached through the
-    /// wire leaves that to the responder on the far side.
+    /// the `…ThisDeviceOnly` items and Secure Enclave keys are counted as left out. Where apps'
+    /// items are guarded from each other (the daemon), a keychain with a passcode is backed up only
+    /// once the daemon has asked for the passcode itself, in its own words; `prompt` (when not
+    /// `nil`) answers that question on the client's side.
     func backup(
         _ sealing: BackupSealing,
         context: ContextReference?,
-        requiringPasscode: Bool,
+        prompt: PasscodePrompt?,
         to sink: @escaping BackupSink,
         progress: RekeyProgress?
     ) throws(KeychainError) -> BackupSummary
@@ -114,12 +114,12 @@ package protocol Engine: AnyObject, Sendable {
     /// then items are added, or replace an existing item with an older modification date.
     ///
     /// With `checkOnly`, the file is checked and its items counted (as added) without writing.
-    /// With `requiringPasscode`, a keychain with a passcode is restored into only when `context`
-    /// has earned it (as for ``backup(_:context:requiringPasscode:to:progress:)``).
+    /// Where apps' items are guarded, a restore into a keychain with a passcode is confirmed with
+    /// the passcode first, as a backup is (see ``backup(_:context:prompt:to:progress:)``).
     func restore(
         _ opening: BackupOpening,
         context: ContextReference?,
-        requiringPasscode: Bool,
+        prompt: PasscodePrompt?,
         from source: @escaping BackupSource,
         checkOnly: Bool,
         progress: RekeyProgress?

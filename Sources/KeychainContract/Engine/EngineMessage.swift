@@ -55,10 +55,16 @@ package enum EngineRequest: Sendable, Codable {
     case answer(PasscodePrompt.Reply)
 
     /// Writes a backup; its bytes come back as ``EngineResponse/backupBytes(_:)`` interim replies.
-    case backup(BackupSealing, context: ContextReference?, reportsProgress: Bool)
+    case backup(BackupSealing, context: ContextReference?, target: PromptTarget, reportsProgress: Bool)
     /// Restores (or with `checkOnly` checks) a backup that the engine reads from the client, asking
     /// for each range with ``EngineResponse/readBackup(offset:count:)``.
-    case restore(BackupOpening, context: ContextReference?, checkOnly: Bool, reportsProgress: Bool)
+    case restore(
+        BackupOpening,
+        context: ContextReference?,
+        target: PromptTarget,
+        checkOnly: Bool,
+        reportsProgress: Bool
+    )
     /// The client's answer to ``EngineResponse/readBackup(offset:count:)``; never a request of its own.
     case backupBytes(Data)
 

@@ -69,12 +69,13 @@ extension EngineRequest {
                 interactionAllowed: interactionAllowed,
                 target: target
             )
-        case .backup(let sealing, let context, let reportsProgress):
-            return .backup(sealing, context: context.map(transform), reportsProgress: reportsProgress)
-        case .restore(let opening, let context, let checkOnly, let reportsProgress):
+        case .backup(let sealing, let context, let target, let reportsProgress):
+            return .backup(sealing, context: context.map(transform), target: target, reportsProgress: reportsProgress)
+        case .restore(let opening, let context, let target, let checkOnly, let reportsProgress):
             return .restore(
                 opening,
                 context: context.map(transform),
+                target: target,
                 checkOnly: checkOnly,
                 reportsProgress: reportsProgress
             )

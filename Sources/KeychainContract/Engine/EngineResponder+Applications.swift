@@ -121,6 +121,38 @@ extension EngineResponder {
         }
     }
 
+    /// A new context that earned the passcode, asked for in the daemon's words, where apps' items
+    /// are guarded and a passcode is set; `nil` otherwise (the caller then uses its own context).
+    ///
+    /// The client's own context is not enough: it may have earned the passcode for a reason the
+    /// requesting program made up, long ago.
+    func passcodeConfirmedContext(
+        target: PromptTarget,
+        conversation: EngineConversation,
+        reason: String
+    ) throws(KeychainError) -> ContextReference? {
+        guard applications != nil, try engine.lockState().hasPasscode else { return nil }
+        let context = try engine.makeContext()
+        do throws(AuthenticationFailure) {
+            try engine.evaluate(
+                AccessControl(protection: .whenUnlocked, flags: AccessControl.devicePasscode),
+                operation: .useItem,
+                missing: nil,
+                for: context,
+                reason: "let \(conversation.program ?? "a program") \(reason)",
+                interactionAllowed: target.kind != .none,
+                prompt: prompt(for: target, conversation: conversation)
+            )
+        } catch {
+            engine.releaseContext(context)
+            throw KeychainError(
+                .missingEntitlement,
+                "backing up or restoring the keychain through securityd needs its passcode: \(error.message)"
+            )
+        }
+        return context
+    }
+
     /// Throws "authentication needed" for the presence check, unless no passcode is set (then
     /// nothing could be checked, and the keychain protects nothing from the user's programs).
     private func requirePresence() throws(KeychainError) {

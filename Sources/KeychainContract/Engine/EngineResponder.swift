@@ -171,24 +171,41 @@ package struct EngineResponder: Sendable {
                 }
             case .answer:
                 throw KeychainError(.invalidParameter, "an answer arrived with no question asked")
-            case .backup(let sealing, let context, let reportsProgress):
+            case .backup(let sealing, let context, let target, let reportsProgress):
                 // Backup and restore reach every app's items, and a restore could plant grants:
-                // where apps are guarded, they need the passcode, as granting an app groups does.
+                // where apps are guarded, the daemon asks for the passcode in its own words first,
+                // as it does before granting an app groups.
+                let confirmed = try passcodeConfirmedContext(
+                    target: target,
+                    conversation: conversation,
+                    reason: "back up every item of the keychain"
+                )
+                defer { if let confirmed { engine.releaseContext(confirmed) } }
                 return .backupSummary(
                     try engine.backup(
                         sealing,
-                        context: context,
-                        requiringPasscode: applications != nil,
+                        context: confirmed ?? context,
+                        prompt: nil,
                         to: Self.backupSink(conversation),
                         progress: reportsProgress ? Self.progress(to: conversation) : nil
                     )
                 )
-            case .restore(let opening, let context, let checkOnly, let reportsProgress):
+            case .restore(let opening, let context, let target, let checkOnly, let reportsProgress):
+                // Checking a file reads and writes nothing of the keychain.
+                let confirmed =
+                    checkOnly
+                    ? nil
+                    : try passcodeConfirmedContext(
+                        target: target,
+                        conversation: conversation,
+                        reason: "restore a backup into the keychain, over its older items"
+                    )
+                defer { if let confirmed { engine.releaseContext(confirmed) } }
                 return .restoreSummary(
                     try engine.restore(
                         opening,
-                        context: context,
-                        requiringPasscode: applications != nil,
+                        context: confirmed ?? context,
+                        prompt: nil,
                         from: Self.backupSource(conversation),
                         checkOnly: checkOnly,
                         progress: reportsProgress ? Self.progress(to: conversation) : nil

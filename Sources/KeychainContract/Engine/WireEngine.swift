@@ -209,12 +209,14 @@ package final class WireEngine: Engine {
     package func backup(
         _ sealing: BackupSealing,
         context: ContextReference?,
-        requiringPasscode: Bool,
+        prompt: PasscodePrompt?,
         to sink: @escaping BackupSink,
         progress: RekeyProgress?
     ) throws(KeychainError) -> BackupSummary {
+        let target = PromptTarget.current(for: prompt ?? self.prompt)
         let response = try send(
-            .backup(sealing, context: context, reportsProgress: progress != nil),
+            .backup(sealing, context: context, target: target, reportsProgress: progress != nil),
+            prompt: prompt,
             interim: { interim in
                 if case .progress(let completed, let total) = interim { progress?(completed, total) }
             },
@@ -231,13 +233,15 @@ package final class WireEngine: Engine {
     package func restore(
         _ opening: BackupOpening,
         context: ContextReference?,
-        requiringPasscode: Bool,
+        prompt: PasscodePrompt?,
         from source: @escaping BackupSource,
         checkOnly: Bool,
         progress: RekeyProgress?
     ) throws(KeychainError) -> RestoreSummary {
+        let target = PromptTarget.current(for: prompt ?? self.prompt)
         let response = try send(
-            .restore(opening, context: context, checkOnly: checkOnly, reportsProgress: progress != nil),
+            .restore(opening, context: context, target: target, checkOnly: checkOnly, reportsProgress: progress != nil),
+            prompt: prompt,
             interim: { interim in
                 if case .progress(let completed, let total) = interim { progress?(completed, total) }
             },

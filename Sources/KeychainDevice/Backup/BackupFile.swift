@@ -30,7 +30,6 @@ final class BackupFile: Sendable {
     private let descriptor: Int32
     private let destination: URL?
     private let temporaryPath: String?
-    private let failure = LockedState<String?>(nil)
     /// Whether the descriptor was closed: closing twice could close a descriptor reused meanwhile.
     private let isClosed = LockedState(false)
 
@@ -75,9 +74,7 @@ final class BackupFile: Sendable {
     /// Appends bytes the engine sent.
     @Sendable func append(_ bytes: Data) throws(KeychainError) {
         guard DescriptorWrite.all([UInt8](bytes), to: descriptor) else {
-            let reason = String(cString: strerror(errno))
-            failure.withLock { $0 = reason }
-            throw KeychainError(.io, "cannot write the backup: \(reason)")
+            throw KeychainError(.io, "cannot write the backup: \(String(cString: strerror(errno)))")
         }
     }
 

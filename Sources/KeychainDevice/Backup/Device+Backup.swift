@@ -129,7 +129,7 @@ extension Device {
                 return try engine.backup(
                     sealing,
                     context: context,
-                    requiringPasscode: false,
+                    prompt: Self.answering(passcode),
                     to: file.append,
                     progress: progress
                 )
@@ -159,7 +159,7 @@ extension Device {
                 try engine.restore(
                     opening,
                     context: context,
-                    requiringPasscode: false,
+                    prompt: Self.answering(passcode),
                     from: file.read,
                     checkOnly: checkOnly,
                     progress: progress
@@ -193,6 +193,12 @@ extension Device {
         try await Self.offTheCooperativePool { [self] () throws -> RestoreSummary in
             try readBackup(from: url, opening: opening, passcode: passcode, checkOnly: false, progress: progress)
         }
+    }
+
+    /// A prompt that answers `securityd`'s question for the passcode with `passcode`; `nil` (this
+    /// device's own prompt asks) without one.
+    private static func answering(_ passcode: String?) -> PasscodePrompt? {
+        passcode.map { passcode in PasscodePrompt { _, _ in .entered(passcode) } }
     }
 
     /// A context that has earned the passcode, for the items whose access control needs it.

@@ -29,12 +29,11 @@ extension EmbeddedEngine {
     package func backup(
         _ sealing: BackupSealing,
         context: ContextReference?,
-        requiringPasscode: Bool,
+        prompt: PasscodePrompt?,
         to sink: @escaping BackupSink,
         progress: RekeyProgress?
     ) throws(KeychainError) -> BackupSummary {
         let credentials = gate.credentials(of: context)
-        if requiringPasscode { try requireEarnedPasscode(credentials) }
         let total = progress == nil ? 0 : try keychain.rowCount()
         let forward: (Data) throws -> Void = { bytes in try sink(bytes) }
         return try Self.translating { () throws in
@@ -71,14 +70,12 @@ extension EmbeddedEngine {
     package func restore(
         _ opening: BackupOpening,
         context: ContextReference?,
-        requiringPasscode: Bool,
+        prompt: PasscodePrompt?,
         from source: @escaping BackupSource,
         checkOnly: Bool,
         progress: RekeyProgress?
     ) throws(KeychainError) -> RestoreSummary {
-        // Checking a file reads nothing of the keychain.
-        if requiringPasscode && !checkOnly { try requireEarnedPasscode(gate.credentials(of: context)) }
-        return try Self.translating { () throws in
+        try Self.translating { () throws in
             // Every chunk is read and checked first: an altered, cut or foreign file is refused
             // before anything is written.
             var checked = RestoreSummary()
@@ -131,20 +128,6 @@ extension EmbeddedEngine {
     }
 
     // MARK: Private
-
-    /// Refuses a backup or restore whose context has not earned the passcode, when one is set.
-    private func requireEarnedPasscode(_ credentials: AuthenticationCredentials) throws(KeychainError) {
-        guard try keychain.keybagService.hasPasscode() else { return }
-        let passcodeKey = try keychain.store.read { db throws(KeychainError) in
-            try keychain.keybagService.constraints(in: db)[.passcode]?.identifier
-        }
-        guard let passcodeKey, credentials.constraintKeys[passcodeKey] != nil else {
-            throw KeychainError(
-                .interactionNotAllowed,
-                "backing up or restoring the keychain through securityd needs its passcode"
-            )
-        }
-    }
 
     /// scrypt's cost for a new backup: the format's default, or the least the format accepts when
     /// the keychain itself runs with the tests' cheap passcode cost.

@@ -38,6 +38,8 @@ extension Keychain {
     /// Rows read per transaction: the sink may wait for a slow client, and no read transaction
     /// may stay open meanwhile (it would keep the log from being truncated, old pages with it).
     static let backupPage = 256
+    /// Ciphertext bytes read per page, at most: items may be megabytes each.
+    static let backupPageBytes = 16 << 20
 
     /// Calls `body` with every item that may leave the device, and counts the ones left out.
     ///
@@ -71,11 +73,17 @@ extension Keychain {
                     guard keybag.classKey(.whenUnlocked) != nil else {
                         throw KeychainError(.interactionNotAllowed, "unlock the keychain to back it up")
                     }
-                    let rows = try ItemTable(itemClass).rows(after: after, limit: Self.backupPage, in: db)
-                    let candidates = try rows.map { row throws(KeychainError) in
+                    let read = try ItemTable(itemClass).page(
+                        after: after,
+                        limit: Self.backupPage,
+                        maximumBytes: Self.backupPageBytes,
+                        in: db
+                    )
+                    var candidates = try read.rows.map { row throws(KeychainError) in
                         try candidate(row, itemClass: itemClass, tiers: tiers, credentials: credentials, in: db)
                     }
-                    return (candidates, rows.last?.rowID)
+                    candidates += Array(repeating: .omitted(.undecryptable), count: read.unreadable)
+                    return (candidates, read.last)
                 }
                 guard let last else { break }
                 after = last

@@ -78,15 +78,14 @@ extension Keychain {
         in db: Database
     ) throws(KeychainError) -> RestoreOutcome {
         let protection = record.accessControl.protection
-        guard !protection.isThisDeviceOnly, record.attributes["agrp"] != .string(ApplicationRegistry.recordsGroup)
+        guard !Self.staysOnTheDevice(record.accessControl, attributes: record.attributes),
+            case .string(let group)? = record.attributes["agrp"],
+            group != ApplicationRegistry.recordsGroup, !AccessGroups.readOnly.contains(group)
         else { return .refused(.invalidItem) }
         var item = record
         let now = clock()
-        if item.modificationDate > now {
-            item.attributes["mdat"] = .date(now)
-            if case .date(let created)? = item.attributes["cdat"], created > now {
-                item.attributes["cdat"] = .date(now)
-            }
+        for date in ["cdat", "mdat"] {
+            if case .date(let value)? = item.attributes[date], value > now { item.attributes[date] = .date(now) }
         }
         let schema = ItemSchema.of(item.itemClass)
         let table = ItemTable(item.itemClass)
@@ -122,11 +121,7 @@ extension Keychain {
             switch opened {
             case .success(let current):
                 // What a backup leaves on the device is never replaced from one.
-                if current.protection.isThisDeviceOnly || current.attributes[QueryKey.tokenID] != nil
-                    || current.accessControl.flags & AccessControl.biometryCurrentSet != 0
-                {
-                    return .kept
-                }
+                if Self.staysOnTheDevice(current.accessControl, attributes: current.attributes) { return .kept }
                 let currentDate: Date
                 if case .date(let date)? = current.attributes["mdat"] {
                     currentDate = date
@@ -135,7 +130,10 @@ extension Keychain {
                 }
                 if currentDate >= item.modificationDate { return .kept }
             case .failure(let error) where error.code == .decode || error.code == .itemInvalidated:
-                break  // an item that cannot be read again "was never here": the file's takes its place
+                // An item that cannot be read again "was never here": the file's takes its place,
+                // unless its class (readable without its metadata) says it stays on the device.
+                let existingClass = try? codec.protection(of: existing, table: item.itemClass.tableName, tiers: tiers)
+                if existingClass?.isThisDeviceOnly == true { return .kept }
             case .failure(let error):
                 throw error
             }
@@ -152,6 +150,13 @@ extension Keychain {
         }
         try row.insert(into: db, schema: schema)
         return .added
+    }
+
+    /// Whether a backup leaves an item with this access control and these attributes on the
+    /// device: no backup holds one, and none replaces one.
+    static func staysOnTheDevice(_ accessControl: AccessControl, attributes: [String: AttributeValue]) -> Bool {
+        accessControl.protection.isThisDeviceOnly || attributes[QueryKey.tokenID] != nil
+            || accessControl.flags & (AccessControl.biometryCurrentSet | AccessControl.applicationPassword) != 0
     }
 
     /// The row of `item`, sealed to this keychain's keys; `nil` when its access control cannot be

@@ -121,14 +121,36 @@ struct ItemTable {
         }
     }
 
-    /// Up to `limit` rows with a row id above `rowID`, in insertion order: a scan of the whole
-    /// table in pages, each read in a transaction of its own.
-    func rows(after rowID: Int64, limit: Int, in db: Database) throws(KeychainError) -> [ItemRow] {
+    /// A page of the table after row id `rowID`, in insertion order: up to `limit` rows, fewer
+    /// once they hold `maximumBytes` of ciphertext (one at least), for a scan of the whole table in
+    /// pages each read in a transaction of its own.
+    ///
+    /// - Returns: The rows that read, how many did not (a column missing or of the wrong type),
+    ///   and the last row id of the page, read or not (`nil` past the end).
+    func page(
+        after rowID: Int64,
+        limit: Int,
+        maximumBytes: Int,
+        in db: Database
+    ) throws(KeychainError) -> (rows: [ItemRow], unreadable: Int, last: Int64?) {
         try run("cannot read the keychain") {
             let statement = try db.cachedStatement(sql: sql.select + " WHERE rowid > ? ORDER BY rowid LIMIT ?")
-            return try Row.fetchAll(statement, arguments: [rowID, limit]).compactMap {
-                ItemRow(row: $0, schema: schema)
+            let cursor = try Row.fetchCursor(statement, arguments: [rowID, limit])
+            var rows: [ItemRow] = []
+            var unreadable = 0
+            var last: Int64?
+            var bytes = 0
+            while let raw = try cursor.next() {
+                last = raw[0] as Int64?
+                if let row = ItemRow(row: raw, schema: schema) {
+                    bytes += row.metadata.count + row.secret.count + row.secretKeyEnvelope.count
+                    rows.append(row)
+                } else {
+                    unreadable += 1
+                }
+                if bytes >= maximumBytes { break }
             }
+            return (rows, unreadable, last)
         }
     }
 

@@ -21,16 +21,22 @@ import Testing
 /// A backup sealed under a password its maker knows is hostile input: what a restore of such a
 /// file may change, and what it may not.
 @Suite struct HostileBackupTests {
+    /// A keychain that sees every group, the daemon's records of apps' grants included.
     private static func keychain(_ body: (Keychain) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-hostile-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try body(try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing))
+        let groups = AccessGroups(["default", ApplicationRegistry.recordsGroup])
+        try body(try Keychain(directory: directory, accessGroups: groups, passcodeKDF: .testing))
     }
 
     /// The stored item of `account`, as a record that would replace it.
-    private static func record(replacing account: String, in keychain: Keychain) throws -> BackupItem {
+    private static func record(
+        replacing account: String,
+        in keychain: Keychain,
+        credentials: AuthenticationCredentials = AuthenticationCredentials()
+    ) throws -> BackupItem {
         let query = try QueryParser.parse(["class": "genp", "acct": account, "r_Attributes": true], for: .copyMatching)
-        let found = try #require(try keychain.search(query).first)
+        let found = try #require(try keychain.search(query, credentials: credentials).first)
         return BackupItem(
             itemClass: .genericPassword,
             identifier: Data((0..<16).map { _ in UInt8.random(in: 0...255) }),
@@ -86,19 +92,79 @@ import Testing
             let base = BackupItem(
                 itemClass: .genericPassword,
                 identifier: Data(repeating: 7, count: 16),
-                accessControl: AccessControl(protection: .afterFirstUnlockThisDeviceOnly, flags: 0),
+                accessControl: AccessControl(protection: .afterFirstUnlock, flags: 0),
                 attributes: [
-                    "acct": .string("grant:com.evil.App"), "agrp": .string("default"),
-                    "cdat": .date(Date()), "mdat": .date(Date()),
+                    "acct": .string("grant:com.evil.App"), "agrp": .string("default"), "cdat": .date(Date()),
+                    "mdat": .date(Date()),
                 ],
                 secret: Data("*".utf8)
             )
+            var deviceOnly = base
+            deviceOnly.accessControl = AccessControl(protection: .afterFirstUnlockThisDeviceOnly, flags: 0)
             var registry = base
-            registry.accessControl = AccessControl(protection: .afterFirstUnlock, flags: 0)
             registry.attributes["agrp"] = .string(ApplicationRegistry.recordsGroup)
-            #expect(try keychain.restore([base, registry]) == [.refused(.invalidItem), .refused(.invalidItem)])
-            let query = try QueryParser.parse(["class": "genp", "acct": "grant:com.evil.App"], for: .copyMatching)
-            #expect(throws: KeychainError.self) { try keychain.search(query) }
+            var token = base
+            token.attributes["agrp"] = .string(AccessGroups.readOnly[0])
+            var fingers = base
+            fingers.accessControl = AccessControl(protection: .whenUnlocked, flags: AccessControl.biometryCurrentSet)
+            let outcomes = try keychain.restore([deviceOnly, registry, token, fingers])
+            #expect(outcomes == Array(repeating: .refused(.invalidItem), count: 4))
+            // The same record, in an ordinary group, is restored: the refusals are the rules, not the record.
+            #expect(try keychain.restore([base]) == [.added])
+            for group in ["default", ApplicationRegistry.recordsGroup] {
+                let query = try QueryParser.parse(
+                    ["class": "genp", "acct": "grant:com.evil.App", "agrp": group, "m_Limit": "m_LimitAll"],
+                    for: .copyMatching
+                )
+                let found = Result { () throws(KeychainError) in try keychain.search(query) }
+                #expect((try? found.get().count) == (group == "default" ? 1 : nil))
+            }
+        }
+    }
+
+    @Test func anApplicationPasswordItemIsNeverReplaced() throws {
+        try Self.keychain { keychain in
+            var add = try QueryParser.parse(
+                ["class": "genp", "acct": "guarded", "v_Data": Data("behind a password".utf8)],
+                for: .add
+            )
+            add.accessControl = AccessControl(protection: .whenUnlocked, flags: AccessControl.applicationPassword)
+            var credentials = AuthenticationCredentials()
+            credentials.applicationPassword = ApplicationPassword(Data("app password".utf8))
+            _ = try keychain.add(add, credentials: credentials)
+            var planted = try Self.record(replacing: "guarded", in: keychain, credentials: credentials)
+            planted.attributes["mdat"] = .date(Date())
+            #expect(try keychain.restore([planted]) == [.kept])
+            let read = try QueryParser.parse(["class": "genp", "acct": "guarded", "r_Data": true], for: .copyMatching)
+            #expect(try keychain.search(read, credentials: credentials).first?.data == Data("behind a password".utf8))
+        }
+    }
+
+    @Test func aFutureCreationDateCountsAsNowToo() throws {
+        try Self.keychain { keychain in
+            let record = BackupItem(
+                itemClass: .genericPassword,
+                identifier: Data(repeating: 9, count: 16),
+                accessControl: AccessControl(protection: .whenUnlocked, flags: 0),
+                attributes: [
+                    "acct": .string("dated"), "agrp": .string("default"),
+                    "cdat": .date(Date(timeIntervalSince1970: 4_000_000_000)),
+                    "mdat": .date(Date(timeIntervalSince1970: 0)),
+                ],
+                secret: Data("x".utf8)
+            )
+            #expect(try keychain.restore([record]) == [.added])
+            let query = try QueryParser.parse(
+                ["class": "genp", "acct": "dated", "r_Attributes": true],
+                for: .copyMatching
+            )
+            let attributes = try #require(try keychain.search(query).first?.attributes)
+            guard case .date(let created)? = attributes["cdat"], case .date(let modified)? = attributes["mdat"] else {
+                Issue.record("no dates")
+                return
+            }
+            #expect(created <= Date())
+            #expect(modified == Date(timeIntervalSince1970: 0))
         }
     }
 
@@ -117,8 +183,13 @@ import Testing
         var notANumber = good
         notANumber.attributes["mdat"] = .date(Date(timeIntervalSince1970: .nan))
         variants.append(notANumber)
-        var token = good
-        token.itemClass = .key
+        var key = good
+        key.itemClass = .key
+        key.attributes = [
+            "labl": .string("k"), "agrp": .string("default"), "cdat": .date(Date()), "mdat": .date(Date()),
+        ]
+        #expect(throws: Never.self) { try BackupItem(decoding: key.encoded()) }  // a key record decodes
+        var token = key
         token.attributes[QueryKey.tokenID] = .string(TokenID.secureEnclave)
         variants.append(token)
         var unknown = good

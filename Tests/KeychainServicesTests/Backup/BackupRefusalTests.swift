@@ -21,7 +21,7 @@ import Testing
 @Suite struct BackupRefusalTests {
     static let password = BackupRestoreTests.password
 
-    /// A backup of a few items, its bytes, and a target keychain with one item of its own.
+    /// A backup of a few items, its bytes, and a target keychain with a passcode and one item of its own.
     private static func prepared(
         _ body: (_ file: URL, _ bytes: Data, _ target: TemporaryKeychain) async throws -> Void
     ) async throws {
@@ -32,7 +32,7 @@ import Testing
                 #expect(KeychainContents.addPassword("item-\(index)", secret: secret) == errSecSuccess)
             }
         }
-        let target = try TemporaryKeychain()
+        let target = try TemporaryKeychain(passcode: "2468")
         target.run { #expect(KeychainContents.addPassword("mine", secret: "untouched") == errSecSuccess) }
         try await BackupRestoreTests.withBackupPath { file in
             _ = try await source.device.backup(to: file, password: password)
@@ -49,7 +49,7 @@ import Testing
     ) async {
         let before = target.run { KeychainContents.lines() }
         await #expect(sourceLocation: sourceLocation) {
-            try await target.device.restore(from: file, password: password)
+            try await target.device.restore(from: file, password: password, passcode: "2468")
         } throws: { ($0 as? KeychainDeviceError)?.code == code }
         #expect(target.run { KeychainContents.lines() } == before, sourceLocation: sourceLocation)
     }
@@ -79,6 +79,7 @@ import Testing
         }
     }
 
+    /// The backup's password is not the keychain's passcode: a wrong one costs no passcode attempt.
     @Test func aWrongPasswordIsRefusedAndCountsNothing() async throws {
         try await Self.prepared { file, _, target in
             await Self.expectRefused(target, file, password: "not the password", code: .wrongPassword)
@@ -94,7 +95,7 @@ import Testing
             try newer.write(to: file)
             await Self.expectRefused(target, file, code: .notAvailable)
             await #expect {
-                try await target.device.restore(from: file, password: Self.password)
+                try await target.device.restore(from: file, password: Self.password, passcode: "2468")
             } throws: { ($0 as? KeychainDeviceError)?.message.contains("newer") == true }
         }
     }
@@ -106,7 +107,7 @@ import Testing
             await Self.expectRefused(target, folder.appendingPathComponent("missing"), code: .io)
             // Writing a backup over a folder fails the same way, leaving the folder.
             await #expect {
-                try await target.device.backup(to: folder, password: Self.password)
+                try await target.device.backup(to: folder, password: Self.password, passcode: "2468")
             } throws: { ($0 as? KeychainDeviceError)?.code == .io }
         }
     }
