@@ -30,8 +30,10 @@ extension Device {
     /// items, Secure Enclave keys and items bound to the enrolled fingers (Apple's rule), with their
     /// attributes, dates, identifiers and access control. The keychain must be unlocked; items
     /// whose access control needs the passcode are copied when `passcode` is given (it is checked
-    /// once, and counts as an attempt) and left out otherwise. The file appears at `url` only
-    /// once it is complete (mode 0600); `progress` reports the items looked at and the total.
+    /// once, and counts as an attempt) and left out otherwise. Through `securityd`, a keychain with
+    /// a passcode is backed up only once the daemon has asked for it in its own words: `passcode`
+    /// answers that question, or this device's prompt does without one. The file appears at `url`
+    /// only once it is complete (mode 0600); `progress` reports the items looked at and the total.
     ///
     /// - Returns: What was written and what was left out, by reason.
     /// - Throws: ``KeychainDeviceError`` (``KeychainDeviceError/Code/locked`` while locked,
@@ -67,8 +69,9 @@ extension Device {
     /// An item that exists here keeps the newer of the two versions; nothing else is overwritten.
     /// Items are written in batches, each whole or not at all, so a restore that was interrupted
     /// is finished by running it again. The keychain must be unlocked; through `securityd`, where
-    /// apps' items are guarded, a keychain with a passcode also needs `passcode` (checked once, it
-    /// counts as an attempt), since a restore may change any app's items.
+    /// apps' items are guarded, the daemon asks for the passcode of a keychain that has one, in its
+    /// own words, since a restore may change any app's items: `passcode` answers it (or this
+    /// device's prompt does without one).
     ///
     /// - Returns: What was added, replaced, kept and refused.
     /// - Throws: ``KeychainDeviceError`` (``KeychainDeviceError/Code/wrongPassword`` when the
