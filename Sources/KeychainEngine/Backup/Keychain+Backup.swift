@@ -102,6 +102,18 @@ extension Keychain {
         return summary
     }
 
+    /// Why a backup leaves an item with this access control and these attributes on the device.
+    ///
+    /// `nil` when it may leave (if its secret can be opened). A restore never replaces such an item either.
+    static func omission(of accessControl: AccessControl, attributes: [String: AttributeValue]) -> BackupOmission? {
+        if accessControl.protection.isThisDeviceOnly { return .thisDeviceOnly }
+        if attributes[QueryKey.tokenID] != nil { return .enclaveKey }
+        if accessControl.flags & AccessControl.biometryCurrentSet != 0 { return .biometrySetBound }
+        // Another keychain could re-create the access control only by asking for the password.
+        if accessControl.flags & AccessControl.applicationPassword != 0 { return .needsAuthentication }
+        return nil
+    }
+
     /// The item a row holds, as a backup keeps it, or why it stays on the device.
     private func candidate(
         _ row: ItemRow,
@@ -120,11 +132,9 @@ extension Keychain {
         case .failure(let error) where error.code == .decode: return .omitted(.undecryptable)
         case .failure(let error): throw error
         }
-        if item.protection.isThisDeviceOnly { return .omitted(.thisDeviceOnly) }
-        if item.attributes[QueryKey.tokenID] != nil { return .omitted(.enclaveKey) }
-        if item.accessControl.flags & AccessControl.biometryCurrentSet != 0 { return .omitted(.biometrySetBound) }
-        // Another keychain could re-create the access control only by asking for the password.
-        if item.accessControl.flags & AccessControl.applicationPassword != 0 { return .omitted(.needsAuthentication) }
+        if let omission = Self.omission(of: item.accessControl, attributes: item.attributes) {
+            return .omitted(omission)
+        }
         let opened = Result { () throws(KeychainError) in
             try codec.openSecret(
                 row,

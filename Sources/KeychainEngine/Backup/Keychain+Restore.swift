@@ -78,7 +78,7 @@ extension Keychain {
         in db: Database
     ) throws(KeychainError) -> RestoreOutcome {
         let protection = record.accessControl.protection
-        guard !Self.staysOnTheDevice(record.accessControl, attributes: record.attributes),
+        guard Self.omission(of: record.accessControl, attributes: record.attributes) == nil,
             case .string(let group)? = record.attributes["agrp"],
             group != ApplicationRegistry.recordsGroup, !AccessGroups.readOnly.contains(group)
         else { return .refused(.invalidItem) }
@@ -121,7 +121,7 @@ extension Keychain {
             switch opened {
             case .success(let current):
                 // What a backup leaves on the device is never replaced from one.
-                if Self.staysOnTheDevice(current.accessControl, attributes: current.attributes) { return .kept }
+                if Self.omission(of: current.accessControl, attributes: current.attributes) != nil { return .kept }
                 let currentDate: Date
                 if case .date(let date)? = current.attributes["mdat"] {
                     currentDate = date
@@ -150,13 +150,6 @@ extension Keychain {
         }
         try row.insert(into: db, schema: schema)
         return .added
-    }
-
-    /// Whether a backup leaves an item with this access control and these attributes on the
-    /// device: no backup holds one, and none replaces one.
-    static func staysOnTheDevice(_ accessControl: AccessControl, attributes: [String: AttributeValue]) -> Bool {
-        accessControl.protection.isThisDeviceOnly || attributes[QueryKey.tokenID] != nil
-            || accessControl.flags & (AccessControl.biometryCurrentSet | AccessControl.applicationPassword) != 0
     }
 
     /// The row of `item`, sealed to this keychain's keys; `nil` when its access control cannot be
