@@ -60,6 +60,13 @@ let package = Package(
         // libsystemd's sd-bus, loaded at run time (no build-time dependency on libsystemd-dev):
         // the entry points only, for KeychainBus.
         .target(name: "CSDBus"),
+        // tpm2-tss's TCTI loader, loaded at run time (no build-time dependency on libtss2-dev):
+        // the transport to a TPM only, for KeychainTPM.
+        .target(name: "CTPM"),
+        // TPM 2.0 commands written and read in Swift over CTPM: the storage root, keys made and
+        // loaded, HMAC, NV indices, the TPM's identity. No keychain policy: the engine's TPM
+        // stores decide what lives there.
+        .target(name: "KeychainTPM", dependencies: ["CTPM"]),
         // D-Bus in Swift over CSDBus, the one bus module: connections to the session and system
         // bus, names, objects served, calls, signals and peer credentials, with values read and
         // written generically. The Secret Service, the login watch and fprintd's sensor use it.
@@ -110,6 +117,7 @@ let package = Package(
                 "CKeychainEngineLoader",
                 "CKeychainSystem",
                 "KeychainBus",
+                "KeychainTPM",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

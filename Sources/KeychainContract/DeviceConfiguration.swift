@@ -42,6 +42,8 @@ public struct DeviceConfiguration: Sendable {
     /// the disk's. A system-mode daemon sets it, since its users' keychains are outside their disk
     /// quotas.
     package var storageQuota: Int?
+    /// The TPM a new keychain is bound to; by default as `KEYCHAIN_TPM` says.
+    package var tpm: TPMChoice = .fromEnvironment()
 
     public init(
         accessGroups: [String] = ["default"],

@@ -163,6 +163,12 @@ public final class Device: Sendable {
         try translating { try engine.lock() }
     }
 
+    /// Where the keychain's device secret lives: "TPM 2.0 (maker, firmware …)", or "file" with
+    /// the reason no TPM is used.
+    package func secretStore() throws -> String {
+        try KeychainDeviceError.translating { try engine.lockState() }.secretStore
+    }
+
     /// Consecutive wrong passcodes, and when the next attempt is allowed (`nil`: now).
     public func passcodeAttempts() throws -> (failures: Int, nextAttempt: Date?) {
         let state = try KeychainDeviceError.translating { try engine.lockState() }

@@ -104,7 +104,7 @@ public final class TemporaryKeychain: Sendable {
         // keychain is its own, whatever `KEYCHAIN_ENGINE=auto` would do for the session's.
         var engine = DeviceConfiguration.EngineKind.fromEnvironment()
         if engine == .auto { engine = .embedded }
-        return DeviceConfiguration(
+        var configuration = DeviceConfiguration(
             accessGroups: accessGroups,
             passcodeCost: .testing,
             passcodePrompt: prompt,
@@ -112,6 +112,9 @@ public final class TemporaryKeychain: Sendable {
             logger: logger,
             clock: clock
         )
+        // A throw-away keychain never takes room in the machine's TPM unless the environment names one.
+        if ProcessInfo.processInfo.environment["KEYCHAIN_TPM"] == nil { configuration.tpm = .none }
+        return configuration
     }
 
     deinit {

@@ -25,8 +25,18 @@ package struct LockState: Sendable, Hashable, Codable {
     package var failedAttempts: Int
     /// When the next passcode attempt is allowed, `nil` for now.
     package var nextAttempt: Date?
+    /// Where the device secret lives: "TPM 2.0 (maker, firmware)" or "file (no TPM: reason)".
+    package var secretStore: String
 
-    package init(hasPasscode: Bool, isUnlocked: Bool, hasBeenUnlocked: Bool, failedAttempts: Int, nextAttempt: Date?) {
+    package init(
+        hasPasscode: Bool,
+        isUnlocked: Bool,
+        hasBeenUnlocked: Bool,
+        failedAttempts: Int,
+        nextAttempt: Date?,
+        secretStore: String = "file"
+    ) {
+        self.secretStore = secretStore
         self.hasPasscode = hasPasscode
         self.isUnlocked = isUnlocked
         self.hasBeenUnlocked = hasBeenUnlocked

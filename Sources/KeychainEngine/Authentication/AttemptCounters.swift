@@ -33,12 +33,38 @@ package final class AttemptCounters: Sendable {
 
     private let store: SQLiteItemStore
     private let clock: @Sendable () -> Date
+    /// The TPM that also counts wrong passcodes, beyond the reach of a copy of the files.
+    private let hardware: (any HardwareRoot)?
 
     // MARK: Initialization
 
-    init(store: SQLiteItemStore, clock: @escaping @Sendable () -> Date) {
+    init(store: SQLiteItemStore, clock: @escaping @Sendable () -> Date, hardware: (any HardwareRoot)? = nil) {
         self.store = store
         self.clock = clock
+        self.hardware = hardware
+    }
+
+    /// Takes the TPM's count of wrong passcodes where the database's is lower (a copy of the home
+    /// from before those guesses was put back): the back-off starts again from now.
+    func adoptHardwareCount() throws(KeychainError) {
+        guard let hardware else { return }
+        let counted = try hardware.passcodeFailures()
+        let now = clock()
+        try store.write(erasing: false) { db throws(KeychainError) in
+            let missing = counted - (try AttemptTables.backoff(db)).failures
+            if missing > 0 { try AttemptTables.recordPasscodeFailures(missing, at: now, in: db) }
+        }
+    }
+
+    /// Writes the database's count of wrong passcodes to the TPM where it is higher (guesses
+    /// counted here, or attempts abandoned by killed processes).
+    private func recordHardwareCount() throws(KeychainError) {
+        guard let hardware else { return }
+        let failures = try passcodeBackoff().failures
+        let counted = try hardware.passcodeFailures()
+        if failures > counted || (failures == 0 && counted != 0) {
+            try hardware.setPasscodeFailures(failures)
+        }
     }
 
     // MARK: Passcode attempts
@@ -61,6 +87,7 @@ package final class AttemptCounters: Sendable {
     /// - Throws: ``KeychainError/Code/passcodeBackoff`` while the back-off delay runs.
     func reservePasscodeAttempt() throws(KeychainError) -> Int64 {
         let start = ContinuousClock.now
+        try adoptHardwareCount()
         while true {
             let now = clock()
             let reservation = try store.write(erasing: false) { db throws(KeychainError) -> Int64? in
@@ -80,7 +107,10 @@ package final class AttemptCounters: Sendable {
                 }
                 return try AttemptTables.insertFlight(started: now, processID: getpid(), in: db)
             }
-            if let reservation { return reservation }
+            if let reservation {
+                try recordHardwareCount()
+                return reservation
+            }
             // Wait with reads (no write lock, no flush) until the attempts in flight settle.
             while true {
                 guard ContinuousClock.now - start < Self.attemptQueueTimeout else {
@@ -121,6 +151,7 @@ package final class AttemptCounters: Sendable {
                 break
             }
         }
+        if outcome != nil { try recordHardwareCount() }
     }
 
     // MARK: Biometric failures

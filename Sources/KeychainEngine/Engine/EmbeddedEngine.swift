@@ -43,7 +43,7 @@ package final class EmbeddedEngine: Engine {
             accessGroups: AccessGroups(configuration.accessGroups),
             passcodeKDF: configuration.passcodeCost.kdf,
             clock: configuration.clock,
-            secrets: secrets,
+            secrets: secrets ?? .choose(in: directory, tpm: configuration.tpm, logger: configuration.logger),
             storageQuota: configuration.storageQuota,
             logger: configuration.logger
         )
@@ -83,7 +83,8 @@ package final class EmbeddedEngine: Engine {
             isUnlocked: keychain.keybagService.isUnlocked,
             hasBeenUnlocked: keychain.keybagService.hasBeenUnlocked,
             failedAttempts: backoff.failures,
-            nextAttempt: backoff.nextAttemptAllowed(at: keychain.clock())
+            nextAttempt: backoff.nextAttemptAllowed(at: keychain.clock()),
+            secretStore: keychain.storeDescription
         )
     }
 

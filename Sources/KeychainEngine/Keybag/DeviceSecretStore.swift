@@ -44,6 +44,12 @@ package protocol DeviceSecretStore: Sendable {
 
     /// Erases the staged secrets that no keybag uses.
     func discardStaged()
+
+    /// The hardware root behind the secret, which also binds the passcode; `nil` for files.
+    var hardwareRoot: (any HardwareRoot)? { get }
+
+    /// The store, as `security status` names it: "TPM 2.0 (…)" or "file (no TPM: …)".
+    var storeDescription: String { get }
 }
 
 /// A device secret made for a keychain being created, not yet installed.

@@ -27,10 +27,15 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
     package static let fileName = "device.key"
 
     private let directory: URL
+    /// Why no hardware root is used, for `security status`.
+    private let reason: String?
 
-    package init(directory: URL) {
+    package init(directory: URL, reason: String? = nil) {
         self.directory = directory
+        self.reason = reason
     }
+
+    package var storeDescription: String { reason.map { "file (no TPM: \($0))" } ?? "file" }
 
     package var location: String { directory.appendingPathComponent(Self.fileName).path }
 

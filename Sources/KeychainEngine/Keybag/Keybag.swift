@@ -29,6 +29,8 @@ package final class Keybag: Sendable {
     package let lookup: LookupHasher
 
     private let deviceSecret: SymmetricKey
+    /// The TPM that binds the passcode, if the keychain has one.
+    private let hardware: (any HardwareRoot)?
     private let accessGroups: [String]
     /// The device tier, and the same key as the only tier of a keychain from before the tiers.
     private let deviceTier: LookupTier
@@ -54,10 +56,17 @@ package final class Keybag: Sendable {
     ///   - deviceSecret: The device secret, from which the device key is derived.
     ///   - stored: The keybag as stored; the class keys that open without a passcode are unwrapped.
     ///   - accessGroups: The process's access groups, whose `agrp` hashes each tier precomputes.
+    ///   - hardware: The TPM that binds the passcode, if the keychain has one.
     /// - Throws: ``KeychainError/Code/decode`` when the keybag does not belong to `deviceSecret` or a
     ///   key it holds is damaged.
-    package init(deviceSecret: SymmetricKey, stored: StoredKeybag, accessGroups: [String] = []) throws(KeychainError) {
+    package init(
+        deviceSecret: SymmetricKey,
+        stored: StoredKeybag,
+        accessGroups: [String] = [],
+        hardware: (any HardwareRoot)? = nil
+    ) throws(KeychainError) {
         self.deviceSecret = deviceSecret
+        self.hardware = hardware
         self.accessGroups = accessGroups
         let record = stored.record
         deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
@@ -290,7 +299,54 @@ package final class Keybag: Sendable {
             throw KeychainError(.decode, "the keybag has a passcode but no passcode salt")
         }
         try record.kdf.requireAtLeast(minimum, what: "the keybag's passcode KDF")
-        return try record.kdf.deriveKey(passcode: passcode, salt: salt, deviceSecret: deviceSecret)
+        let derived = try record.kdf.deriveKey(passcode: passcode, salt: salt, deviceSecret: deviceSecret)
+        guard let boundKey = record.hardwarePasscodeKey else { return derived }
+        guard let hardware else {
+            throw KeychainError(.notAvailable, "the keychain's passcode is bound to a TPM this process does not use")
+        }
+        let answer = try hardware.answer(
+            of: boundKey,
+            authorization: Self.hardwareAuthorization(derived),
+            challenge: salt
+        )
+        return Self.boundPasscodeKey(derived, answer: answer)
+    }
+
+    /// The key of a new passcode, set into `record` (whose salt and KDF are the new ones): with a
+    /// TPM, a new passcode key is made in it, authorized by a value derived from the passcode, and
+    /// its answer enters the key, so that checking a guess needs that TPM.
+    package func newPasscodeKey(for passcode: String, record: inout KeybagRecord) throws(KeychainError) -> SymmetricKey {
+        record.hardwarePasscodeKey = nil
+        let derived = try passcodeKey(for: passcode, record: record, minimum: record.kdf)
+        guard let hardware, let salt = record.passcodeSalt else { return derived }
+        let authorization = Self.hardwareAuthorization(derived)
+        let boundKey = try hardware.makePasscodeKey(authorization: authorization)
+        record.hardwarePasscodeKey = boundKey
+        let answer = try hardware.answer(of: boundKey, authorization: authorization, challenge: salt)
+        return Self.boundPasscodeKey(derived, answer: answer)
+    }
+
+    /// The authorization of the TPM's passcode key: derived from the passcode (through scrypt)
+    /// and the device secret.
+    private static func hardwareAuthorization(_ derived: SymmetricKey) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: derived,
+            info: Data("swift-keychain tpm passcode authorization v1".utf8),
+            outputByteCount: 32
+        )
+    }
+
+    /// The passcode key of a TPM-bound passcode: the derived key and the TPM's answer together.
+    private static func boundPasscodeKey(_ derived: SymmetricKey, answer: SymmetricKey) -> SymmetricKey {
+        var material = [UInt8]()
+        derived.withUnsafeBytes { material.append(contentsOf: $0) }
+        answer.withUnsafeBytes { material.append(contentsOf: $0) }
+        defer { PrivateFile.zero(&material) }
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: material),
+            info: Data("swift-keychain tpm passcode key v1".utf8),
+            outputByteCount: 32
+        )
     }
 
     /// Derives an application password's key for one item's wrapping, with that wrapping's own

@@ -24,7 +24,7 @@ extension KeybagRecord {
     private enum Tag: UInt8 {
         case deviceSalt = 1
         case passcodeSalt, kdf, hasPasscode, lookupKey, protectedLookupKey, classKey, epoch, constraintKey,
-            legacyApplicationPassword, needsClassKeyRotation, blobKey
+            legacyApplicationPassword, needsClassKeyRotation, blobKey, hardwarePasscodeKey
     }
 
     private enum ConstraintKeyTag: UInt8 {
@@ -68,6 +68,7 @@ extension KeybagRecord {
             out.append(Tag.legacyApplicationPassword.rawValue, legacy.kdf.serialized + Array(legacy.salt))
         }
         if needsClassKeyRotation { out.append(Tag.needsClassKeyRotation.rawValue, [1]) }
+        if let hardwarePasscodeKey { out.append(Tag.hardwarePasscodeKey.rawValue, hardwarePasscodeKey) }
         return out.bytes
     }
 
@@ -126,6 +127,7 @@ extension KeybagRecord {
                     salt: Data(value.dropFirst(PasscodeKDF.serializedCount))
                 )
             case .needsClassKeyRotation: record.needsClassKeyRotation = try Self.flag(value)
+            case .hardwarePasscodeKey: record.hardwarePasscodeKey = Data(value)
             case nil:
                 throw KeychainError(.invalidKeychain, "the keybag has a field (\(tag)) this version does not know")
             }

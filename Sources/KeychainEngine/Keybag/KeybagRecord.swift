@@ -52,6 +52,9 @@ package struct KeybagRecord: Sendable {
     /// A keychain converted from the unsealed keybag with a passcode set: its class keys may be
     /// older than the passcode, so they are replaced at the next unlock.
     package var needsClassKeyRotation: Bool
+    /// The passcode's key in the keychain's TPM (its blob): a passcode is checked only with that
+    /// TPM's answer, under an authorization derived from the passcode. `nil` without a TPM.
+    package var hardwarePasscodeKey: Data?
 
     package init(
         deviceSalt: Data,

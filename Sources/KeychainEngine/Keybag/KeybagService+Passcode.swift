@@ -104,13 +104,14 @@ extension KeybagService {
         passcodeRecord.passcodeSalt = Self.randomSalt()
         passcodeRecord.kdf = passcodeKDF
         passcodeRecord.hasPasscode = true
-        let passcodeKey = try keybag.passcodeKey(for: newPasscode, record: passcodeRecord, minimum: minimumKDF)
+        let passcodeKey = try keybag.newPasscodeKey(for: newPasscode, record: &passcodeRecord)
         try writeKeybag(loading: passcodeKey) { (db, latest) throws(KeychainError) -> (KeybagRecord, Void) in
             try Self.requireUnchanged(latest, since: stored)
             var updated = latest.record
             updated.passcodeSalt = passcodeRecord.passcodeSalt
             updated.kdf = passcodeRecord.kdf
             updated.hasPasscode = true
+            updated.hardwarePasscodeKey = passcodeRecord.hardwarePasscodeKey
             try rekey(
                 &updated,
                 from: currentKeys,
@@ -148,6 +149,7 @@ extension KeybagService {
             var updated = latest.record
             updated.passcodeSalt = nil
             updated.hasPasscode = false
+            updated.hardwarePasscodeKey = nil
             updated.wrappedClassKeys = try wrap(keys, passcodeKey: nil)
             // Passcode and biometry constraints die with the passcode, as on iOS, and so do keys
             // made in the WhenPasscodeSet class.
@@ -243,7 +245,11 @@ extension KeybagService {
             try keybag.passcodeKey(for: passcode, record: record, minimum: minimumKDF)
         }
         guard case .success(let key) = derived else {
-            try attempts.settlePasscodeAttempt(attempt, outcome: nil)
+            // The TPM refusing the passcode's authorization is a wrong passcode; a TPM that does
+            // not answer checked nothing.
+            var refused = false
+            if case .failure(let error) = derived { refused = error.code == .authenticationFailed }
+            try attempts.settlePasscodeAttempt(attempt, outcome: refused ? false : nil)
             return try derived.get()
         }
         let correct =

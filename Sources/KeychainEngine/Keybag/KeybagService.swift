@@ -65,7 +65,12 @@ package final class KeybagService: Sendable {
         self.logger = logger
         let opened = try Self.openKeybag(in: directory, store: store, secrets: secrets, kdf: passcodeKDF)
         vault = opened.vault
-        keybag = try Keybag(deviceSecret: vault.deviceSecret, stored: opened.stored, accessGroups: accessGroups.groups)
+        keybag = try Keybag(
+            deviceSecret: vault.deviceSecret,
+            stored: opened.stored,
+            accessGroups: accessGroups.groups,
+            hardware: secrets.device.hardwareRoot
+        )
         codec = ItemCodec(keybag: keybag, passcodeKDF: passcodeKDF)
         if let staged = opened.staged {
             finishKeybagWrite(staged)

@@ -41,6 +41,8 @@ package final class Keychain: Sendable {
 
     // The parts, internal to the engine: tests reach them with `@testable import`, harnesses
     // through the narrow calls in Keychain+Testing.swift.
+    /// Where the device secret lives, as `security status` names it: "TPM 2.0 (…)" or "file".
+    package let storeDescription: String
     let store: SQLiteItemStore
     let codec: ItemCodec
     let logger: Logger
@@ -87,22 +89,26 @@ package final class Keychain: Sendable {
         self.clock = clock
         self.logger = logger
         try PrivateDirectory.prepare(directory)
-        for name in [FileDeviceSecretStore.fileName, FileKeybagSecretStore.fileName] {
+        for name in [FileDeviceSecretStore.fileName, FileKeybagSecretStore.fileName, TPMHome.fileName] {
             try PrivateFile.check(directory.appendingPathComponent(name).path)
         }
         store = try SQLiteItemStore(
             url: directory.appendingPathComponent(SQLiteItemStore.fileName),
             quota: storageQuota
         )
+        let secrets = secrets ?? .files(in: directory)
+        let attempts = AttemptCounters(store: store, clock: clock, hardware: secrets.device.hardwareRoot)
         keybagService = try KeybagService(
             directory: directory,
             store: store,
             accessGroups: accessGroups,
             passcodeKDF: passcodeKDF,
-            attempts: AttemptCounters(store: store, clock: clock),
-            secrets: secrets ?? .files(in: directory),
+            attempts: attempts,
+            secrets: secrets,
             logger: logger
         )
         codec = keybagService.codec
+        storeDescription = secrets.device.storeDescription
+        if secrets.device.hardwareRoot != nil { try attempts.adoptHardwareCount() }
     }
 }

@@ -217,5 +217,8 @@ struct Status: ParsableCommand {
         if let biometry = try? device.biometryStatus() {
             BiometryCommands.print(biometry)
         }
+        if let store = try? device.secretStore() {
+            print("device secret: \(store)")
+        }
     }
 }

@@ -23,6 +23,7 @@ extension CompactWriter {
         bool(state.hasBeenUnlocked)
         signed(Int64(state.failedAttempts))
         optional(state.nextAttempt) { $0.double($1.timeIntervalSinceReferenceDate) }
+        string(state.secretStore)
     }
 }
 
@@ -35,12 +36,14 @@ extension CompactReader {
         let nextAttempt = try optional { reader throws(WireValue.Malformed) in
             Date(timeIntervalSinceReferenceDate: try reader.double())
         }
+        let secretStore = try string()
         return LockState(
             hasPasscode: hasPasscode,
             isUnlocked: isUnlocked,
             hasBeenUnlocked: hasBeenUnlocked,
             failedAttempts: failedAttempts,
-            nextAttempt: nextAttempt
+            nextAttempt: nextAttempt,
+            secretStore: secretStore
         )
     }
 }
