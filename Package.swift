@@ -283,7 +283,7 @@ let package = Package(
             dependencies: [
                 "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainTesting",
                 "KeychainTestSupport",
-                "KeychainServices",
+                "KeychainServices", "SoftwareEnclave",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

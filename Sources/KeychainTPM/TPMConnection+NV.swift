@@ -23,7 +23,7 @@ extension TPMConnection {
         do {
             _ = try execute(command)
             return true
-        } catch where error.kind == .missing {
+        } catch  where error.kind == .missing {
             return false
         }
     }

@@ -80,7 +80,7 @@ extension TPMConnection {
         let response: TPMResponse
         do {
             response = try execute(command)
-        } catch where error.kind == .failed {
+        } catch  where error.kind == .failed {
             throw TPMError(.rejected, code: error.code, context: error.context)
         }
         let handle = try response.parameters(handles: 1).handles[0]

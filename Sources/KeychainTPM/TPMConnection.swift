@@ -18,8 +18,8 @@ import Foundation
 ///
 /// A connection lives for one operation of the keychain: opened, used, closed. Through the
 /// kernel's resource manager (`/dev/tpmrm0`) each connection has its own view of the TPM, and the
-/// objects it loaded go when it closes; a TPM reached directly (swtpm's socket, `/dev/tpm0`) serves
-/// one connection at a time, so the objects a killed process left loaded are flushed on opening.
+/// objects it loaded go when it closes; a TPM reached directly (swtpm's socket, `/dev/tpm0`) is
+/// used by one connection at a time, and the objects a killed process left loaded are flushed on opening.
 package final class TPMConnection {
     // MARK: Properties
 
@@ -54,18 +54,23 @@ package final class TPMConnection {
 
     /// Opens `configuration`, runs `body`, then flushes what it loaded and closes.
     ///
-    /// Without a resource manager, the transient objects a killed process left are flushed first:
-    /// such a TPM serves one connection at a time, so none of them belongs to anyone alive.
+    /// Without a resource manager, connections take turns (``TPMAccessLock``), and the transient
+    /// objects a killed process left are flushed first: none of them belongs to anyone alive.
     package static func using<T>(
         _ configuration: String,
         _ body: (TPMConnection) throws(TPMError) -> T
     ) throws(TPMError) -> T {
-        let connection = try TPMConnection(configuration)
-        defer { connection.close() }
-        if !connection.hasResourceManager {
-            for handle in try connection.handles(from: 0x8000_0000) { try? connection.flush(handle) }
+        if configuration.hasPrefix("device:/dev/tpmrm") || configuration.hasPrefix("tabrmd") {
+            let connection = try TPMConnection(configuration)
+            defer { connection.close() }
+            return try body(connection)
         }
-        return try body(connection)
+        return try TPMAccessLock.holding(configuration) { () throws(TPMError) -> T in
+            let connection = try TPMConnection(configuration)
+            defer { connection.close() }
+            for handle in try connection.handles(from: 0x8000_0000) { try? connection.flush(handle) }
+            return try body(connection)
+        }
     }
 
     /// Flushes what this connection loaded, then closes it (once).

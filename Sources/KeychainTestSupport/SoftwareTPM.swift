@@ -68,7 +68,9 @@ package final class SoftwareTPM: @unchecked Sendable {
         try swtpm.run()
         lock.withLock { process = swtpm }
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket) || !FileManager.default.fileExists(atPath: socket + ".ctrl") {
+        while !FileManager.default.fileExists(atPath: socket)
+            || !FileManager.default.fileExists(atPath: socket + ".ctrl")
+        {
             guard swtpm.isRunning, Date() < deadline else { throw SoftwareTPMError("swtpm did not start") }
             Thread.sleep(forTimeInterval: 0.02)
         }
@@ -76,10 +78,12 @@ package final class SoftwareTPM: @unchecked Sendable {
 
     /// Kills swtpm at once (SIGKILL: what a test thread's blocked SIGTERM would not do).
     package func stop() {
-        guard let running = lock.withLock({ () -> Process? in
-            defer { process = nil }
-            return process
-        }) else { return }
+        guard
+            let running = lock.withLock({ () -> Process? in
+                defer { process = nil }
+                return process
+            })
+        else { return }
         if running.isRunning { kill(running.processIdentifier, SIGKILL) }
         running.waitUntilExit()
     }

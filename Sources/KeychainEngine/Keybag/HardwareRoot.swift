@@ -38,8 +38,23 @@ package protocol HardwareRoot: Sendable {
 
     /// Sets the hardware's count (a write: the caller writes only a change).
     func setPasscodeFailures(_ count: Int) throws(KeychainError)
+
+    /// Makes a P-256 key inside the hardware, its use authorized by \`authorization\`: the key as
+    /// the keychain stores it (useless without this hardware) and its public key (X9.63).
+    func makeEnclaveKey(authorization: [UInt8]) throws(KeychainError) -> (key: Data, publicKey: Data)
+
+    /// The public key (X9.63) of an enclave key as stored; \`nil\` for bytes that are not one.
+    func publicKey(ofEnclaveKey key: Data) -> Data?
+
+    /// An ECDSA signature (DER) of \`digest\` by an enclave key.
+    func sign(digest: Data, key: Data, authorization: [UInt8]) throws(KeychainError) -> Data
+
+    /// ECDH's shared secret of an enclave key and \`publicKey\` (X9.63).
+    func agree(with publicKey: Data, key: Data, authorization: [UInt8]) throws(KeychainError) -> Data
 }
 
 extension DeviceSecretStore {
     package var hardwareRoot: (any HardwareRoot)? { nil }
+
+    package var storeDescription: String { "file" }
 }

@@ -315,7 +315,8 @@ package final class Keybag: Sendable {
     /// The key of a new passcode, set into `record` (whose salt and KDF are the new ones): with a
     /// TPM, a new passcode key is made in it, authorized by a value derived from the passcode, and
     /// its answer enters the key, so that checking a guess needs that TPM.
-    package func newPasscodeKey(for passcode: String, record: inout KeybagRecord) throws(KeychainError) -> SymmetricKey {
+    package func newPasscodeKey(for passcode: String, record: inout KeybagRecord) throws(KeychainError) -> SymmetricKey
+    {
         record.hardwarePasscodeKey = nil
         let derived = try passcodeKey(for: passcode, record: record, minimum: record.kdf)
         guard let hardware, let salt = record.passcodeSalt else { return derived }

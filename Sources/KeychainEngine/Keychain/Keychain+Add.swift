@@ -44,7 +44,7 @@ extension Keychain {
             return try generateKeyBlob(query, compactRepresentable: compactRepresentable, credentials: credentials)
         }
         // A token key is made here, never brought: its private key exists only in the engine.
-        let query = try query.keyOperation == nil ? query : StoredEnclaveKeys.generating(query)
+        let query = try query.keyOperation == nil ? query : StoredEnclaveKeys.generating(query, hardware: hardware)
         if query.keyOperation == nil, query.attributes[QueryKey.tokenID] != nil {
             throw KeychainError(.invalidParameter, "kSecAttrTokenID items are made by SecKeyCreateRandomKey")
         }

@@ -50,7 +50,7 @@ extension Keychain {
             throw KeychainError(.notAvailable, "WhenPasscodeSetThisDeviceOnly keys need a passcode")
         }
         let group = try groupForNew(query)
-        let key = ECPrivateKey(generatingOn: .p256, compactRepresentable: compactRepresentable)
+        let key = try StoredEnclaveKeys.generate(hardware: hardware, compactRepresentable: compactRepresentable)
         let codec = codec
         var blob: Data?
         // A passcode change in another process between taking the blob key and sealing begins a new
@@ -60,8 +60,8 @@ extension Keychain {
             let blobKey = try keybagService.currentBlobKey(for: accessControl.protection)
             let constraints = accessControl.hasConstraints ? try keybagService.constraintKeyRecords() : [:]
             let sealed = try EnclaveKeyBlob.seal(
-                privateKey: key.x963Representation,
-                publicKey: key.publicKey.x963Representation,
+                privateKey: key.privateKey,
+                publicKey: key.publicKey,
                 accessControl: accessControl,
                 accessGroup: group,
                 blobKey: blobKey
@@ -93,7 +93,7 @@ extension Keychain {
             itemClass: .key,
             attributes: [
                 QueryKey.accessGroup: .string(group),
-                KeyOperation.generatedPublicKey: .data(key.publicKey.x963Representation),
+                KeyOperation.generatedPublicKey: .data(key.publicKey),
             ],
             accessControl: accessControl,
             data: blob,
@@ -156,7 +156,12 @@ extension Keychain {
                 binding: binding
             )
         }
-        result.data = try StoredEnclaveKeys.perform(operation, secret: privateKey, publicKey: contents.publicKey)
+        result.data = try StoredEnclaveKeys.perform(
+            operation,
+            secret: privateKey,
+            publicKey: contents.publicKey,
+            hardware: hardware
+        )
         return result
     }
 }

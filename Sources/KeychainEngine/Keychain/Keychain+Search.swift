@@ -101,7 +101,8 @@ extension Keychain {
                                 data: try StoredEnclaveKeys.perform(
                                     operation,
                                     secret: data,
-                                    publicKey: item.tokenPublicKey
+                                    publicKey: item.tokenPublicKey,
+                                    hardware: hardware
                                 )
                             )
                         )

@@ -43,6 +43,8 @@ package final class Keychain: Sendable {
     // through the narrow calls in Keychain+Testing.swift.
     /// Where the device secret lives, as `security status` names it: "TPM 2.0 (…)" or "file".
     package let storeDescription: String
+    /// The TPM behind the keychain, which makes and uses its Secure Enclave keys; `nil` for files.
+    let hardware: (any HardwareRoot)?
     let store: SQLiteItemStore
     let codec: ItemCodec
     let logger: Logger
@@ -109,6 +111,7 @@ package final class Keychain: Sendable {
         )
         codec = keybagService.codec
         storeDescription = secrets.device.storeDescription
+        hardware = secrets.device.hardwareRoot
         if secrets.device.hardwareRoot != nil { try attempts.adoptHardwareCount() }
     }
 }

@@ -25,7 +25,7 @@ import KeychainCrypto
 enum StoredEnclaveKeys {
     /// The add query of a new token key: its private key generated, and the attributes Apple's
     /// Secure Enclave gives such a key.
-    static func generating(_ query: ItemQuery) throws(KeychainError) -> ItemQuery {
+    static func generating(_ query: ItemQuery, hardware: (any HardwareRoot)?) throws(KeychainError) -> ItemQuery {
         guard query.keyOperation == .generate, query.itemClass == .key else {
             throw KeychainError(.invalidParameter, "only a key item's private key can be generated")
         }
@@ -37,10 +37,9 @@ enum StoredEnclaveKeys {
                 throw KeychainError(.invalidParameter, "Secure Enclave keys are P-256 private keys")
             }
         }
-        let key = ECPrivateKey(generatingOn: .p256)
-        let publicKey = key.publicKey.x963Representation
+        let (privateKey, publicKey) = try generate(hardware: hardware, compactRepresentable: false)
         var generated = query
-        generated.valueData = key.x963Representation
+        generated.valueData = privateKey
         let fixed: [String: AttributeValue] = [
             QueryKey.tokenID: .string(TokenID.secureEnclave),
             StoredItem.publicKeyMark: .data(publicKey),
@@ -54,9 +53,32 @@ enum StoredEnclaveKeys {
         return generated
     }
 
-    /// Runs a key operation with a token key's secret (its Apple X9.63 private key), which must
-    /// be the private key of the public key the engine recorded when it made the key.
-    static func perform(_ operation: KeyOperation, secret: Data, publicKey: Data?) throws(KeychainError) -> Data {
+    /// A new P-256 key: in the TPM when the keychain has one, else in software. Returns what is
+    /// sealed in place of the private key, and the public key (X9.63).
+    static func generate(
+        hardware: (any HardwareRoot)?,
+        compactRepresentable: Bool
+    ) throws(KeychainError) -> (privateKey: Data, publicKey: Data) {
+        if let hardware {
+            let made = try HardwareEnclaveKey.make(in: hardware, compactRepresentable: compactRepresentable)
+            return (made.sealed, made.publicKey)
+        }
+        let key = ECPrivateKey(generatingOn: .p256, compactRepresentable: compactRepresentable)
+        return (key.x963Representation, key.publicKey.x963Representation)
+    }
+
+    /// Runs a key operation with a token key's secret (its Apple X9.63 private key, or the TPM
+    /// key that stands for it), which must be the private key of the public key the engine
+    /// recorded when it made the key.
+    static func perform(
+        _ operation: KeyOperation,
+        secret: Data,
+        publicKey: Data?,
+        hardware: (any HardwareRoot)?
+    ) throws(KeychainError) -> Data {
+        if let tpmKey = HardwareEnclaveKey(sealed: secret) {
+            return try perform(operation, tpmKey: tpmKey, publicKey: publicKey, hardware: hardware)
+        }
         let key: ECPrivateKey
         do {
             key = try ECPrivateKey(x963Representation: secret)
@@ -77,6 +99,29 @@ enum StoredEnclaveKeys {
             }
         } catch {
             throw KeychainError(.invalidParameter, "the key operation's input is not valid for a P-256 key")
+        }
+    }
+
+    /// Runs a key operation with a key in the TPM.
+    private static func perform(
+        _ operation: KeyOperation,
+        tpmKey: HardwareEnclaveKey,
+        publicKey: Data?,
+        hardware: (any HardwareRoot)?
+    ) throws(KeychainError) -> Data {
+        guard let hardware else {
+            throw KeychainError(.notAvailable, "the key was made in a TPM this process does not use")
+        }
+        guard hardware.publicKey(ofEnclaveKey: tpmKey.key) == publicKey else {
+            throw KeychainError(.decode, "a key's private key is not the one it was made with")
+        }
+        switch operation {
+        case .sign(let digest), .signWrapped(_, let digest):
+            return try hardware.sign(digest: digest, key: tpmKey.key, authorization: tpmKey.authorization)
+        case .keyExchange(let other), .keyExchangeWrapped(_, let other):
+            return try hardware.agree(with: other, key: tpmKey.key, authorization: tpmKey.authorization)
+        case .generate, .generateWrapped, .publicKeyOfWrapped:
+            throw KeychainError(.invalidParameter, "not an operation with the private key")
         }
     }
 }

@@ -51,7 +51,11 @@ extension TPMHome {
         let bound = try installed()
         let authorization = Self.indexAuthorization(bound.secret)
         let bytes = try withTPM("reading the wrong-passcode count") { tpm throws(TPMError) in
-            try tpm.read(index: bound.binding.attemptIndex, size: TPMBinding.attemptIndexSize, authorization: authorization)
+            try tpm.read(
+                index: bound.binding.attemptIndex,
+                size: TPMBinding.attemptIndexSize,
+                authorization: authorization
+            )
         }
         return Int(bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }

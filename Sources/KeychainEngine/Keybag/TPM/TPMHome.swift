@@ -74,7 +74,10 @@ package final class TPMHome: Sendable {
     func installed() throws(KeychainError) -> Bound {
         if let bound = state.withLock({ $0.installed }) { return bound }
         guard let bytes = try PrivateFile.readSecret(path, limit: 4096) else {
-            throw KeychainError(.decode, "the TPM binding \(path) is missing; the keychain cannot be decrypted without it")
+            throw KeychainError(
+                .decode,
+                "the TPM binding \(path) is missing; the keychain cannot be decrypted without it"
+            )
         }
         let bound = try open(bytes, at: path)
         state.withLock { $0.installed = bound }
@@ -131,8 +134,9 @@ package final class TPMHome: Sendable {
 
     /// Makes the staged binding at `stagedPath` this home's `device.tpm`.
     func install(_ stagedPath: String) throws(KeychainError) {
-        guard URL(filePath: stagedPath).deletingLastPathComponent().standardizedFileURL.path
-            == directory.standardizedFileURL.path,
+        guard
+            URL(filePath: stagedPath).deletingLastPathComponent().standardizedFileURL.path
+                == directory.standardizedFileURL.path,
             Self.isStagedName(URL(filePath: stagedPath).lastPathComponent)
         else {
             throw KeychainError(.internalInconsistency, "not a staged TPM binding of this keychain")
@@ -244,7 +248,10 @@ package final class TPMHome: Sendable {
                 if taken { continue }
                 var defined: [UInt32] = []
                 do throws(TPMError) {
-                    for (index, size) in zip(indices, [TPMBinding.slotSize, TPMBinding.slotSize, TPMBinding.attemptIndexSize]) {
+                    for (index, size) in zip(
+                        indices,
+                        [TPMBinding.slotSize, TPMBinding.slotSize, TPMBinding.attemptIndexSize]
+                    ) {
                         try tpm.defineIndex(index, size: size, authorization: authorization)
                         defined.append(index)
                         try tpm.write([UInt8](repeating: 0, count: size), index: index, authorization: authorization)

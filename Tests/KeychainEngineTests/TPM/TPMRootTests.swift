@@ -1,0 +1,121 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainContract
+import KeychainServices
+import KeychainTestSupport
+import Testing
+
+@testable import KeychainDevice
+@testable import KeychainEngine
+
+/// A keychain bound to a TPM (swtpm): what is on disk, what opens it, and what a failing TPM does.
+@Suite(.serialized) struct TPMRootTests {
+    static let passcode = "482916"
+
+    @Test func aKeychainBoundToATPMKeepsNoSecretInItsFiles() throws {
+        let tpm = try SoftwareTPM()
+        let home = try TPMHomeFixture()
+        defer { home.remove() }
+        do {
+            let device = try home.open(.tcti(tpm.tcti))
+            try device.setPasscode(Self.passcode)
+            #expect(TPMHomeFixture.add("alice", "s3cret-token", to: device) == errSecSuccess)
+            #expect(try device.secretStore().hasPrefix("TPM 2.0 (IBM"))
+        }
+        #expect(home.fileNames.contains(TPMHome.fileName))
+        #expect(!home.fileNames.contains(FileDeviceSecretStore.fileName))
+        #expect(!home.fileNames.contains(FileKeybagSecretStore.fileName))
+        // A fresh process: locked until the passcode, then everything is there.
+        let device = try home.open(.tcti(tpm.tcti))
+        #expect(TPMHomeFixture.read("alice", from: device).0 == errSecInteractionNotAllowed)
+        try device.unlock(passcode: Self.passcode)
+        #expect(TPMHomeFixture.read("alice", from: device).1 == "s3cret-token")
+    }
+
+    @Test func wrongPasscodesAreCountedInTheTPMAndTheRightOneClearsThem() throws {
+        let tpm = try SoftwareTPM()
+        let home = try TPMHomeFixture()
+        defer { home.remove() }
+        let device = try home.open(.tcti(tpm.tcti))
+        try device.setPasscode(Self.passcode)
+        let counter = TPMHome(directory: home.directory, configuration: tpm.tcti)
+        for guess in ["000000", "111111"] {
+            let refused = #expect(throws: KeychainDeviceError.self) { try device.unlock(passcode: guess) }
+            #expect(refused?.code == .wrongPasscode)
+        }
+        #expect(try counter.passcodeFailures() == 2)
+        try device.unlock(passcode: Self.passcode)
+        #expect(try counter.passcodeFailures() == 0)
+        #expect(try device.passcodeAttempts().failures == 0)
+    }
+
+    @Test func aTPMThatStopsAnsweringFailsClearlyAndLosesNothing() throws {
+        let tpm = try SoftwareTPM()
+        let home = try TPMHomeFixture()
+        defer { home.remove() }
+        do {
+            let device = try home.open(.tcti(tpm.tcti))
+            try device.setPasscode(Self.passcode)
+            #expect(TPMHomeFixture.add("alice", "s3cret-token", to: device) == errSecSuccess)
+        }
+        let device = try home.open(.tcti(tpm.tcti))
+        tpm.stop()
+        let failed = #expect(throws: KeychainDeviceError.self) { try device.unlock(passcode: Self.passcode) }
+        #expect(failed?.code == .notAvailable)
+        #expect(failed?.message.contains("TPM") == true)
+        // Opening the keychain meanwhile fails the same way, and counts nothing.
+        let reopened = #expect(throws: KeychainDeviceError.self) { try home.open(.tcti(tpm.tcti)) }
+        #expect(reopened?.code == .notAvailable)
+        try tpm.start()
+        #expect(try device.passcodeAttempts().failures == 0)
+        try device.unlock(passcode: Self.passcode)
+        #expect(TPMHomeFixture.read("alice", from: device).1 == "s3cret-token")
+    }
+
+    @Test func anAlteredBindingIsRefusedWithoutACrash() throws {
+        let tpm = try SoftwareTPM()
+        let home = try TPMHomeFixture()
+        defer { home.remove() }
+        do {
+            let device = try home.open(.tcti(tpm.tcti))
+            #expect(TPMHomeFixture.add("alice", "s3cret-token", to: device) == errSecSuccess)
+        }
+        let binding = home.directory.appendingPathComponent(TPMHome.fileName)
+        let original = try Data(contentsOf: binding)
+        // A byte of the device key's private area flipped, the file cut short, the file emptied.
+        var flipped = original
+        flipped[flipped.count - 5] ^= 0x40
+        for damaged in [flipped, original.prefix(original.count / 2), Data()] {
+            try damaged.write(to: binding)
+            let refused = #expect(throws: KeychainDeviceError.self) { try home.open(.tcti(tpm.tcti)) }
+            #expect(refused?.code == .damaged)
+        }
+        try original.write(to: binding)
+        #expect(TPMHomeFixture.read("alice", from: try home.open(.tcti(tpm.tcti))).1 == "s3cret-token")
+    }
+
+    @Test func withoutATPMANewKeychainKeepsTheFilesAndSaysWhy() throws {
+        let home = try TPMHomeFixture()
+        defer { home.remove() }
+        let missing = "swtpm:path=/tmp/kc-no-such-tpm-\(UUID().uuidString.prefix(8))"
+        let device = try home.open(.tcti(missing))
+        #expect(TPMHomeFixture.add("alice", "s3cret-token", to: device) == errSecSuccess)
+        #expect(try device.secretStore().hasPrefix("file (no TPM: "))
+        #expect(home.fileNames.contains(FileDeviceSecretStore.fileName))
+        let forced = try TPMHomeFixture()
+        defer { forced.remove() }
+        #expect(try forced.open(.none).secretStore() == "file (no TPM: KEYCHAIN_TPM=none)")
+    }
+}
