@@ -11,8 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// A key made in a TPM, as the TPM gave it out: its public area and its private area wrapped by
-/// the TPM under its parent. Useless without that TPM (and that parent's seed).
+/// A key made in a TPM, as the TPM gave it out.
+///
+/// Its public area, and its private area wrapped by the TPM under its parent: useless without
+/// that TPM (and that parent's seed).
 package struct TPMObjectBlob: Sendable, Hashable {
     /// `TPM2B_PUBLIC`, size included.
     package let publicArea: [UInt8]

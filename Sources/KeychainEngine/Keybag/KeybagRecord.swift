@@ -52,8 +52,9 @@ package struct KeybagRecord: Sendable {
     /// A keychain converted from the unsealed keybag with a passcode set: its class keys may be
     /// older than the passcode, so they are replaced at the next unlock.
     package var needsClassKeyRotation: Bool
-    /// The passcode's key in the keychain's TPM (its blob): a passcode is checked only with that
-    /// TPM's answer, under an authorization derived from the passcode. `nil` without a TPM.
+    /// The passcode's key in the keychain's TPM (its blob), or `nil` without a TPM.
+    ///
+    /// A passcode is checked only with that TPM's answer, under an authorization derived from the passcode.
     package var hardwarePasscodeKey: Data?
 
     package init(

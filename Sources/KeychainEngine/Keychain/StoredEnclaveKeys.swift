@@ -53,8 +53,9 @@ enum StoredEnclaveKeys {
         return generated
     }
 
-    /// A new P-256 key: in the TPM when the keychain has one, else in software. Returns what is
-    /// sealed in place of the private key, and the public key (X9.63).
+    /// A new P-256 key, in the TPM when the keychain has one, else in software.
+    ///
+    /// Returns what is sealed in place of the private key, and the public key (X9.63).
     static func generate(
         hardware: (any HardwareRoot)?,
         compactRepresentable: Bool

@@ -14,9 +14,10 @@
 import Foundation
 import KeychainTPM
 
-/// What binds a keychain to its TPM, kept in `device.tpm` in the home: the device key as the TPM
-/// wrapped it (useless without that TPM) and the NV indices that hold the keybag secrets and the
-/// wrong-passcode count. Nothing in it is secret.
+/// What binds a keychain to its TPM, kept in `device.tpm` in the home.
+///
+/// The device key as the TPM wrapped it (useless without that TPM) and the NV indices that hold
+/// the keybag secrets and the wrong-passcode count. Nothing in it is secret.
 struct TPMBinding: Sendable, Hashable {
     /// The device key: an HMAC key made in the TPM under its storage root.
     var deviceKey: TPMObjectBlob

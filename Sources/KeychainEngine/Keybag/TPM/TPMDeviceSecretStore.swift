@@ -15,8 +15,9 @@ package import Crypto
 import Foundation
 package import KeychainCore
 
-/// The device secret of a keychain bound to a TPM: computed by a key that never leaves the TPM,
-/// named by `device.tpm` in the home. There is no `device.key`.
+/// The device secret of a keychain bound to a TPM, computed by a key that never leaves the TPM.
+///
+/// `device.tpm` in the home names the key; there is no `device.key`.
 package struct TPMDeviceSecretStore: DeviceSecretStore {
     package let home: TPMHome
 

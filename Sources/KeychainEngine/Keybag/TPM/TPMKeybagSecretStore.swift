@@ -14,9 +14,10 @@
 package import Foundation
 package import KeychainCore
 
-/// The keybag secrets of a keychain bound to a TPM, in two NV indices of the TPM: the current
-/// secret in one, the next in the other during a keybag write. Replacing a secret writes over
-/// the index inside the TPM — nothing of it is left on a disk, a journal or a backup.
+/// The keybag secrets of a keychain bound to a TPM, in two NV indices of the TPM.
+///
+/// The current secret is in one, the next in the other during a keybag write. Replacing a secret
+/// writes over the index inside the TPM — nothing of it is left on a disk, a journal or a backup.
 package struct TPMKeybagSecretStore: KeybagSecretStore {
     package let home: TPMHome
 
