@@ -133,6 +133,17 @@ public final class Device: Sendable {
         try translating { try engine.setPasscode(new, current: current, progress: progress) }
     }
 
+    /// Moves the keychain's secrets into the TPM the engine is configured with (`toTPM`), or back
+    /// to files; the passcode, when one is set, is required and its items are sealed again
+    /// (`progress` reports them).
+    package func moveSecrets(
+        toTPM: Bool,
+        passcode: String?,
+        progress: (@Sendable (_ completed: Int, _ total: Int) -> Void)? = nil
+    ) throws {
+        try translating { try engine.moveSecrets(toTPM: toTPM, passcode: passcode, progress: progress) }
+    }
+
     /// Removes the passcode, destroying every `WhenPasscodeSetThisDeviceOnly` item.
     public func removePasscode(current: String) throws {
         try translating { try engine.removePasscode(current: current) }

@@ -58,6 +58,9 @@ package protocol Engine: AnyObject, Sendable {
     func removePasscode(current: String) throws(KeychainError)
     /// How many items removing the passcode would destroy (the keychain must be unlocked).
     func itemsLostWithPasscode() throws(KeychainError) -> Int
+    /// Moves the keychain's secrets into the engine's TPM (`toTPM`) or back to files, re-sealing
+    /// the passcode-protected items (`passcode` is required when one is set).
+    func moveSecrets(toTPM: Bool, passcode: String?, progress: RekeyProgress?) throws(KeychainError)
 
     // MARK: Authentication contexts (Apple's coreauthd)
 

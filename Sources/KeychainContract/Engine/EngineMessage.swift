@@ -26,6 +26,7 @@ package enum EngineRequest: Sendable, Codable {
     case lock
     case setPasscode(passcode: String, current: String?, reportsProgress: Bool)
     case removePasscode(current: String)
+    case moveSecrets(toTPM: Bool, passcode: String?, reportsProgress: Bool)
     /// How many items ``removePasscode(current:)`` would destroy.
     case itemsLostWithPasscode
 
@@ -118,7 +119,7 @@ extension EngineRequest {
     /// apps' grants, rather than items: what only the user's own programs may ask.
     package var changesTheKeychain: Bool {
         switch self {
-        case .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .backup, .restore,
+        case .unlock, .lock, .setPasscode, .removePasscode, .moveSecrets, .itemsLostWithPasscode, .backup, .restore,
             .changeSimulatedSensor,
             .changeSensor, .applications,
             .grantAccessGroups,

@@ -79,7 +79,8 @@ extension EngineRequest {
                 checkOnly: checkOnly,
                 reportsProgress: reportsProgress
             )
-        case .lockState, .unlock, .lock, .setPasscode, .removePasscode, .itemsLostWithPasscode, .makeContext,
+        case .lockState, .unlock, .lock, .setPasscode, .removePasscode, .moveSecrets, .itemsLostWithPasscode,
+            .makeContext,
             .answer, .backupBytes, .biometryState, .changeSimulatedSensor, .changeSensor, .applications,
             .grantAccessGroups,
             .revokeAccessGroups:

@@ -114,6 +114,12 @@ package struct EngineResponder: Sendable {
                 )
             case .removePasscode(let current):
                 try engine.removePasscode(current: current)
+            case .moveSecrets(let toTPM, let passcode, let reportsProgress):
+                try engine.moveSecrets(
+                    toTPM: toTPM,
+                    passcode: passcode,
+                    progress: reportsProgress ? Self.progress(to: conversation) : nil
+                )
             case .itemsLostWithPasscode:
                 return .count(try engine.itemsLostWithPasscode())
             case .makeContext:

@@ -198,6 +198,14 @@ package final class WireEngine: Engine {
         try expectDone(.removePasscode(current: current))
     }
 
+    package func moveSecrets(toTPM: Bool, passcode: String?, progress: RekeyProgress?) throws(KeychainError) {
+        let request = EngineRequest.moveSecrets(toTPM: toTPM, passcode: passcode, reportsProgress: progress != nil)
+        let response = try send(request) { interim in
+            if case .progress(let completed, let total) = interim { progress?(completed, total) }
+        }
+        guard case .done = response else { throw Self.unexpected(response) }
+    }
+
     package func itemsLostWithPasscode() throws(KeychainError) -> Int {
         let response = try send(.itemsLostWithPasscode)
         guard case .count(let count) = response else { throw Self.unexpected(response) }

@@ -34,14 +34,22 @@ package final class AttemptCounters: Sendable {
     private let store: SQLiteItemStore
     private let clock: @Sendable () -> Date
     /// The TPM that also counts wrong passcodes, beyond the reach of a copy of the files.
-    private let hardware: (any HardwareRoot)?
+    private var hardware: (any HardwareRoot)? { hardwareState.withLock { $0 } }
+    private let hardwareState: LockedState<(any HardwareRoot)?>
 
     // MARK: Initialization
 
     init(store: SQLiteItemStore, clock: @escaping @Sendable () -> Date, hardware: (any HardwareRoot)? = nil) {
         self.store = store
         self.clock = clock
-        self.hardware = hardware
+        hardwareState = LockedState(hardware)
+    }
+
+    /// Counts in `hardware` too from now on (the keychain moved to or from a TPM), starting with
+    /// the database's count.
+    func move(to hardware: (any HardwareRoot)?) throws(KeychainError) {
+        hardwareState.withLock { $0 = hardware }
+        try recordHardwareCount()
     }
 
     /// Takes the TPM's count of wrong passcodes where the database's is lower (a copy of the home

@@ -14,6 +14,7 @@
 package import Foundation
 package import KeychainContract
 package import KeychainCore
+import Logging
 
 /// The engine in this process: the keychain's database and keybag, the authentication gate with
 /// its contexts, and the biometric sensor.
@@ -31,6 +32,8 @@ package final class EmbeddedEngine: Engine {
     let simulatedSensor: SimulatedSensorDriver
     /// The sensor the gate asks for matches: the simulated one or fprintd's reader, as chosen.
     let sensor: SelectedSensor
+    /// The TPM the configuration names, which a keychain kept in files moves into.
+    let tpm: TPMChoice
 
     // MARK: Initialization
 
@@ -43,10 +46,12 @@ package final class EmbeddedEngine: Engine {
             accessGroups: AccessGroups(configuration.accessGroups),
             passcodeKDF: configuration.passcodeCost.kdf,
             clock: configuration.clock,
-            secrets: secrets ?? .choose(in: directory, tpm: configuration.tpm, logger: configuration.logger),
+            secrets: secrets.map { [$0] }
+                ?? SecretStores.candidates(in: directory, tpm: configuration.tpm, logger: configuration.logger),
             storageQuota: configuration.storageQuota,
             logger: configuration.logger
         )
+        tpm = configuration.tpm
         simulatedSensor = SimulatedSensorDriver(keychain: keychain)
         sensor = SelectedSensor(keychain: keychain, simulated: simulatedSensor, reader: FprintdDevice())
         gate = AuthenticationGate(
@@ -96,6 +101,7 @@ package final class EmbeddedEngine: Engine {
 
     package func unlock(passcode: String, endsBiometricLockout: Bool) throws(KeychainError) {
         try keychain.keybagService.unlock(passcode: passcode, endsBiometricLockout: endsBiometricLockout)
+        moveIntoTheTPMIfOneAppeared(passcode: passcode)
     }
 
     package func lock() throws(KeychainError) {
@@ -108,6 +114,40 @@ package final class EmbeddedEngine: Engine {
 
     package func removePasscode(current: String) throws(KeychainError) {
         try keychain.keybagService.removePasscode(current: current)
+    }
+
+    package func moveSecrets(toTPM: Bool, passcode: String?, progress: RekeyProgress?) throws(KeychainError) {
+        let service = keychain.keybagService
+        let usesTPM = service.stores.device.hardwareRoot != nil
+        guard usesTPM != toTPM else {
+            throw KeychainError(
+                .invalidParameter,
+                toTPM ? "the keychain is already in the TPM" : "the keychain's secrets are already in files"
+            )
+        }
+        let target: SecretStores
+        if toTPM {
+            target = try SecretStores.reachableTPM(for: keychain.directory, tpm: tpm)
+        } else {
+            target = .files(in: keychain.directory)
+        }
+        try service.moveSecrets(to: target, passcode: passcode, progress: progress)
+    }
+
+    /// After an unlock with the passcode: a keychain still in files moves into the configured TPM
+    /// once there is one (a failure is logged; the keychain stays as it was).
+    private func moveIntoTheTPMIfOneAppeared(passcode: String) {
+        guard keychain.keybagService.stores.device.hardwareRoot == nil,
+            let target = try? SecretStores.reachableTPM(for: keychain.directory, tpm: tpm)
+        else { return }
+        do throws(KeychainError) {
+            try keychain.keybagService.moveSecrets(to: target, passcode: passcode)
+        } catch {
+            keychain.logger.error(
+                "the keychain could not move into the TPM; it stays in files",
+                metadata: ["keychain.error": "\(error.message)"]
+            )
+        }
     }
 
     package func itemsLostWithPasscode() throws(KeychainError) -> Int {

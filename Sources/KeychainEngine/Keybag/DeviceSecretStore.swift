@@ -36,6 +36,13 @@ package protocol DeviceSecretStore: Sendable {
     /// A new device secret, kept aside until ``install(_:)``.
     func stage() throws(KeychainError) -> StagedDeviceSecret
 
+    /// The device secret of a keychain moving in from another store, kept aside until
+    /// ``install(_:)``: the same value, which every key of the keychain derives from.
+    func stage(keeping secret: SymmetricKey) throws(KeychainError) -> StagedDeviceSecret
+
+    /// Erases the secret and what this store keeps of the keychain (after it moved to another store).
+    func erase()
+
     /// Makes a staged secret the keychain's (never over an existing one).
     func install(_ staged: StagedDeviceSecret) throws(KeychainError)
 

@@ -57,7 +57,10 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
     }
 
     package func stage() throws(KeychainError) -> StagedDeviceSecret {
-        let secret = SymmetricKey(size: .bits256)
+        try stage(keeping: SymmetricKey(size: .bits256))
+    }
+
+    package func stage(keeping secret: SymmetricKey) throws(KeychainError) -> StagedDeviceSecret {
         let suffix = KeybagSecret.hex(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) })
         let path = directory.appendingPathComponent(Self.fileName + "." + suffix).path
         var bytes = secret.withUnsafeBytes { Array($0) }
@@ -96,8 +99,14 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
 
     package func discardStaged() {
         for staged in staged() {
-            PrivateFile.removeName(staged.reference)
+            Self.erase(staged.reference)
         }
+    }
+
+    package func erase() {
+        discardStaged()
+        Self.erase(location)
+        PrivateFile.syncDirectory(directory.path)
     }
 
     // MARK: Private
@@ -114,6 +123,16 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
         let url = URL(filePath: path)
         return url.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path
             && isStagedName(url.lastPathComponent)
+    }
+
+    /// Removes a secret file's name, then overwrites its bytes through a descriptor opened before.
+    private static func erase(_ path: String) {
+        let descriptor = try? PrivateFile.openForUpdate(path)
+        PrivateFile.removeName(path)
+        if let descriptor {
+            PrivateFile.eraseContents(of: descriptor)
+            PrivateFile.closeDescriptor(descriptor)
+        }
     }
 
     private static func read(_ path: String) throws(KeychainError) -> SymmetricKey? {

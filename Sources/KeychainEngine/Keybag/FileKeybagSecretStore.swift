@@ -107,6 +107,12 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
         PrivateFile.syncDirectory(directory)
     }
 
+    package func erase() {
+        discardStaged(except: nil)
+        Self.remove(currentPath)
+        PrivateFile.syncDirectory(directory)
+    }
+
     // MARK: Private
 
     private func read(_ path: String) throws(KeychainError) -> KeybagSecret? {

@@ -30,7 +30,8 @@ package final class Keybag: Sendable {
 
     private let deviceSecret: SymmetricKey
     /// The TPM that binds the passcode, if the keychain has one.
-    private let hardware: (any HardwareRoot)?
+    private var hardware: (any HardwareRoot)? { hardwareState.withLock { $0 } }
+    private let hardwareState: LockedState<(any HardwareRoot)?>
     private let accessGroups: [String]
     /// The device tier, and the same key as the only tier of a keychain from before the tiers.
     private let deviceTier: LookupTier
@@ -66,7 +67,7 @@ package final class Keybag: Sendable {
         hardware: (any HardwareRoot)? = nil
     ) throws(KeychainError) {
         self.deviceSecret = deviceSecret
-        self.hardware = hardware
+        hardwareState = LockedState(hardware)
         self.accessGroups = accessGroups
         let record = stored.record
         deviceKey = PasscodeKDF.deviceKey(deviceSecret: deviceSecret, salt: record.deviceSalt)
@@ -312,19 +313,41 @@ package final class Keybag: Sendable {
         return Self.boundPasscodeKey(derived, answer: answer)
     }
 
+    /// Binds the passcode to `hardware` from now on (the keychain moved to or from a TPM).
+    func move(to hardware: (any HardwareRoot)?) {
+        hardwareState.withLock { $0 = hardware }
+    }
+
     /// The key of a new passcode, set into `record` (whose salt and KDF are the new ones): with a
-    /// TPM, a new passcode key is made in it, authorized by a value derived from the passcode, and
-    /// its answer enters the key, so that checking a guess needs that TPM.
-    package func newPasscodeKey(for passcode: String, record: inout KeybagRecord) throws(KeychainError) -> SymmetricKey
-    {
+    /// TPM (`target`, by default the keychain's), a new passcode key is made in it, authorized by a
+    /// value derived from the passcode, and its answer enters the key, so that checking a guess
+    /// needs that TPM.
+    package func newPasscodeKey(
+        for passcode: String,
+        record: inout KeybagRecord,
+        in target: HardwareTarget = .current
+    ) throws(KeychainError) -> SymmetricKey {
         record.hardwarePasscodeKey = nil
         let derived = try passcodeKey(for: passcode, record: record, minimum: record.kdf)
+        let hardware: (any HardwareRoot)? =
+            switch target {
+            case .current: hardware
+            case .moving(let other): other
+            }
         guard let hardware, let salt = record.passcodeSalt else { return derived }
         let authorization = Self.hardwareAuthorization(derived)
         let boundKey = try hardware.makePasscodeKey(authorization: authorization)
         record.hardwarePasscodeKey = boundKey
         let answer = try hardware.answer(of: boundKey, authorization: authorization, challenge: salt)
         return Self.boundPasscodeKey(derived, answer: answer)
+    }
+
+    /// Where a new passcode is bound.
+    package enum HardwareTarget {
+        /// The keychain's store.
+        case current
+        /// The store the keychain is moving to (`nil`: the files).
+        case moving((any HardwareRoot)?)
     }
 
     /// The authorization of the TPM's passcode key: derived from the passcode (through scrypt)

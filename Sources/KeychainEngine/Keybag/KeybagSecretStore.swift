@@ -45,4 +45,7 @@ package protocol KeybagSecretStore: Sendable {
 
     /// Erases every staged secret but `identifier`; only while the database's write lock is held.
     func discardStaged(except identifier: Data?)
+
+    /// Erases every secret, current and staged (after the keychain moved to another store).
+    func erase()
 }

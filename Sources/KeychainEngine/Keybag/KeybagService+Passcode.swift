@@ -180,7 +180,7 @@ extension KeybagService {
 
     /// Refuses to write over a keybag whose passcode or class keys another process changed since
     /// `original` was read (the change was checked against `original`).
-    private static func requireUnchanged(_ latest: StoredKeybag, since original: StoredKeybag) throws(KeychainError) {
+    static func requireUnchanged(_ latest: StoredKeybag, since original: StoredKeybag) throws(KeychainError) {
         guard latest.record.passcodeSalt == original.record.passcodeSalt,
             latest.record.hasPasscode == original.record.hasPasscode,
             latest.record.classKeyEpoch == original.record.classKeyEpoch
@@ -190,7 +190,7 @@ extension KeybagService {
     }
 
     /// Every class key of `record`, verifying the current passcode if one is set.
-    private func classKeys(
+    func classKeys(
         of record: KeybagRecord,
         currentPasscode: String?
     ) throws(KeychainError) -> (passcodeKey: SymmetricKey?, keys: [ProtectionClass: SymmetricKey]) {
@@ -267,7 +267,7 @@ extension KeybagService {
         return key
     }
 
-    private static func randomSalt() -> Data {
+    static func randomSalt() -> Data {
         SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
     }
 }

@@ -37,8 +37,12 @@ package final class KeybagService: Sendable {
     /// The wrong-passcode and failed-match counts.
     package let attempts: AttemptCounters
 
+    /// Where the device and keybag secrets live now.
+    package var stores: SecretStores { storesState.withLock { $0 } }
+
     let store: SQLiteItemStore
     let vault: KeybagVault
+    let storesState: LockedState<SecretStores>
     let keybag: Keybag
     /// Seals rows again when the class keys change.
     let codec: ItemCodec
@@ -63,6 +67,7 @@ package final class KeybagService: Sendable {
         minimumKDF = PasscodeKDF.minimumAccepted(configured: passcodeKDF)
         self.attempts = attempts
         self.logger = logger
+        storesState = LockedState(secrets)
         let opened = try Self.openKeybag(in: directory, store: store, secrets: secrets, kdf: passcodeKDF)
         vault = opened.vault
         keybag = try Keybag(

@@ -36,8 +36,10 @@ package final class KeybagVault: Sendable {
 
     /// The device secret (`device.key`).
     package let deviceSecret: SymmetricKey
-    /// Where the keybag secrets are kept.
-    package let secrets: any KeybagSecretStore
+    /// Where the keybag secrets are kept (another store once the keychain moved to or from a TPM).
+    package var secrets: any KeybagSecretStore { store.withLock { $0 } }
+
+    private let store: LockedState<any KeybagSecretStore>
 
     private struct Cache {
         var sealed: Data?
@@ -51,7 +53,12 @@ package final class KeybagVault: Sendable {
 
     package init(deviceSecret: SymmetricKey, secrets: any KeybagSecretStore) {
         self.deviceSecret = deviceSecret
-        self.secrets = secrets
+        store = LockedState(secrets)
+    }
+
+    /// Keeps the keybag secrets in `secrets` from now on (the keychain moved there).
+    func move(to secrets: any KeybagSecretStore) {
+        store.withLock { $0 = secrets }
     }
 
     // MARK: Reading

@@ -42,9 +42,9 @@ package final class Keychain: Sendable {
     // The parts, internal to the engine: tests reach them with `@testable import`, harnesses
     // through the narrow calls in Keychain+Testing.swift.
     /// Where the device secret lives, as `security status` names it: "TPM 2.0 (…)" or "file".
-    package let storeDescription: String
+    package var storeDescription: String { keybagService.stores.device.storeDescription }
     /// The TPM behind the keychain, which makes and uses its Secure Enclave keys; `nil` for files.
-    let hardware: (any HardwareRoot)?
+    var hardware: (any HardwareRoot)? { keybagService.stores.device.hardwareRoot }
     let store: SQLiteItemStore
     let codec: ItemCodec
     let logger: Logger
@@ -75,13 +75,14 @@ package final class Keychain: Sendable {
     /// A home or file that another user owns or can write is refused; so is a damaged database, a
     /// database whose device secret or keybag secret is missing, and one written by a newer
     /// version: the engine never replaces a keychain it cannot read with an empty one. `secrets`
-    /// says where the device and keybag secrets live: by default, files in `directory`.
+    /// says where the device and keybag secrets live — by default, files in `directory` — in the
+    /// order to try them (a move between stores that was interrupted leaves a home with two).
     package init(
         directory: URL,
         accessGroups: AccessGroups,
         passcodeKDF: PasscodeKDF = .standard,
         clock: @escaping @Sendable () -> Date = { Date() },
-        secrets: SecretStores? = nil,
+        secrets: [SecretStores]? = nil,
         storageQuota: Int? = nil,
         logger: Logger = Logger(label: "swift-keychain")
     ) throws(KeychainError) {
@@ -94,24 +95,49 @@ package final class Keychain: Sendable {
         for name in [FileDeviceSecretStore.fileName, FileKeybagSecretStore.fileName, TPMHome.fileName] {
             try PrivateFile.check(directory.appendingPathComponent(name).path)
         }
-        store = try SQLiteItemStore(
+        let store = try SQLiteItemStore(
             url: directory.appendingPathComponent(SQLiteItemStore.fileName),
             quota: storageQuota
         )
-        let secrets = secrets ?? .files(in: directory)
-        let attempts = AttemptCounters(store: store, clock: clock, hardware: secrets.device.hardwareRoot)
-        keybagService = try KeybagService(
-            directory: directory,
-            store: store,
-            accessGroups: accessGroups,
-            passcodeKDF: passcodeKDF,
-            attempts: attempts,
-            secrets: secrets,
-            logger: logger
-        )
-        codec = keybagService.codec
-        storeDescription = secrets.device.storeDescription
-        hardware = secrets.device.hardwareRoot
-        if secrets.device.hardwareRoot != nil { try attempts.adoptHardwareCount() }
+        self.store = store
+        let candidates = secrets ?? [.files(in: directory)]
+        var opened: (KeybagService, Int)?
+        for (index, candidate) in candidates.enumerated() where opened == nil {
+            let attempt = Result { () throws(KeychainError) in
+                try KeybagService(
+                    directory: directory,
+                    store: store,
+                    accessGroups: accessGroups,
+                    passcodeKDF: passcodeKDF,
+                    attempts: AttemptCounters(store: store, clock: clock, hardware: candidate.device.hardwareRoot),
+                    secrets: candidate,
+                    logger: logger
+                )
+            }
+            switch attempt {
+            case .success(let service):
+                opened = (service, index)
+            case .failure(let error)
+            where [.decode, .staleSnapshot].contains(error.code) && index < candidates.count - 1:
+                continue  // an interrupted move: the keybag is in the other store
+            case .failure(let error):
+                throw error
+            }
+        }
+        guard let (service, used) = opened else {
+            throw KeychainError(.internalInconsistency, "no store was given for the keychain's secrets")
+        }
+        keybagService = service
+        codec = service.codec
+        for (index, other) in candidates.enumerated() where index != used {
+            // What an interrupted move left in the store the keychain did not end up in.
+            other.keybag.erase()
+            other.device.erase()
+            logger.notice(
+                "finished moving the keychain's secrets",
+                metadata: ["keychain.store": "\(service.stores.device.storeDescription)"]
+            )
+        }
+        if service.stores.device.hardwareRoot != nil { try service.attempts.adoptHardwareCount() }
     }
 }

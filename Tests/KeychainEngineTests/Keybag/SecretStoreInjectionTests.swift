@@ -41,7 +41,11 @@ import Testing
         }
 
         func stage() throws(KeychainError) -> StagedDeviceSecret {
-            let staged = StagedDeviceSecret(key: SymmetricKey(size: .bits256), reference: UUID().uuidString)
+            try stage(keeping: SymmetricKey(size: .bits256))
+        }
+
+        func stage(keeping secret: SymmetricKey) throws(KeychainError) -> StagedDeviceSecret {
+            let staged = StagedDeviceSecret(key: secret, reference: UUID().uuidString)
             lock.withLock {
                 pending.append(staged)
                 stagings += 1
@@ -59,6 +63,13 @@ import Testing
         func staged() -> [StagedDeviceSecret] { lock.withLock { pending } }
 
         func discardStaged() { lock.withLock { pending.removeAll() } }
+
+        func erase() {
+            lock.withLock {
+                installed = nil
+                pending.removeAll()
+            }
+        }
     }
 
     static func open(_ directory: URL, device: (any DeviceSecretStore)?) throws(KeychainError) -> Keychain {
@@ -67,7 +78,7 @@ import Testing
             directory: directory,
             accessGroups: .standard,
             passcodeKDF: .testing,
-            secrets: secrets,
+            secrets: secrets.map { [$0] },
             logger: EngineLog().makeLogger()
         )
     }

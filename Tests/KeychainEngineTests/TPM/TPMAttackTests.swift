@@ -38,11 +38,13 @@ import Testing
     @Test(arguments: [false, true])
     func everyFileCopiedToAnotherMachineOpensNothing(usesTPM: Bool) throws {
         let tpm = usesTPM ? try SoftwareTPM() : nil
+        defer { withExtendedLifetime(tpm) {} }
         let home = try Self.keychain(tpm: tpm)
         defer { home.remove() }
         let stolen = TPMHomeFixture(directory: try home.copy())
         defer { stolen.remove() }
         let otherMachine = usesTPM ? try SoftwareTPM() : nil
+        defer { withExtendedLifetime(otherMachine) {} }
         let opened = Self.attempt { try stolen.open(TPMHomeFixture.choice(otherMachine)) }
         if usesTPM {
             // The device key is the first TPM's: the second refuses its blob, and nothing opens.
@@ -62,6 +64,7 @@ import Testing
     @Test(arguments: [false, true])
     func aHomePutBackAfterFiveWrongGuessesKeepsTheBackoff(usesTPM: Bool) throws {
         let tpm = usesTPM ? try SoftwareTPM() : nil
+        defer { withExtendedLifetime(tpm) {} }
         let home = try Self.keychain(tpm: tpm)
         defer { home.remove() }
         let before = try home.copy()
@@ -69,7 +72,8 @@ import Testing
         do {
             let device = try home.open(TPMHomeFixture.choice(tpm))
             for guess in ["000000", "111111", "222222", "333333", "444444"] {
-                #expect(throws: KeychainDeviceError.self) { try device.unlock(passcode: guess) }
+                let refused = #expect(throws: KeychainDeviceError.self) { try device.unlock(passcode: guess) }
+                #expect(refused?.code == .wrongPasscode, "\(String(describing: refused))")
             }
             #expect(try device.passcodeAttempts().failures == 5)
         }
@@ -88,6 +92,7 @@ import Testing
     @Test(arguments: [false, true])
     func anOldKeybagOpensNothingAfterThePasscodeChanged(usesTPM: Bool) throws {
         let tpm = usesTPM ? try SoftwareTPM() : nil
+        defer { withExtendedLifetime(tpm) {} }
         let home = try Self.keychain(tpm: tpm)
         defer { home.remove() }
         // The keybag as it was (its row, and its secret where a file holds one), before the change.

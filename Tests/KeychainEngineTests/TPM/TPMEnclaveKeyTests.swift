@@ -55,6 +55,7 @@ import Testing
 
     @Test func keychainKeysSignAndAgreeInTheTPMAndNoFileHoldsTheirPrivatePart() throws {
         let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
         let home = try TPMHomeFixture()
         defer { home.remove() }
         let device = try home.open(.tcti(tpm.tcti))
@@ -98,6 +99,7 @@ import Testing
 
     @Test func cryptoKitKeysAreMadeInTheTPM() throws {
         let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
         let home = try TPMHomeFixture()
         defer { home.remove() }
         let device = try home.open(.tcti(tpm.tcti))
@@ -117,6 +119,7 @@ import Testing
 
     @Test func aCopyOfTheHomeCannotUseTheKeysOnAnotherTPM() throws {
         let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
         let home = try TPMHomeFixture()
         defer { home.remove() }
         do {
@@ -130,6 +133,7 @@ import Testing
         let stolen = TPMHomeFixture(directory: try home.copy())
         defer { stolen.remove() }
         let otherMachine = try SoftwareTPM()
+        defer { withExtendedLifetime(otherMachine) {} }
         #expect(throws: KeychainDeviceError.self) { try stolen.open(.tcti(otherMachine.tcti)) }
         // On its own TPM, with the passcode, the copy's key still signs: the TPM is what it needs.
         let device = try stolen.open(.tcti(tpm.tcti))

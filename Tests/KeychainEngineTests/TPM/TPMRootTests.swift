@@ -26,6 +26,7 @@ import Testing
 
     @Test func aKeychainBoundToATPMKeepsNoSecretInItsFiles() throws {
         let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
         let home = try TPMHomeFixture()
         defer { home.remove() }
         do {
@@ -46,6 +47,7 @@ import Testing
 
     @Test func wrongPasscodesAreCountedInTheTPMAndTheRightOneClearsThem() throws {
         let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
         let home = try TPMHomeFixture()
         defer { home.remove() }
         let device = try home.open(.tcti(tpm.tcti))
@@ -63,6 +65,7 @@ import Testing
 
     @Test func aTPMThatStopsAnsweringFailsClearlyAndLosesNothing() throws {
         let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
         let home = try TPMHomeFixture()
         defer { home.remove() }
         do {
@@ -86,6 +89,7 @@ import Testing
 
     @Test func anAlteredBindingIsRefusedWithoutACrash() throws {
         let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
         let home = try TPMHomeFixture()
         defer { home.remove() }
         do {

@@ -25,6 +25,10 @@ struct TPMBinding: Sendable, Hashable {
     var keybagSlots: [UInt32]
     /// The NV index that counts wrong passcodes.
     var attemptIndex: UInt32
+    /// For a keychain that moved in from the files: its device secret, sealed (AES-GCM) under the
+    /// device key's answer, so that it keeps the value every key derives from. Empty otherwise:
+    /// the answer is the device secret.
+    var sealedSecret: [UInt8] = []
 
     private static let magic = Array("SWKCTPM1".utf8)
 
@@ -43,6 +47,7 @@ struct TPMBinding: Sendable, Hashable {
         out.append(raw: Self.magic)
         for index in indices { out.append(index) }
         out.appendSized(deviceKey.serialized)
+        out.appendSized(sealedSecret)
         return out.bytes
     }
 
@@ -52,7 +57,7 @@ struct TPMBinding: Sendable, Hashable {
         guard (try? reader.take(Self.magic.count)) == Self.magic,
             let first = try? reader.readUInt32(), let second = try? reader.readUInt32(),
             let attempts = try? reader.readUInt32(),
-            let key = try? reader.readSized(), reader.isAtEnd,
+            let key = try? reader.readSized(), let sealed = try? reader.readSized(), reader.isAtEnd,
             let blob = TPMObjectBlob(serialized: key),
             Set([first, second, attempts]).count == 3,
             [first, second, attempts].allSatisfy(TPMBinding.isKeychainIndex)
@@ -60,6 +65,7 @@ struct TPMBinding: Sendable, Hashable {
         deviceKey = blob
         keybagSlots = [first, second]
         attemptIndex = attempts
+        sealedSecret = sealed
     }
 
     init(deviceKey: TPMObjectBlob, keybagSlots: [UInt32], attemptIndex: UInt32) {

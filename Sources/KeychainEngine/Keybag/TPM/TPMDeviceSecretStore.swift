@@ -44,6 +44,15 @@ package struct TPMDeviceSecretStore: DeviceSecretStore {
         return StagedDeviceSecret(key: bound.secret, reference: bound.path)
     }
 
+    package func stage(keeping secret: SymmetricKey) throws(KeychainError) -> StagedDeviceSecret {
+        let bound = try home.stage(keeping: secret)
+        return StagedDeviceSecret(key: bound.secret, reference: bound.path)
+    }
+
+    package func erase() {
+        home.erase()
+    }
+
     package func install(_ staged: StagedDeviceSecret) throws(KeychainError) {
         try home.install(staged.reference)
     }

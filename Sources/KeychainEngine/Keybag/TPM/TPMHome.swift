@@ -100,9 +100,10 @@ package final class TPMHome: Sendable {
         return (installed.map { [$0] } ?? []) + state.withLock { $0.staged }
     }
 
-    /// Makes a new binding in the TPM (device key, NV indices) and keeps it in a staged file.
-    func stage() throws(KeychainError) -> Bound {
-        let (binding, secret) = try makeBinding()
+    /// Makes a new binding in the TPM (device key, NV indices) and keeps it in a staged file;
+    /// with `kept`, the binding seals that device secret (a keychain moving in from the files).
+    func stage(keeping kept: SymmetricKey? = nil) throws(KeychainError) -> Bound {
+        let (binding, secret) = try makeBinding(keeping: kept)
         let suffix = HexText.encode(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) })
         let staged = path + "." + suffix
         do {
@@ -199,8 +200,22 @@ package final class TPMHome: Sendable {
         }
     }
 
-    /// The device secret of `binding`: its device key's HMAC of a fixed label.
+    /// The device secret of `binding`: its device key's HMAC of a fixed label, or the secret the
+    /// binding seals under it.
     static func deviceSecret(of binding: TPMBinding, in tpm: TPMConnection) throws(TPMError) -> SymmetricKey {
+        let answer = try deviceKeyAnswer(of: binding, in: tpm)
+        guard !binding.sealedSecret.isEmpty else { return answer }
+        do {
+            let box = try AES.GCM.SealedBox(combined: binding.sealedSecret)
+            return SymmetricKey(data: try AES.GCM.open(box, using: answer, authenticating: sealedSecretBinding))
+        } catch {
+            throw TPMError(.rejected, context: "opening the sealed device secret")
+        }
+    }
+
+    /// The device key's HMAC of a fixed label.
+    private static func deviceKeyAnswer(of binding: TPMBinding, in tpm: TPMConnection) throws(TPMError) -> SymmetricKey
+    {
         let root = try tpm.createPrimary(TPMTemplate.storageRoot)
         let key = try tpm.load(binding.deviceKey, under: root)
         var digest = try tpm.hmac(deviceSecretLabel, key: key, authorization: [])
@@ -208,6 +223,19 @@ package final class TPMHome: Sendable {
         try tpm.flush(key)
         try tpm.flush(root)
         return SymmetricKey(data: digest)
+    }
+
+    private static let sealedSecretBinding = Data("swift-keychain tpm sealed device secret v1".utf8)
+
+    /// Erases the binding: its NV indices (the keybag secrets and the count) and its files.
+    func erase() {
+        discardStaged()
+        if let bound = try? installed() {
+            destroy(bound.binding, secret: bound.secret)
+        }
+        PrivateFile.removeName(path)
+        PrivateFile.syncDirectory(directory.path)
+        state.withLock { $0.installed = nil }
     }
 
     /// The authorization value of the binding's NV indices, from its device secret: only a
@@ -232,14 +260,28 @@ package final class TPMHome: Sendable {
         return Bound(binding: binding, secret: secret, path: file)
     }
 
-    /// A new device key and three NV indices, each written (zeros) so that it reads back.
-    private func makeBinding() throws(KeychainError) -> (TPMBinding, SymmetricKey) {
+    /// A new device key and three NV indices, each written (zeros) so that it reads back; the
+    /// device secret is the key's answer, or `kept` sealed under it.
+    private func makeBinding(keeping kept: SymmetricKey?) throws(KeychainError) -> (TPMBinding, SymmetricKey) {
         try withTPM("making the keychain's keys") { tpm throws(TPMError) in
             let root = try tpm.createPrimary(TPMTemplate.storageRoot)
             let blob = try tpm.create(TPMTemplate.hmacKey, under: root, authorization: [])
             try tpm.flush(root)
             var binding = TPMBinding(deviceKey: blob, keybagSlots: [], attemptIndex: 0)
-            let secret = try Self.deviceSecret(of: binding, in: tpm)
+            var secret = try Self.deviceKeyAnswer(of: binding, in: tpm)
+            if let kept {
+                do {
+                    let box = try AES.GCM.seal(
+                        kept.withUnsafeBytes { Data($0) },
+                        using: secret,
+                        authenticating: Self.sealedSecretBinding
+                    )
+                    binding.sealedSecret = Array(box.combined ?? Data())
+                } catch {
+                    throw TPMError(.failed, context: "sealing the device secret")
+                }
+                secret = kept
+            }
             let authorization = Self.indexAuthorization(secret)
             for _ in 0..<16 {
                 let indices = TPMBinding.randomIndices()

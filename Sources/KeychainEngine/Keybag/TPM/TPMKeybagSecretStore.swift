@@ -69,6 +69,11 @@ package struct TPMKeybagSecretStore: KeybagSecretStore {
         erase { $0 != identifier }
     }
 
+    package func erase() {
+        // The NV indices go with the binding (``TPMDeviceSecretStore/erase()``); zeroed first.
+        erase { _ in true }
+    }
+
     // MARK: Private
 
     /// Erases the active binding's slots whose secret's identifier `matches`.
