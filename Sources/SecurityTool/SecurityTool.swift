@@ -48,7 +48,7 @@ struct SecurityTool: ParsableCommand {
         Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self,
         EnclaveKeyCommands.self,
         BackupKeychain.self, RestoreKeychain.self, DaemonCommands.self, SecretServiceCommands.self,
-        Demo.self,
+        TPMCommands.self, Demo.self,
     ]
 
     /// The command a (possibly shortened) name means: its exact name, else the first that begins

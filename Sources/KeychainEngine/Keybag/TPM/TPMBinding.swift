@@ -25,9 +25,10 @@ struct TPMBinding: Sendable, Hashable {
     var keybagSlots: [UInt32]
     /// The NV index that counts wrong passcodes.
     var attemptIndex: UInt32
-    /// For a keychain that moved in from the files: its device secret, sealed (AES-GCM) under the
-    /// device key's answer, so that it keeps the value every key derives from. Empty otherwise:
-    /// the answer is the device secret.
+    /// For a keychain that moved in from the files, its device secret sealed under the device key's answer.
+    ///
+    /// Sealed with AES-GCM, so that the keychain keeps the value every key derives from. Empty
+    /// otherwise: the answer is the device secret.
     var sealedSecret: [UInt8] = []
 
     private static let magic = Array("SWKCTPM1".utf8)
