@@ -185,6 +185,9 @@ if command -v systemd-sysusers > /dev/null; then
 elif ! id swift-keychain > /dev/null 2>&1; then
     useradd --system --home-dir /var/lib/swift-keychain --no-create-home --shell /usr/sbin/nologin swift-keychain
 fi
+# The TPM's group (tpm2-tss makes it; here if it did not): the daemon uses /dev/tpmrm0 through it.
+getent group tss > /dev/null || groupadd --system tss
+id -nG swift-keychain | tr ' ' '\n' | grep -qx tss || usermod -a -G tss swift-keychain
 if command -v systemd-tmpfiles > /dev/null; then
     systemd-tmpfiles --create /etc/tmpfiles.d/swift-keychain.conf
 else

@@ -13,6 +13,7 @@
 
 import Foundation
 import KeychainContract
+import KeychainEngine
 import Logging
 import NIOCore
 import NIOPosix
@@ -45,6 +46,9 @@ struct DaemonServer: Service {
     var socketCheckInterval: TimeAmount = .seconds(2)
 
     func run() async throws {
+        logger.info(
+            "new keychains keep their secrets in \(SecretStores.describeNewKeychains(tpm: .fromEnvironment()))"
+        )
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
         let (roster, clients, logger, idleTimeout) = (roster, clients, logger, idleTimeout)

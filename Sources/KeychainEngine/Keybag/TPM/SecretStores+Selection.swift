@@ -88,6 +88,22 @@ extension SecretStores {
         return tpmStores(TPMHome(directory: directory.standardizedFileURL, configuration: tcti))
     }
 
+    /// What a new keychain's secrets would be kept in, as the daemon's log says at its start:
+    /// "TPM 2.0 (maker, firmware …) through TCTI" or "files (no TPM: reason)".
+    package static func describeNewKeychains(tpm choice: TPMChoice) -> String {
+        switch choice.configuration {
+        case .failure(let unavailable):
+            return "files (no TPM: \(unavailable.reason))"
+        case .success(let tcti):
+            do {
+                let identity = try TPMConnection.using(tcti) { tpm throws(TPMError) in try tpm.identity() }
+                return "TPM 2.0 (\(identity)) through \(tcti)"
+            } catch {
+                return "files (no TPM: \(error))"
+            }
+        }
+    }
+
     /// The TPM's stores for `home`.
     package static func tpmStores(_ home: TPMHome) -> SecretStores {
         SecretStores(device: TPMDeviceSecretStore(home: home), keybag: TPMKeybagSecretStore(home: home))
