@@ -26,10 +26,11 @@ log(){ echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 if [ $SMOKE = 1 ]; then
   CONFIG=debug; SIZES=${SIZES:-1000}; SAMPLE=${SAMPLE:-1000}; CLI_N=${CLI_N:-20}; PEERS=${PEERS:-0}
   PROTECTED=${PROTECTED:-50}; AES=${AES:-2000}; REKEY=${REKEY:-1000}; KEYS=${KEYS:-100}; BACKUP=${BACKUP:-1000}
+  TPM_ITEMS=${TPM_ITEMS:-200}
 else
   CONFIG=release; SIZES=${SIZES:-1000,10000,100000,1000000}; SAMPLE=${SAMPLE:-10000}; CLI_N=${CLI_N:-300}
   PEERS=${PEERS:-1}; PROTECTED=${PROTECTED:-1000}; AES=${AES:-100000}; REKEY=${REKEY:-10000,100000}; KEYS=${KEYS:-5000}
-  BACKUP=${BACKUP:-100000}
+  BACKUP=${BACKUP:-100000}; TPM_ITEMS=${TPM_ITEMS:-1000}
 fi
 PEERS_DIR=${PEERS_DIR:-$ROOT/../shared/peers}
 
@@ -78,7 +79,7 @@ fi
 
 log "keychain-bench (sizes $SIZES)"
 "$BIN/keychain-bench" run --sizes "$SIZES" --sample "$SAMPLE" --protected-items "$PROTECTED" \
-  --aes-operations "$AES" --rekey-sizes "$REKEY" --key-operations "$KEYS" --backup-items "$BACKUP" \
+  --aes-operations "$AES" --rekey-sizes "$REKEY" --key-operations "$KEYS" --backup-items "$BACKUP" --tpm-items "$TPM_ITEMS" \
   --out "$RESULTS/keychain.jsonl"
 
 log "security CLI, one process per operation ($CLI_N items)"

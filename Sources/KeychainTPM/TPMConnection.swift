@@ -13,6 +13,7 @@
 
 import CTPM
 import Foundation
+import Synchronization
 
 /// One open connection to a TPM through tpm2-tss's TCTI loader.
 ///
@@ -30,6 +31,15 @@ package final class TPMConnection {
     private var closed = false
     /// The transient objects this connection loaded and has not flushed.
     var loaded: [UInt32] = []
+
+    /// Commands this process sent, and those that wrote NV memory, by TCTI configuration: for the
+    /// tests that check the TPM is used to unlock, never per item.
+    private static let sent = Mutex<[String: (commands: Int, nvWrites: Int)]>([:])
+
+    /// The commands sent through `configuration` so far, and how many of them wrote NV memory.
+    package static func traffic(of configuration: String) -> (commands: Int, nvWrites: Int) {
+        sent.withLock { $0[configuration] ?? (0, 0) }
+    }
 
     /// The largest response a TPM sends (TPM 2.0's `MAX_RESPONSE_SIZE` on every TPM in use).
     private static let responseCapacity = 4096
@@ -114,6 +124,11 @@ package final class TPMConnection {
     // MARK: Private
 
     private func roundTrip(_ bytes: [UInt8], name: String) throws(TPMError) -> TPMResponse {
+        let writesNV = ["TPM2_NV_Write", "TPM2_NV_DefineSpace", "TPM2_NV_UndefineSpace"].contains(name)
+        Self.sent.withLock { sent in
+            let current = sent[configuration] ?? (0, 0)
+            sent[configuration] = (current.commands + 1, current.nvWrites + (writesNV ? 1 : 0))
+        }
         let sent = bytes.withUnsafeBufferPointer { buffer in
             c_tpm_transmit(context, buffer.baseAddress, buffer.count)
         }

@@ -19,7 +19,10 @@ struct KeychainBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-bench",
         abstract: "Measures swift-keychain through its public API against SQLite and swift-crypto floors.",
-        subcommands: [RunCommand.self, ProbeCommand.self, ClientCommand.self, EchoCommand.self, BackupCommand.self],
+        subcommands: [
+            RunCommand.self, ProbeCommand.self, ClientCommand.self, EchoCommand.self, BackupCommand.self,
+            TPMCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }
@@ -58,6 +61,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Items backed up and restored, beside storing them (0: skip).")
     var backupItems = 100_000
+
+    @Option(help: "Items stored and looked up with swtpm beside the file store (0: skip).")
+    var tpmItems = 1_000
 
     @Option(help: "Items in the run through securityd beside the in-process engine (0: skip).")
     var daemonItems = 1_000
@@ -153,6 +159,10 @@ struct RunCommand: ParsableCommand {
                 log: log
             ).run()
         }
+        if tpmItems > 0 {
+            log.echo("the TPM beside the file store (\(tpmItems) items, swtpm)")
+            try TPMRun(items: tpmItems, operations: min(keyOperations, 500), directory: directory, log: log).run()
+        }
         if backupItems > 0 {
             log.echo("backup and restore (\(backupItems) items)")
             try BackupRun(size: backupItems, directory: directory, seed: workload.seed, log: log).run()
@@ -204,5 +214,27 @@ struct BackupCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = try ResultLog(url: URL(fileURLWithPath: out))
         try BackupRun(size: items, directory: directory, seed: Workload().seed, log: log).run()
+    }
+}
+
+/// The TPM beside the file store alone: `keychain-bench tpm --items 1000 --out r.jsonl`.
+struct TPMCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tpm",
+        abstract: "Times unlocking, items and enclave keys with swtpm beside the file store."
+    )
+
+    @Option(help: "Items stored and looked up in each keychain.") var items = 1_000
+    @Option(help: "Signatures and agreements timed.") var operations = 500
+    @Option(help: "Where results are appended, one JSON object per line.") var out: String
+    @Option(help: "A directory for the keychains and swtpm (removed afterwards).") var workdir =
+        "/var/tmp/keychain-bench"
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: workdir, isDirectory: true).appendingPathComponent("tpm-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try ResultLog(url: URL(fileURLWithPath: out))
+        try TPMRun(items: items, operations: operations, directory: directory, log: log).run()
     }
 }

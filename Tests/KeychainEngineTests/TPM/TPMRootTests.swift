@@ -14,6 +14,7 @@
 import Foundation
 import KeychainContract
 import KeychainServices
+import KeychainTPM
 import KeychainTestSupport
 import Testing
 
@@ -43,6 +44,28 @@ import Testing
         #expect(TPMHomeFixture.read("alice", from: device).0 == errSecInteractionNotAllowed)
         try device.unlock(passcode: Self.passcode)
         #expect(TPMHomeFixture.read("alice", from: device).1 == "s3cret-token")
+    }
+
+    @Test func itemOperationsSendTheTPMNothingAndAnUnlockWritesNoNVMemory() throws {
+        let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
+        let home = try TPMHomeFixture()
+        defer { home.remove() }
+        let device = try home.open(.tcti(tpm.tcti))
+        try device.setPasscode(Self.passcode)
+        #expect(TPMHomeFixture.add("warm-up", "x", to: device) == errSecSuccess)
+        let before = TPMConnection.traffic(of: tpm.tcti)
+        for index in 0..<200 {
+            #expect(TPMHomeFixture.add("account-\(index)", "secret-\(index)", to: device) == errSecSuccess)
+            #expect(TPMHomeFixture.read("account-\(index)", from: device).1 == "secret-\(index)")
+        }
+        #expect(TPMConnection.traffic(of: tpm.tcti).commands == before.commands)
+        // A fresh process's unlock talks to the TPM (the device secret, the passcode's key, the
+        // count) but writes none of its NV memory.
+        try home.open(.tcti(tpm.tcti)).unlock(passcode: Self.passcode)
+        let after = TPMConnection.traffic(of: tpm.tcti)
+        #expect(after.commands > before.commands)
+        #expect(after.nvWrites == before.nvWrites)
     }
 
     @Test func wrongPasscodesAreCountedInTheTPMAndTheRightOneClearsThem() throws {
