@@ -50,7 +50,9 @@ import Testing
                 hasBeenUnlocked: Bool.random(using: &generator),
                 failedAttempts: Int.random(in: 0...20, using: &generator),
                 nextAttempt: Bool.random(using: &generator)
-                    ? Date(timeIntervalSinceReferenceDate: Double.random(in: 0...1e9, using: &generator)) : nil
+                    ? Date(timeIntervalSinceReferenceDate: Double.random(in: 0...1e9, using: &generator)) : nil,
+                secretStore: Bool.random(using: &generator)
+                    ? "TPM 2.0 (IBM SWTPM, firmware 8217.4131)" : "file (no TPM: é)"
             )
             var replies: [EngineResponse] = [.done, .items(results), .keychainError(error), .lockState(lockState)]
             if let first = results.first { replies.append(.item(first)) }
@@ -91,7 +93,7 @@ import Testing
             failedAttempts: 0,
             nextAttempt: nil
         )
-        #expect(Mirror(reflecting: lockState).children.count == 5)
+        #expect(Mirror(reflecting: lockState).children.count == 6)
     }
 
     @Test func otherMessagesKeepTheGeneralFormat() throws {
