@@ -99,13 +99,13 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
 
     package func discardStaged() {
         for staged in staged() {
-            Self.erase(staged.reference)
+            PrivateFile.removeAndErase(staged.reference)
         }
     }
 
     package func erase() {
         discardStaged()
-        Self.erase(location)
+        PrivateFile.removeAndErase(location)
         PrivateFile.syncDirectory(directory.path)
     }
 
@@ -123,16 +123,6 @@ package struct FileDeviceSecretStore: DeviceSecretStore {
         let url = URL(filePath: path)
         return url.deletingLastPathComponent().standardizedFileURL.path == directory.standardizedFileURL.path
             && isStagedName(url.lastPathComponent)
-    }
-
-    /// Removes a secret file's name, then overwrites its bytes through a descriptor opened before.
-    private static func erase(_ path: String) {
-        let descriptor = try? PrivateFile.openForUpdate(path)
-        PrivateFile.removeName(path)
-        if let descriptor {
-            PrivateFile.eraseContents(of: descriptor)
-            PrivateFile.closeDescriptor(descriptor)
-        }
     }
 
     private static func read(_ path: String) throws(KeychainError) -> SymmetricKey? {

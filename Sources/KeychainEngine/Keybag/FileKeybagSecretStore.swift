@@ -90,7 +90,7 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
     }
 
     package func discard(_ identifier: Data) {
-        Self.remove(stagedPath(KeybagSecret.hex(identifier)))
+        PrivateFile.removeAndErase(stagedPath(KeybagSecret.hex(identifier)))
     }
 
     package func discardStaged(except identifier: Data?) {
@@ -102,14 +102,14 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
             guard hex != keep, hex.count == 2 * KeybagSecret.identifierLength, hex.allSatisfy(\.isHexDigit) else {
                 continue
             }
-            Self.remove(directory + "/" + name)
+            PrivateFile.removeAndErase(directory + "/" + name)
         }
         PrivateFile.syncDirectory(directory)
     }
 
     package func erase() {
         discardStaged(except: nil)
-        Self.remove(currentPath)
+        PrivateFile.removeAndErase(currentPath)
         PrivateFile.syncDirectory(directory)
     }
 
@@ -121,13 +121,4 @@ package struct FileKeybagSecretStore: KeybagSecretStore {
         return KeybagSecret(serialized: bytes)
     }
 
-    /// Removes a secret file's name, then erases its bytes through a descriptor opened before.
-    private static func remove(_ path: String) {
-        let descriptor = try? PrivateFile.openForUpdate(path)
-        PrivateFile.removeName(path)
-        if let descriptor {
-            PrivateFile.eraseContents(of: descriptor)
-            PrivateFile.closeDescriptor(descriptor)
-        }
-    }
 }

@@ -26,20 +26,11 @@ import Testing
 @Suite(.serialized) struct TPMAttackTests {
     static let passcode = "482916"
 
-    /// A home with a passcode and one item, made with a TPM or the files.
-    static func keychain(tpm: SoftwareTPM?) throws -> TPMHomeFixture {
-        let home = try TPMHomeFixture()
-        let device = try home.open(TPMHomeFixture.choice(tpm))
-        try device.setPasscode(passcode)
-        #expect(TPMHomeFixture.add("alice", "s3cret-token", to: device) == errSecSuccess)
-        return home
-    }
-
     @Test(arguments: [false, true])
     func everyFileCopiedToAnotherMachineOpensNothing(usesTPM: Bool) throws {
         let tpm = usesTPM ? try SoftwareTPM() : nil
         defer { withExtendedLifetime(tpm) {} }
-        let home = try Self.keychain(tpm: tpm)
+        let home = try TPMHomeFixture.withPasscode(Self.passcode, tpm: tpm)
         defer { home.remove() }
         let stolen = TPMHomeFixture(directory: try home.copy())
         defer { stolen.remove() }
@@ -65,7 +56,7 @@ import Testing
     func aHomePutBackAfterFiveWrongGuessesKeepsTheBackoff(usesTPM: Bool) throws {
         let tpm = usesTPM ? try SoftwareTPM() : nil
         defer { withExtendedLifetime(tpm) {} }
-        let home = try Self.keychain(tpm: tpm)
+        let home = try TPMHomeFixture.withPasscode(Self.passcode, tpm: tpm)
         defer { home.remove() }
         let before = try home.copy()
         defer { try? FileManager.default.removeItem(at: before) }
@@ -93,7 +84,7 @@ import Testing
     func anOldKeybagOpensNothingAfterThePasscodeChanged(usesTPM: Bool) throws {
         let tpm = usesTPM ? try SoftwareTPM() : nil
         defer { withExtendedLifetime(tpm) {} }
-        let home = try Self.keychain(tpm: tpm)
+        let home = try TPMHomeFixture.withPasscode(Self.passcode, tpm: tpm)
         defer { home.remove() }
         // The keybag as it was (its row, and its secret where a file holds one), before the change.
         let oldKeybag = try Self.sealedKeybag(in: home.directory)

@@ -33,6 +33,16 @@ struct TPMHomeFixture {
         self.directory = directory
     }
 
+    /// A new home, made with a TPM (or the files), with `passcode` set and one item: "alice",
+    /// whose secret is "s3cret-token".
+    static func withPasscode(_ passcode: String, tpm: SoftwareTPM?) throws -> TPMHomeFixture {
+        let home = try TPMHomeFixture()
+        let device = try home.open(choice(tpm))
+        try device.setPasscode(passcode)
+        #expect(add("alice", "s3cret-token", to: device) == errSecSuccess)
+        return home
+    }
+
     /// A device on the home as a fresh process opens it (nothing unlocked).
     func open(_ tpm: TPMChoice) throws -> Device {
         var configuration = DeviceConfiguration(passcodeCost: .testing, passcodePrompt: .none, engine: .embedded)

@@ -89,13 +89,8 @@ import Testing
     @Test func aTPMThatStopsAnsweringFailsClearlyAndLosesNothing() throws {
         let tpm = try SoftwareTPM()
         defer { withExtendedLifetime(tpm) {} }
-        let home = try TPMHomeFixture()
+        let home = try TPMHomeFixture.withPasscode(Self.passcode, tpm: tpm)
         defer { home.remove() }
-        do {
-            let device = try home.open(.tcti(tpm.tcti))
-            try device.setPasscode(Self.passcode)
-            #expect(TPMHomeFixture.add("alice", "s3cret-token", to: device) == errSecSuccess)
-        }
         let device = try home.open(.tcti(tpm.tcti))
         tpm.stop()
         let failed = #expect(throws: KeychainDeviceError.self) { try device.unlock(passcode: Self.passcode) }
