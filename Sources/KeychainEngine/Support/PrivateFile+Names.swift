@@ -42,8 +42,6 @@ extension PrivateFile {
         _ = close(descriptor)
     }
 
-    /// Overwrites a file's bytes with zeros and flushes them, unless another name still links to
-    /// them (a hard-link backup keeps its copy: only its name in the home is gone).
     /// Removes a secret file's name, then overwrites its bytes through a descriptor opened before
     /// (so that a name made meanwhile for another file is never overwritten).
     package static func removeAndErase(_ path: String) {
@@ -55,6 +53,8 @@ extension PrivateFile {
         }
     }
 
+    /// Overwrites a file's bytes with zeros and flushes them, unless another name still links to
+    /// them (a hard-link backup keeps its copy: only its name in the home is gone).
     package static func eraseContents(of descriptor: Int32) {
         guard let size = size(of: descriptor), size > 0, linkCount(of: descriptor) == 0 else { return }
         let zeros = [UInt8](repeating: 0, count: size)
