@@ -33,10 +33,12 @@ package struct TPMWriter: Sendable {
     /// Raw bytes, with no size in front.
     package mutating func append(raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
 
-    /// A `TPM2B_`: a 16-bit size, then the bytes.
+    /// A `TPM2B_`: a 16-bit size, then the bytes (never more than 65,535: a longer buffer is cut,
+    /// and the TPM refuses the command rather than this process trapping).
     package mutating func appendSized(_ data: some Collection<UInt8>) {
-        append(UInt16(data.count))
-        bytes.append(contentsOf: data)
+        let count = min(data.count, Int(UInt16.max))
+        append(UInt16(count))
+        bytes.append(contentsOf: data.prefix(count))
     }
 
     /// A `TPM2B_` around a structure written by `body`.

@@ -77,13 +77,7 @@ extension TPMConnection {
             out.append(raw: blob.privateArea)
             out.append(raw: blob.publicArea)
         }
-        let response: TPMResponse
-        do {
-            response = try execute(command)
-        } catch  where error.kind == .failed {
-            throw TPMError(.rejected, code: error.code, context: error.context)
-        }
-        let handle = try response.parameters(handles: 1).handles[0]
+        let handle = try execute(command).parameters(handles: 1).handles[0]
         loaded.append(handle)
         return handle
     }

@@ -111,7 +111,7 @@ package final class TPMConnection {
             switch response.code {
             case 0:
                 return response
-            case 0x100 where command.code != TPMCommand.Code.startup:  // TPM_RC_INITIALIZE
+            case 0x100 where command.code != TPMCommand.Code.startup && attempts < 3:  // TPM_RC_INITIALIZE
                 _ = try execute(.startup())
             case let code where TPMError(responseCode: code, context: "").kind == .busy && attempts < 10:
                 Thread.sleep(forTimeInterval: 0.05 * Double(attempts))

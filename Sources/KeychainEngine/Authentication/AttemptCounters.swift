@@ -116,7 +116,13 @@ package final class AttemptCounters: Sendable {
                 return try AttemptTables.insertFlight(started: now, processID: getpid(), in: db)
             }
             if let reservation {
-                try recordHardwareCount()
+                // Abandoned attempts this reservation counted go to the TPM too; if it does not
+                // answer, the reservation is released (the guess is not made, nothing is counted).
+                let recorded = Result { () throws(KeychainError) in try recordHardwareCount() }
+                if case .failure(let error) = recorded {
+                    try? settlePasscodeAttempt(reservation, outcome: nil)
+                    throw error
+                }
                 return reservation
             }
             // Wait with reads (no write lock, no flush) until the attempts in flight settle.
@@ -147,6 +153,18 @@ package final class AttemptCounters: Sendable {
         endsBiometricLockout: Bool = false
     ) throws(KeychainError) {
         let now = clock()
+        if outcome == true, let hardware {
+            // The TPM first: were it cleared after the database, a failure to write it would bring
+            // the failures back at the next attempt, after the right passcode. If it does not
+            // answer, the reservation is released and nothing changes.
+            let cleared = Result { () throws(KeychainError) in
+                if try hardware.passcodeFailures() != 0 { try hardware.setPasscodeFailures(0) }
+            }
+            if case .failure(let error) = cleared {
+                try? settlePasscodeAttempt(reservation, outcome: nil)
+                throw error
+            }
+        }
         try store.write(erasing: false) { db throws(KeychainError) in
             try AttemptTables.deleteFlight(reservation, in: db)
             switch outcome {
@@ -159,7 +177,7 @@ package final class AttemptCounters: Sendable {
                 break
             }
         }
-        if outcome != nil { try recordHardwareCount() }
+        if outcome == false { try recordHardwareCount() }
     }
 
     // MARK: Biometric failures

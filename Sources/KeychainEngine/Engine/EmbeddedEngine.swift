@@ -49,6 +49,9 @@ package final class EmbeddedEngine: Engine {
             secrets: secrets.map { [$0] }
                 ?? SecretStores.candidates(in: directory, tpm: configuration.tpm, logger: configuration.logger),
             storageQuota: configuration.storageQuota,
+            enclaveTPM: (try? configuration.tpm.configuration.get()).map {
+                TPMHome(directory: directory.standardizedFileURL, configuration: $0)
+            },
             logger: configuration.logger
         )
         tpm = configuration.tpm
@@ -138,6 +141,7 @@ package final class EmbeddedEngine: Engine {
     /// once there is one (a failure is logged; the keychain stays as it was).
     private func moveIntoTheTPMIfOneAppeared(passcode: String) {
         guard keychain.keybagService.stores.device.hardwareRoot == nil,
+            (try? keychain.keybagService.currentRecord().staysInFiles) == false,
             let target = try? SecretStores.reachableTPM(for: keychain.directory, tpm: tpm)
         else { return }
         do throws(KeychainError) {

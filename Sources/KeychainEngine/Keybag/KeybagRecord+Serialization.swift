@@ -24,7 +24,7 @@ extension KeybagRecord {
     private enum Tag: UInt8 {
         case deviceSalt = 1
         case passcodeSalt, kdf, hasPasscode, lookupKey, protectedLookupKey, classKey, epoch, constraintKey,
-            legacyApplicationPassword, needsClassKeyRotation, blobKey, hardwarePasscodeKey
+            legacyApplicationPassword, needsClassKeyRotation, blobKey, hardwarePasscodeKey, staysInFiles
     }
 
     private enum ConstraintKeyTag: UInt8 {
@@ -69,6 +69,7 @@ extension KeybagRecord {
         }
         if needsClassKeyRotation { out.append(Tag.needsClassKeyRotation.rawValue, [1]) }
         if let hardwarePasscodeKey { out.append(Tag.hardwarePasscodeKey.rawValue, hardwarePasscodeKey) }
+        if staysInFiles { out.append(Tag.staysInFiles.rawValue, [1]) }
         return out.bytes
     }
 
@@ -128,6 +129,7 @@ extension KeybagRecord {
                 )
             case .needsClassKeyRotation: record.needsClassKeyRotation = try Self.flag(value)
             case .hardwarePasscodeKey: record.hardwarePasscodeKey = Data(value)
+            case .staysInFiles: record.staysInFiles = try Self.flag(value)
             case nil:
                 throw KeychainError(.invalidKeychain, "the keybag has a field (\(tag)) this version does not know")
             }

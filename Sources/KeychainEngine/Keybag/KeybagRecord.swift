@@ -56,6 +56,8 @@ package struct KeybagRecord: Sendable {
     ///
     /// A passcode is checked only with that TPM's answer, under an authorization derived from the passcode.
     package var hardwarePasscodeKey: Data?
+    /// Set by `security tpm remove`: the keychain stays in files even where a TPM is (no move at unlock).
+    package var staysInFiles = false
 
     package init(
         deviceSalt: Data,

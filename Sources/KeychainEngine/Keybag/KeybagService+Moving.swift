@@ -23,9 +23,9 @@ extension KeybagService {
     /// The device secret keeps its value (sealed by the TPM, or written to `device.key`), so every
     /// key derived from it — application passwords' among them — stays valid. With a passcode (which
     /// is required and checked), the passcode is bound to the target (a new passcode key in the TPM,
-    /// or none) and every passcode-protected class key is replaced, its items sealed again
-    /// (`progress` reports the rows), so that a copy of the keychain from before the move opens
-    /// nothing written after it. The keybag is then sealed under a keybag secret of the target, in
+    /// or none), and every class key is replaced, the items sealed again (`progress` reports the
+    /// rows), so that a copy of the keychain from before the move opens nothing written after it.
+    /// A move to files is remembered: no unlock moves the keychain back into a TPM. The keybag is then sealed under a keybag secret of the target, in
     /// one transaction; once it has committed, the target's device secret is installed and the
     /// previous store erased (NV indices undefined, files overwritten and removed). A crash at any
     /// point leaves a keychain that opens with one of the two (Keychain tries both).
@@ -38,18 +38,16 @@ extension KeybagService {
         let stored = try currentStored()
         let (oldPasscodeKey, currentKeys) = try classKeys(of: stored.record, currentPasscode: passcode)
         let hardware = target.device.hardwareRoot
-        var newKeys = currentKeys
+        // Every class key is replaced, the Always classes' too: a copy of the keychain from before
+        // the move (with its device secret, which keeps its value) opens nothing written after it.
+        let newKeys = currentKeys.mapValues { _ in SymmetricKey(size: .bits256) }
         var bound = stored.record
         var passcodeKey: SymmetricKey?
         if stored.record.hasPasscode, let passcode {
-            for protection in ProtectionClass.allCases where protection.isPasscodeProtected {
-                newKeys[protection] = SymmetricKey(size: .bits256)
-            }
             bound.passcodeSalt = Self.randomSalt()
             bound.kdf = passcodeKDF
             passcodeKey = try keybag.newPasscodeKey(for: passcode, record: &bound, in: .moving(hardware))
         }
-        target.device.discardStaged()
         let staged = try target.device.stage(keeping: vault.deviceSecret)
         let targetVault = KeybagVault(deviceSecret: vault.deviceSecret, secrets: target.keybag)
         var secret: KeybagSecret?
@@ -60,20 +58,24 @@ extension KeybagService {
                 try vault.prepareWrite(current)
                 target.keybag.discardStaged(except: nil)
                 var updated = current.record
-                if let passcodeKey {
+                if passcodeKey != nil {
                     updated.passcodeSalt = bound.passcodeSalt
                     updated.kdf = bound.kdf
                     updated.hardwarePasscodeKey = bound.hardwarePasscodeKey
-                    try rekey(
-                        &updated,
-                        from: currentKeys,
-                        to: newKeys,
-                        passcodeKey: passcodeKey,
-                        oldPasscodeKey: oldPasscodeKey,
-                        in: db,
-                        progress: progress
-                    )
                 }
+                try rekey(
+                    &updated,
+                    from: currentKeys,
+                    to: newKeys,
+                    passcodeKey: passcodeKey,
+                    oldPasscodeKey: oldPasscodeKey,
+                    in: db,
+                    progress: progress
+                )
+                // Every process drops the keys it holds: the Always classes' changed too.
+                updated.classKeyEpoch = KeybagRecord.newEpoch()
+                // Moved out on request: no unlock moves it back in.
+                updated.staysInFiles = hardware == nil
                 let generation = current.generation + 1
                 let saved = try targetVault.save(updated, generation: generation, in: db)
                 secret = saved

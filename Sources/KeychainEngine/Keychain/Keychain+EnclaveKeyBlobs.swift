@@ -160,7 +160,7 @@ extension Keychain {
             operation,
             secret: privateKey,
             publicKey: contents.publicKey,
-            hardware: hardware
+            hardware: enclaveHardware
         )
         return result
     }

@@ -102,7 +102,7 @@ extension Keychain {
                                     operation,
                                     secret: data,
                                     publicKey: item.tokenPublicKey,
-                                    hardware: hardware
+                                    hardware: enclaveHardware
                                 )
                             )
                         )

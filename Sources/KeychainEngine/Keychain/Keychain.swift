@@ -45,6 +45,10 @@ package final class Keychain: Sendable {
     package var storeDescription: String { keybagService.stores.device.storeDescription }
     /// The TPM behind the keychain, which makes and uses its Secure Enclave keys; `nil` for files.
     var hardware: (any HardwareRoot)? { keybagService.stores.device.hardwareRoot }
+    /// The TPM that uses the Secure Enclave keys made in it: the keychain's, or — for a keychain
+    /// moved back to files — the one the configuration names (the keys never leave it).
+    var enclaveHardware: (any HardwareRoot)? { hardware ?? enclaveTPM }
+    private let enclaveTPM: (any HardwareRoot)?
     let store: SQLiteItemStore
     let codec: ItemCodec
     let logger: Logger
@@ -84,8 +88,10 @@ package final class Keychain: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         secrets: [SecretStores]? = nil,
         storageQuota: Int? = nil,
+        enclaveTPM: (any HardwareRoot)? = nil,
         logger: Logger = Logger(label: "swift-keychain")
     ) throws(KeychainError) {
+        self.enclaveTPM = enclaveTPM
         // The path as checked: `..` resolved once, the same for every file opened in it.
         let directory = directory.standardizedFileURL
         self.accessGroups = accessGroups
@@ -102,9 +108,11 @@ package final class Keychain: Sendable {
         self.store = store
         let candidates = secrets ?? [.files(in: directory)]
         var opened: (KeybagService, Int)?
+        // Stores that did not answer (a TPM away): what they hold is unknown, so never erased.
+        var unreachable: Set<Int> = []
         for (index, candidate) in candidates.enumerated() where opened == nil {
             let attempt = Result { () throws(KeychainError) in
-                try KeybagService(
+                let service = try KeybagService(
                     directory: directory,
                     store: store,
                     accessGroups: accessGroups,
@@ -113,13 +121,21 @@ package final class Keychain: Sendable {
                     secrets: candidate,
                     logger: logger
                 )
+                if candidate.device.hardwareRoot != nil { try service.attempts.adoptHardwareCount() }
+                return service
             }
             switch attempt {
             case .success(let service):
                 opened = (service, index)
             case .failure(let error)
-            where [.decode, .staleSnapshot].contains(error.code) && index < candidates.count - 1:
-                continue  // an interrupted move: the keybag is in the other store
+            where [.decode, .staleSnapshot, .notAvailable].contains(error.code) && index < candidates.count - 1:
+                // An interrupted move (the keybag is in the other store), or a new keychain whose TPM
+                // failed: the next store is tried.
+                if error.code == .notAvailable { unreachable.insert(index) }
+                logger.notice(
+                    "the keychain did not open with one of its stores; trying the next",
+                    metadata: ["keychain.error": "\(error.message)"]
+                )
             case .failure(let error):
                 throw error
             }
@@ -129,15 +145,26 @@ package final class Keychain: Sendable {
         }
         keybagService = service
         codec = service.codec
-        for (index, other) in candidates.enumerated() where index != used {
-            // What an interrupted move left in the store the keychain did not end up in.
-            other.keybag.erase()
-            other.device.erase()
+        let others = candidates.enumerated().filter { $0.offset != used && !unreachable.contains($0.offset) }
+        guard !others.isEmpty else { return }
+        // What an interrupted move (or a failed creation) left in the store not in use is erased
+        // under the write lock, and only while the keybag committed then still opens with the
+        // store in use: a move by another process may have committed since this one opened.
+        let erased = Result { () throws(KeychainError) -> Bool in
+            try store.write { db throws(KeychainError) -> Bool in
+                guard (try? service.vault.stored(db, isWriting: true)) != nil else { return false }
+                for (_, other) in others {
+                    other.keybag.erase()
+                    other.device.erase()
+                }
+                return true
+            }
+        }
+        if case .success(true) = erased {
             logger.notice(
-                "finished moving the keychain's secrets",
+                "erased what the keychain left in another store",
                 metadata: ["keychain.store": "\(service.stores.device.storeDescription)"]
             )
         }
-        if service.stores.device.hardwareRoot != nil { try service.attempts.adoptHardwareCount() }
     }
 }

@@ -97,6 +97,26 @@ import Testing
         #expect((try? P256.Signing.PrivateKey(x963Representation: sealed)) == nil)
     }
 
+    @Test func keysMadeInTheTPMKeepWorkingAfterTheKeychainMovedBackToFiles() throws {
+        let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
+        let home = try TPMHomeFixture.withPasscode(Self.passcode, tpm: tpm)
+        defer { home.remove() }
+        let device = try home.open(.tcti(tpm.tcti))
+        try device.unlock(passcode: Self.passcode)
+        _ = try Device.withCurrent(device) { () throws -> SecKey in
+            var error: Unmanaged<CFError>?
+            return try #require(SecKeyCreateRandomKey(Self.keyParameters() as CFDictionary, &error))
+        }
+        try device.moveSecrets(toTPM: false, passcode: Self.passcode)
+        let reopened = try home.open(.tcti(tpm.tcti))
+        try reopened.unlock(passcode: Self.passcode)
+        #expect(try reopened.secretStore().hasPrefix("file"))
+        let key = try #require(Self.findKey(in: reopened))
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Self.message as CFData, &error) != nil)
+    }
+
     @Test func cryptoKitKeysAreMadeInTheTPM() throws {
         let tpm = try SoftwareTPM()
         defer { withExtendedLifetime(tpm) {} }

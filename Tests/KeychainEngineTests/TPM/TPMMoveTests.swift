@@ -135,6 +135,44 @@ import Testing
         // A wrong passcode now counts in the TPM too.
         #expect(throws: KeychainDeviceError.self) { try device.unlock(passcode: "000000") }
         #expect(try TPMHome(directory: home.directory, configuration: tpm.tcti).passcodeFailures() == 1)
+        // Moved out on request, it stays out: the next unlock with the TPM there does not move it back.
+        try device.moveSecrets(toTPM: false, passcode: Self.passcode)
+        let reopened = try home.open(.tcti(tpm.tcti))
+        try reopened.unlock(passcode: Self.passcode)
+        #expect(try reopened.secretStore().hasPrefix("file"))
+        #expect(Self.secrets(in: reopened) == Self.expected(20))
+        try reopened.moveSecrets(toTPM: true, passcode: Self.passcode)
+        #expect(try reopened.secretStore().hasPrefix("TPM 2.0"))
+    }
+
+    @Test func aCopyFromBeforeTheMoveOpensNothingWrittenAfterIt() throws {
+        let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
+        // No passcode: every class is wrapped by the device key, whose secret keeps its value.
+        let home = try TPMHomeFixture()
+        defer { home.remove() }
+        #expect(TPMHomeFixture.add("before", "old", to: try home.open(.none)) == errSecSuccess)
+        let before = try home.copy()
+        defer { try? FileManager.default.removeItem(at: before) }
+        let oldKeybag = try TPMAttackTests.sealedKeybag(in: home.directory)
+        do {
+            let device = try home.open(.tcti(tpm.tcti))
+            try device.moveSecrets(toTPM: true, passcode: nil)
+            #expect(TPMHomeFixture.add("after", "new", to: device) == errSecSuccess)
+        }
+        // Today's database with the old keybag, and the old device and keybag secrets.
+        let attacked = TPMHomeFixture(directory: try home.copy())
+        defer { attacked.remove() }
+        try FileManager.default.removeItem(at: attacked.directory.appendingPathComponent(TPMHome.fileName))
+        for name in [FileDeviceSecretStore.fileName, FileKeybagSecretStore.fileName] {
+            try FileManager.default.copyItem(
+                at: before.appendingPathComponent(name),
+                to: attacked.directory.appendingPathComponent(name)
+            )
+        }
+        try TPMAttackTests.writeSealedKeybag(oldKeybag, in: attacked.directory)
+        let thief = try attacked.open(.none)
+        #expect(TPMHomeFixture.read("after", from: thief).1 == nil)
     }
 
     @Test func aMoveCutShortBeforeItsCommitIsUndoneAtTheNextOpening() throws {

@@ -40,15 +40,17 @@ extension SecretStores {
             // keychain still in its files from opening.
             return names.contains(TPMHome.fileName) ? [bound, .files(in: directory)] : [.files(in: directory), bound]
         }
-        return [choose(in: directory, names: names, configuration: configuration, logger: logger)]
+        return choose(in: directory, names: names, configuration: configuration, logger: logger)
     }
 
+    /// The stores of a home not bound to a TPM: the TPM's (then the files, should it fail to make
+    /// the keychain's keys) for a new keychain when the TPM answers, else the files.
     private static func choose(
         in directory: URL,
         names: [String],
         configuration: Result<String, TPMChoice.Unavailable>,
         logger: Logger
-    ) -> SecretStores {
+    ) -> [SecretStores] {
         let reason: String
         switch configuration {
         case .failure(let unavailable):
@@ -58,16 +60,26 @@ extension SecretStores {
         case .success(let tcti):
             do {
                 _ = try TPMConnection.using(tcti) { tpm throws(TPMError) in try tpm.identity() }
-                return tpmStores(TPMHome(directory: directory, configuration: tcti))
+                return [
+                    tpmStores(TPMHome(directory: directory, configuration: tcti)),
+                    // A TPM that answers but cannot hold the keychain (its NV full): the files,
+                    // until an unlock moves the keychain in.
+                    SecretStores(
+                        device: FileDeviceSecretStore(directory: directory, reason: "the TPM could not make its keys"),
+                        keybag: FileKeybagSecretStore(directory: directory)
+                    ),
+                ]
             } catch {
                 reason = error.description
                 logger.warning("no TPM for the keychain, the device secret stays in a file: \(reason)")
             }
         }
-        return SecretStores(
-            device: FileDeviceSecretStore(directory: directory, reason: reason),
-            keybag: FileKeybagSecretStore(directory: directory)
-        )
+        return [
+            SecretStores(
+                device: FileDeviceSecretStore(directory: directory, reason: reason),
+                keybag: FileKeybagSecretStore(directory: directory)
+            )
+        ]
     }
 
     /// The stores of the TPM `choice` names for the home `directory`, if that TPM answers.

@@ -50,8 +50,8 @@ extension TPMHome {
         guard (try? P256.KeyAgreement.PublicKey(x963Representation: publicKey)) != nil, publicKey.count == 65 else {
             throw KeychainError(.invalidParameter, "the other party's key is not a P-256 public key")
         }
-        let x = Array(publicKey[1...32])
-        let y = Array(publicKey[33...64])
+        let x = Array(publicKey.dropFirst().prefix(32))
+        let y = Array(publicKey.dropFirst(33).prefix(32))
         let shared = try withEnclaveKey(blob, "agreeing with a Secure Enclave key") { tpm, handle throws(TPMError) in
             try tpm.agree(x: x, y: y, key: handle, authorization: authorization)
         }

@@ -45,7 +45,7 @@ extension TPMHome: HardwareRoot {
             }
             defer { PrivateFile.zero(&digest) }
             return SymmetricKey(data: digest)
-        } catch  where error.kind == .authorizationFailed {
+        } catch  where error.kind == .authorizationFailed && error.context == "TPM2_HMAC" {
             throw KeychainError(.authenticationFailed, "the passcode is not correct")
         } catch {
             throw Self.translate(error, action: "checking the passcode", configuration: configuration)

@@ -146,6 +146,15 @@ package final class TPMHome: Sendable {
             guard error == EEXIST || (error == ENOENT && PrivateFile.status(path, followingLinks: false) != nil) else {
                 throw KeychainError(.io, "cannot install the TPM binding at \(path): \(PrivateFile.describe(error))")
             }
+            // Installed already (by another process opening the keychain) — unless another binding is there.
+            let installedBytes = try PrivateFile.readSecret(path, limit: 4096)
+            let stagedBytes = try PrivateFile.readSecret(stagedPath, limit: 4096)
+            guard stagedBytes == nil || installedBytes == stagedBytes else {
+                throw KeychainError(
+                    .decode,
+                    "\(path) holds another TPM binding than the one the keychain was sealed with"
+                )
+            }
         }
         PrivateFile.removeName(stagedPath)
         PrivateFile.syncDirectory(directory.path)
@@ -231,7 +240,8 @@ package final class TPMHome: Sendable {
     func erase() {
         discardStaged()
         if let bound = try? installed() {
-            destroy(bound.binding, secret: bound.secret)
+            // A TPM that does not answer keeps its indices: so does the home keep the file naming them.
+            guard destroy(bound.binding, secret: bound.secret) else { return }
         }
         PrivateFile.removeName(path)
         PrivateFile.syncDirectory(directory.path)
@@ -313,13 +323,17 @@ package final class TPMHome: Sendable {
 
     /// Removes a binding's NV indices: only those that answer to its authorization (a
     /// `device.tpm` altered to name another keychain's indices removes nothing).
-    func destroy(_ binding: TPMBinding, secret: SymmetricKey) {
+    /// - Returns: Whether the TPM answered (the indices are gone, or were never this binding's).
+    @discardableResult
+    func destroy(_ binding: TPMBinding, secret: SymmetricKey) -> Bool {
         let authorization = Self.indexAuthorization(secret)
-        _ = try? withTPM("removing the keychain's NV indices") { tpm throws(TPMError) in
+        let removed = try? withTPM("removing the keychain's NV indices") { tpm throws(TPMError) -> Bool in
             for index in binding.indices {
                 guard (try? tpm.read(index: index, size: 1, authorization: authorization)) != nil else { continue }
-                try? tpm.undefineIndex(index)
+                try tpm.undefineIndex(index)
             }
+            return true
         }
+        return removed == true
     }
 }
