@@ -23,12 +23,13 @@ extension KeybagService {
     /// The device secret keeps its value (sealed by the TPM, or written to `device.key`), so every
     /// key derived from it — application passwords' among them — stays valid. With a passcode (which
     /// is required and checked), the passcode is bound to the target (a new passcode key in the TPM,
-    /// or none), and every class key is replaced, the items sealed again (`progress` reports the
-    /// rows), so that a copy of the keychain from before the move opens nothing written after it.
-    /// A move to files is remembered: no unlock moves the keychain back into a TPM. The keybag is then sealed under a keybag secret of the target, in
-    /// one transaction; once it has committed, the target's device secret is installed and the
-    /// previous store erased (NV indices undefined, files overwritten and removed). A crash at any
-    /// point leaves a keychain that opens with one of the two (Keychain tries both).
+    /// or none). Every class key is replaced and the items sealed again (`progress` reports the
+    /// rows), so that a copy of the keychain from before the move opens nothing written after it;
+    /// a move to files is remembered, so that no unlock moves the keychain back into a TPM. The
+    /// keybag is sealed under a keybag secret of the target in the same transaction; once it has
+    /// committed, the target's device secret is installed and the previous store erased (NV indices
+    /// undefined, files overwritten and removed). A crash at any point leaves a keychain that opens
+    /// with one of the two (`Keychain` tries both).
     package func moveSecrets(
         to target: SecretStores,
         passcode: String?,
