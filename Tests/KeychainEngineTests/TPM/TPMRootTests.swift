@@ -128,6 +128,35 @@ import Testing
         #expect(TPMHomeFixture.read("alice", from: try home.open(.tcti(tpm.tcti))).1 == "s3cret-token")
     }
 
+    @Test func aCreationKilledBeforeOrAfterItsCommitNeverBricksTheHome() throws {
+        let tpm = try SoftwareTPM()
+        defer { withExtendedLifetime(tpm) {} }
+        // Killed before the commit: a staged binding (and its NV indices) and no keychain.
+        let before = try TPMHomeFixture()
+        defer { before.remove() }
+        try FileManager.default.createDirectory(at: before.directory, withIntermediateDirectories: true)
+        let leftover = try TPMHome(directory: before.directory, configuration: tpm.tcti).stage()
+        let device = try before.open(.tcti(tpm.tcti))
+        #expect(TPMHomeFixture.add("alice", "s3cret-token", to: device) == errSecSuccess)
+        #expect(!before.fileNames.contains(URL(filePath: leftover.path).lastPathComponent))
+        for index in leftover.binding.indices {
+            #expect(
+                try TPMConnection.using(tpm.tcti) { tpm throws(TPMError) in try tpm.isDefined(index: index) } == false
+            )
+        }
+        // Killed after the commit, before the binding was installed: the next opening installs it.
+        let after = try TPMHomeFixture.withPasscode(Self.passcode, tpm: tpm)
+        defer { after.remove() }
+        try FileManager.default.moveItem(
+            at: after.directory.appendingPathComponent(TPMHome.fileName),
+            to: after.directory.appendingPathComponent(TPMHome.fileName + "." + String(repeating: "0f", count: 16))
+        )
+        let reopened = try after.open(.tcti(tpm.tcti))
+        try reopened.unlock(passcode: Self.passcode)
+        #expect(TPMHomeFixture.read("alice", from: reopened).1 == "s3cret-token")
+        #expect(after.fileNames.contains(TPMHome.fileName))
+    }
+
     @Test func withoutATPMANewKeychainKeepsTheFilesAndSaysWhy() throws {
         let home = try TPMHomeFixture()
         defer { home.remove() }
