@@ -241,7 +241,10 @@ let package = Package(
         // throw-away users, a seeded generator, and the engine behind a `Device`. Not a product.
         .target(
             name: "KeychainTestSupport",
-            dependencies: ["KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainTesting"]
+            dependencies: [
+                "KeychainCore", "KeychainContract", "KeychainDevice", "KeychainEngine", "KeychainTesting",
+                "KeychainTPM",
+            ]
         ),
         // The reliability harnesses (RELIABILITY.md): crash, concurrency, fuzzing.
         .executableTarget(

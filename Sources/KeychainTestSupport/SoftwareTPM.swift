@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 package import Foundation
+import KeychainTPM
 
 /// A throw-away TPM 2.0 for one test: swtpm on a Unix socket in a temporary directory, its state
 /// kept there, so that it can be killed and started again (a machine's reboot, or its TPM
@@ -67,12 +68,11 @@ package final class SoftwareTPM: @unchecked Sendable {
         swtpm.standardError = FileHandle.nullDevice
         try swtpm.run()
         lock.withLock { process = swtpm }
+        // Its sockets exist before swtpm listens on them: it is ready when it answers a command.
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket)
-            || !FileManager.default.fileExists(atPath: socket + ".ctrl")
-        {
+        while (try? TPMConnection.using(tcti) { tpm throws(TPMError) in try tpm.identity() }) == nil {
             guard swtpm.isRunning, Date() < deadline else { throw SoftwareTPMError("swtpm did not start") }
-            Thread.sleep(forTimeInterval: 0.02)
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 
