@@ -46,9 +46,6 @@ struct DaemonServer: Service {
     var socketCheckInterval: TimeAmount = .seconds(2)
 
     func run() async throws {
-        logger.info(
-            "new keychains keep their secrets in \(SecretStores.describeNewKeychains(tpm: .fromEnvironment()))"
-        )
         let pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
         let (roster, clients, logger, idleTimeout) = (roster, clients, logger, idleTimeout)
@@ -93,6 +90,12 @@ struct DaemonServer: Service {
             }
         }
         readiness?.report(.listening)
+        // Once listening, on a thread of its own: a TPM that is slow to answer never delays the socket.
+        let tpmLogger = logger
+        Thread.detachNewThread {
+            let store = SecretStores.describeNewKeychains(tpm: .fromEnvironment())
+            tpmLogger.info("new keychains keep their secrets in \(store)")
+        }
         try await withGracefulShutdownHandler {
             try await channel.closeFuture.get()
         } onGracefulShutdown: {
