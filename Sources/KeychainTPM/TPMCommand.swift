@@ -30,7 +30,6 @@ package struct TPMCommand: Sendable {
         static let flushContext: UInt32 = 0x165
         static let nvReadPublic: UInt32 = 0x169
         static let getCapability: UInt32 = 0x17A
-        static let readPublic: UInt32 = 0x173
     }
 
     /// A TPM handle that needs no authorization value but the empty one (the owner hierarchy on

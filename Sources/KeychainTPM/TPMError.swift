@@ -94,7 +94,6 @@ package struct TPMError: Error, Sendable, CustomStringConvertible {
         case 0x14A: return .uninitialized  // TPM_RC_NV_UNINITIALIZED
         case 0x14C: return .alreadyDefined  // TPM_RC_NV_DEFINED
         case 0x14B, 0x902, 0x903: return .full  // NV_SPACE, OBJECT_MEMORY, SESSION_MEMORY
-        case 0x0A1: return .failed
         default: return .failed
         }
     }

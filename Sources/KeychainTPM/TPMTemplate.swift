@@ -24,7 +24,6 @@ package enum TPMTemplate {
     static let sign: UInt32 = 0x0004_0000
 
     // Algorithms (TPM_ALG_ID).
-    static let rsa: UInt16 = 0x0001
     static let aes: UInt16 = 0x0006
     static let keyedHash: UInt16 = 0x0008
     static let sha256: UInt16 = 0x000B
