@@ -21,7 +21,9 @@ import NIOPosix
 /// One client connection: checks who is at the other end, then answers its requests one at a
 /// time on the daemon's thread pool (engine calls block: a biometric match waits for a finger).
 ///
-/// A peer of another user is refused. While a request runs, the only frame a client may send is
+/// A peer of another user is refused, but for root, which may hand any user's keychain served
+/// here what the login says (``LoginEvent``: `pam_swift_keychain.so` runs in `login`, `gdm`, `sshd`
+/// as root) and nothing else unless the daemon serves root's own keychain. While a request runs, the only frame a client may send is
 /// the answer to a question the request asked it (a relayed prompt); a second request, an
 /// unasked answer or a malformed frame loses the connection, and no other connection notices.
 final class ConnectionHandler: ChannelInboundHandler {
@@ -78,6 +80,16 @@ final class ConnectionHandler: ChannelInboundHandler {
             }
             processID = peer.processID
             guard let assigned = roster.responder(peer.userID) else {
+                if peer.userID == 0 {
+                    // The login, handing a user's keychain a password: its requests name their user.
+                    refusal = KeychainError(
+                        .notAvailable,
+                        "this keychain daemon does not serve root's keychain; root may only hand it the login"
+                    )
+                    identity = .unsandboxed
+                    context.fireChannelActive()
+                    return
+                }
                 logger.warning(
                     "refused a connection from another user",
                     metadata: ["keychain.peer.uid": "\(peer.userID)"]
@@ -224,9 +236,15 @@ final class ConnectionHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return .answered
         }
-        guard let responder else {
-            // This user's keychain cannot be opened: every request gets that error.
-            let error = refusal ?? KeychainError(.notAvailable, "no keychain serves this user")
+        // A context is the process's that made it: another's reference is one nobody was given.
+        let decoded = EngineResponder.request(in: message).map { [clients] in clients.confine($0, to: processID) }
+        let responder: EngineResponder
+        switch self.responder(for: try? decoded.get()) {
+        case .success(let found):
+            responder = found
+        case .failure(let error):
+            // This user's keychain cannot be opened, or a login event came from another user than
+            // root: the request gets that error.
             let reply = (try? EngineWire.encode(EngineResponse.keychainError(error))) ?? []
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(frameOf: reply)), promise: nil)
             return .answered
@@ -249,8 +267,6 @@ final class ConnectionHandler: ChannelInboundHandler {
             return (try? answer.futureResult.wait()) ?? nil
         }
         clients.requestStarted()
-        // A context is the process's that made it: another's reference is one nobody was given.
-        let decoded = EngineResponder.request(in: message).map { clients.confine($0, to: processID) }
         // A brief request (a look-up, the lock state) or one that did not decode is answered here:
         // two thread hand-offs cost more than the request. Anything that may wait (a person,
         // scrypt, the write lock) runs on the pool, and so does a sandboxed app's look-up (the
@@ -312,5 +328,33 @@ final class ConnectionHandler: ChannelInboundHandler {
             }
         }
         return .running
+    }
+
+    /// The responder of `request`: the connection's own, or for a login event from root, that of
+    /// the keychain of the user it names.
+    ///
+    /// A login event from any other user is refused: a password handed in that way is not
+    /// counted when it is wrong, so a program of the user could guess the passcode without end.
+    private func responder(for request: EngineRequest?) -> Result<EngineResponder, KeychainError> {
+        if case .login(_, let target)? = request {
+            guard userID == 0 else {
+                logger.warning(
+                    "refused a login event from a client that is not root",
+                    metadata: ["keychain.peer.uid": "\(userID)"]
+                )
+                return .failure(
+                    KeychainError(
+                        .missingEntitlement,
+                        "only the login (pam_swift_keychain.so, running as root) may hand the keychain a login event"
+                    )
+                )
+            }
+            guard let assigned = roster.responder(target) else {
+                return .failure(KeychainError(.notAvailable, "this keychain daemon does not serve uid \(target)"))
+            }
+            return assigned
+        }
+        if let responder { return .success(responder) }
+        return .failure(refusal ?? KeychainError(.notAvailable, "no keychain serves this user"))
     }
 }

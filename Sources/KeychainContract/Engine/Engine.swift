@@ -61,6 +61,10 @@ package protocol Engine: AnyObject, Sendable {
     /// Moves the keychain's secrets into the engine's TPM (`toTPM`) or back to files, re-sealing
     /// the passcode-protected items (`passcode` is required when one is set).
     func moveSecrets(toTPM: Bool, passcode: String?, progress: RekeyProgress?) throws(KeychainError)
+    /// Takes what the login says: a password that unlocks or becomes the passcode, a password
+    /// change the passcode follows, the session locked or unlocked (``LoginEvent``). A password
+    /// that is not the passcode is not counted as a wrong one.
+    func login(_ event: LoginEvent) throws(KeychainError) -> LoginOutcome
 
     // MARK: Authentication contexts (Apple's coreauthd)
 

@@ -29,6 +29,8 @@ package enum EngineRequest: Sendable, Codable {
     case moveSecrets(toTPM: Bool, passcode: String?, reportsProgress: Bool)
     /// How many items ``removePasscode(current:)`` would destroy.
     case itemsLostWithPasscode
+    /// What the login tells the keychain of `userID` (the daemon takes it from root only).
+    case login(LoginEvent, userID: UInt32)
 
     case makeContext
     case releaseContext(ContextReference)
@@ -119,8 +121,8 @@ extension EngineRequest {
     /// apps' grants, rather than items: what only the user's own programs may ask.
     package var changesTheKeychain: Bool {
         switch self {
-        case .unlock, .lock, .setPasscode, .removePasscode, .moveSecrets, .itemsLostWithPasscode, .backup, .restore,
-            .changeSimulatedSensor,
+        case .unlock, .lock, .setPasscode, .removePasscode, .moveSecrets, .itemsLostWithPasscode, .login, .backup,
+            .restore, .changeSimulatedSensor,
             .changeSensor, .applications,
             .grantAccessGroups,
             .revokeAccessGroups:
@@ -156,6 +158,7 @@ package enum EngineResponse: Sendable, Codable {
     case applications([String: [String]])
     case backupSummary(BackupSummary)
     case restoreSummary(RestoreSummary)
+    case login(LoginOutcome)
     /// Interim: the next bytes of the backup being written.
     case backupBytes(Data)
     /// Interim: the engine asks for `count` bytes of the backup being restored, from `offset`; the

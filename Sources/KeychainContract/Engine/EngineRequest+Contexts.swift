@@ -80,7 +80,7 @@ extension EngineRequest {
                 reportsProgress: reportsProgress
             )
         case .lockState, .unlock, .lock, .setPasscode, .removePasscode, .moveSecrets, .itemsLostWithPasscode,
-            .makeContext,
+            .login, .makeContext,
             .answer, .backupBytes, .biometryState, .changeSimulatedSensor, .changeSensor, .applications,
             .grantAccessGroups,
             .revokeAccessGroups:

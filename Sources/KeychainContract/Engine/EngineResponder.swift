@@ -122,6 +122,8 @@ package struct EngineResponder: Sendable {
                 )
             case .itemsLostWithPasscode:
                 return .count(try engine.itemsLostWithPasscode())
+            case .login(let event, _):
+                return .login(try engine.login(event))
             case .makeContext:
                 return .context(try engine.makeContext())
             case .releaseContext(let context):

@@ -133,6 +133,7 @@ package final class WireEngine: Engine {
         case .applications: "applications"
         case .backupSummary: "a backup summary"
         case .restoreSummary: "a restore summary"
+        case .login: "a login outcome"
         case .backupBytes: "backup bytes"
         case .readBackup: "a backup read"
         case .progress: "progress"
@@ -204,6 +205,12 @@ package final class WireEngine: Engine {
             if case .progress(let completed, let total) = interim { progress?(completed, total) }
         }
         guard case .done = response else { throw Self.unexpected(response) }
+    }
+
+    package func login(_ event: LoginEvent) throws(KeychainError) -> LoginOutcome {
+        let response = try send(.login(event, userID: getuid()))
+        guard case .login(let outcome) = response else { throw Self.unexpected(response) }
+        return outcome
     }
 
     package func itemsLostWithPasscode() throws(KeychainError) -> Int {

@@ -139,7 +139,7 @@ package final class EmbeddedEngine: Engine {
 
     /// After an unlock with the passcode: a keychain still in files moves into the configured TPM
     /// once there is one (a failure is logged; the keychain stays as it was).
-    private func moveIntoTheTPMIfOneAppeared(passcode: String) {
+    func moveIntoTheTPMIfOneAppeared(passcode: String) {
         guard keychain.keybagService.stores.device.hardwareRoot == nil,
             (try? keychain.keybagService.currentRecord().staysInFiles) == false,
             let target = try? SecretStores.reachableTPM(for: keychain.directory, tpm: tpm)

@@ -42,16 +42,28 @@ extension KeybagService {
     /// Without a passcode the keychain is always unlocked and this does nothing. An unlock that
     /// `endsBiometricLockout` stands for the Lock Screen (`security unlock`); a process merely
     /// opening its own view of an unlocked device (the tool's automatic prompt) does not.
-    /// - Throws: ``KeychainError/Code/authenticationFailed`` for a wrong passcode (counted),
+    /// A wrong passcode is counted unless `countsWrongPasscode` is false: the login password,
+    /// which the PAM stack verified and which may well not be the passcode.
+    /// - Throws: ``KeychainError/Code/authenticationFailed`` for a wrong passcode,
     ///   ``KeychainError/Code/passcodeBackoff`` while the back-off delay runs.
-    package func unlock(passcode: String, endsBiometricLockout: Bool = true) throws(KeychainError) {
+    package func unlock(
+        passcode: String,
+        endsBiometricLockout: Bool = true,
+        countsWrongPasscode: Bool = true
+    ) throws(KeychainError) {
         let stored = try currentStored()
         guard stored.record.hasPasscode else {
             _ = try keybag.load(stored, passcodeKey: nil)
             return
         }
-        let key = try verify(passcode, record: stored.record, endsBiometricLockout: endsBiometricLockout)
+        let key = try verify(
+            passcode,
+            record: stored.record,
+            endsBiometricLockout: endsBiometricLockout,
+            countsWrongPasscode: countsWrongPasscode
+        )
         try load(passcodeKey: key, checkedAgainst: stored)
+        sessionResume.remember(key, salt: stored.record.passcodeSalt)
         rekeyIfNeeded(passcodeKey: key)
     }
 
@@ -72,7 +84,10 @@ extension KeybagService {
     /// Locks the keychain for this process: `WhenUnlocked` classes become unreadable until the next unlock.
     ///
     /// Without a passcode there is nothing to lock with, as on a device without one.
+    ///
+    /// Nothing reopens it but the passcode: what a locked session keeps to reopen it is forgotten.
     package func lock() throws(KeychainError) {
+        sessionResume.forget()
         if try hasPasscode() {
             keybag.lock()
         }
@@ -86,16 +101,23 @@ extension KeybagService {
     /// again under the new keys, in one transaction (`progress` reports the rows): a copy of the
     /// keybag from before — a backup, a snapshot — opens nothing written from now on, even with
     /// the old passcode. A first passcode creates the `WhenPasscodeSetThisDeviceOnly` class key.
+    /// A wrong current passcode is counted unless `countsWrongPasscode` is false (the old login
+    /// password of a password change).
     /// - Throws: ``KeychainError/Code/invalidParameter`` for a passcode shorter than four
     ///   characters or longer than 1,024 bytes.
     package func setPasscode(
         _ newPasscode: String,
         current: String?,
-        progress: RekeyProgress? = nil
+        progress: RekeyProgress? = nil,
+        countsWrongPasscode: Bool = true
     ) throws(KeychainError) {
         try Self.validate(newPasscode)
         let stored = try currentStored()
-        let (oldPasscodeKey, currentKeys) = try classKeys(of: stored.record, currentPasscode: current)
+        let (oldPasscodeKey, currentKeys) = try classKeys(
+            of: stored.record,
+            currentPasscode: current,
+            countsWrongPasscode: countsWrongPasscode
+        )
         var newKeys = currentKeys
         for protection in ProtectionClass.allCases where protection.isPasscodeProtected {
             newKeys[protection] = SymmetricKey(size: .bits256)
@@ -123,6 +145,7 @@ extension KeybagService {
             )
             return (updated, ())
         }
+        sessionResume.remember(passcodeKey, salt: passcodeRecord.passcodeSalt)
     }
 
     /// The class whose key wraps the biometric constraint keys and keys their authentication: available
@@ -161,6 +184,7 @@ extension KeybagService {
             }
             return (updated, ())
         }
+        sessionResume.forget()
     }
 
     // MARK: Private
@@ -192,14 +216,15 @@ extension KeybagService {
     /// Every class key of `record`, verifying the current passcode if one is set.
     func classKeys(
         of record: KeybagRecord,
-        currentPasscode: String?
+        currentPasscode: String?,
+        countsWrongPasscode: Bool = true
     ) throws(KeychainError) -> (passcodeKey: SymmetricKey?, keys: [ProtectionClass: SymmetricKey]) {
         var passcodeKey: SymmetricKey?
         if record.hasPasscode {
             guard let currentPasscode else {
                 throw KeychainError(.authenticationFailed, "the current passcode is required")
             }
-            passcodeKey = try verify(currentPasscode, record: record)
+            passcodeKey = try verify(currentPasscode, record: record, countsWrongPasscode: countsWrongPasscode)
         }
         return (passcodeKey, try keybag.classKeys(in: record, passcodeKey: passcodeKey))
     }
@@ -234,11 +259,13 @@ extension KeybagService {
     /// The attempt is reserved (see ``AttemptCounters/reservePasscodeAttempt()``) before the KDF runs, so that
     /// guesses made in parallel each count; a correct passcode then clears the count. With
     /// `endsBiometricLockout`, a correct passcode also ends a biometric lockout, as entering the
-    /// passcode does on iOS.
+    /// passcode does on iOS. Without `countsWrongPasscode`, a wrong passcode only releases its
+    /// reservation (the back-off still applies: a login password is not checked during it).
     func verify(
         _ passcode: String,
         record: KeybagRecord,
-        endsBiometricLockout: Bool = false
+        endsBiometricLockout: Bool = false,
+        countsWrongPasscode: Bool = true
     ) throws(KeychainError) -> SymmetricKey {
         let attempt = try attempts.reservePasscodeAttempt()
         let derived = Result { () throws(KeychainError) in
@@ -249,7 +276,7 @@ extension KeybagService {
             // not answer checked nothing.
             var refused = false
             if case .failure(let error) = derived { refused = error.code == .authenticationFailed }
-            try attempts.settlePasscodeAttempt(attempt, outcome: refused ? false : nil)
+            try attempts.settlePasscodeAttempt(attempt, outcome: refused && countsWrongPasscode ? false : nil)
             return try derived.get()
         }
         let correct =
@@ -260,7 +287,11 @@ extension KeybagService {
                     binding: KeybagRecord.classKeyBinding(.whenUnlocked).bytes
                 )) != nil
             } ?? false
-        try attempts.settlePasscodeAttempt(attempt, outcome: correct, endsBiometricLockout: endsBiometricLockout)
+        try attempts.settlePasscodeAttempt(
+            attempt,
+            outcome: correct || countsWrongPasscode ? correct : nil,
+            endsBiometricLockout: endsBiometricLockout
+        )
         guard correct else {
             throw KeychainError(.authenticationFailed, "the passcode is not correct")
         }

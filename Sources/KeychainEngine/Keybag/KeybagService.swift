@@ -47,6 +47,8 @@ package final class KeybagService: Sendable {
     /// Seals rows again when the class keys change.
     let codec: ItemCodec
     let logger: Logger
+    /// What reopens the keychain when a locked login session unlocks.
+    let sessionResume = SessionResume()
 
     // MARK: Initialization
 

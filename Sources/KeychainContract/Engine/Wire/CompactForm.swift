@@ -14,7 +14,8 @@
 import KeychainCore
 
 /// The hand-written form of the messages of every `SecItem*` call: the four item requests and
-/// their replies (done, items, an error).
+/// their replies (done, items, an error); and of the login's events and outcomes, which the PAM
+/// module `pam_swift_keychain.so` writes and reads in C (`Sources/PAMModule/login_message.c`).
 ///
 /// The general format (``WireValue`` through `Codable`) names every field and builds a tree on the
 /// way in and out; for these messages that cost more than the engine's own work. The compact form
@@ -49,6 +50,9 @@ enum CompactForm {
             writer.query(query)
         case .lockState:
             writer.byte(4)
+        case .login(let event, let userID):
+            writer.byte(5)
+            writer.loginEvent(event, userID: userID)
         default:
             return nil
         }
@@ -65,6 +69,7 @@ enum CompactForm {
             case 2: .update(try reader.query(), try reader.update())
             case 3: .delete(try reader.query())
             case 4: .lockState
+            case 5: try reader.login()
             default: throw WireValue.Malformed()
             }
         guard reader.isAtEnd else { throw WireValue.Malformed() }
@@ -91,6 +96,9 @@ enum CompactForm {
         case .lockState(let state):
             writer.byte(4)
             writer.lockState(state)
+        case .login(let outcome):
+            writer.byte(5)
+            writer.byte(outcome.rawValue)
         default:
             return nil
         }
@@ -111,6 +119,7 @@ enum CompactForm {
                 )
             case 3: .keychainError(try reader.error())
             case 4: .lockState(try reader.lockState())
+            case 5: .login(try reader.loginOutcome())
             default: throw WireValue.Malformed()
             }
         guard reader.isAtEnd else { throw WireValue.Malformed() }
