@@ -30,6 +30,8 @@ struct DaemonServices {
     var enginesOfUser: @Sendable (_ userID: UInt32?) -> [any Engine]
     /// How long without requests before every keychain locks; `nil` never.
     var autoLock: Duration?
+    /// How long a keychain locked with its login session reopens when the session unlocks.
+    var sessionUnlockWindow: Duration = .seconds(LoginEvent.longestWindowSeconds)
     /// The Secret Service on the session bus, when the daemon serves it.
     var secretService: SecretServiceFrontDoor? = nil
     var logger: Logger
@@ -54,7 +56,16 @@ struct DaemonServices {
             services.append(.init(service: secretService))
         }
         if let bus = loginBus {
-            services.append(.init(service: LoginSessionWatch(bus: bus, engines: enginesOfUser, logger: logger)))
+            services.append(
+                .init(
+                    service: LoginSessionWatch(
+                        bus: bus,
+                        engines: enginesOfUser,
+                        reopenWindow: sessionUnlockWindow,
+                        logger: logger
+                    )
+                )
+            )
         }
         return services
     }

@@ -36,6 +36,10 @@ import CoreFoundation
 ///   `/usr/bin` or `/bin`, never a folder a client put on `PATH`.
 /// - `passcode-cost = standard` (or `testing`, for test keychains only).
 /// - `auto-lock = SECONDS`: lock after this long without requests.
+/// - `session-unlock-window = SECONDS`: how long a keychain that locked with its login session
+///   (or with sleep) reopens when the session unlocks, after the passcode unlocked it once since
+///   the daemon started; at most and by default 172800 (48 hours, Apple's rule for Touch ID), 0
+///   for never (the passcode after every lock).
 /// - `quota = BYTES` (a number, with `K`, `M` or `G`), or `none`: the most a keychain's database
 ///   may hold; by default none in user mode (the files count against the user's disk quota) and
 ///   ``systemQuota`` in system mode, whose files count against nobody's.
@@ -52,6 +56,8 @@ struct DaemonSettings: Equatable {
     var pinentry: String?
     var passcodeCost: DeviceConfiguration.PasscodeCost = .standard
     var autoLock: Duration?
+    /// How long a keychain locked with its session reopens at the session's unlock.
+    var sessionUnlockWindow: Duration = .seconds(LoginEvent.longestWindowSeconds)
     /// The system bus's address; `nil` for the standard socket.
     var systemBus: String?
     /// The most bytes a keychain's database may hold: `.some(nil)` for no limit, `nil` for the
@@ -127,6 +133,13 @@ struct DaemonSettings: Equatable {
                     throw problem("auto-lock must be a positive number of seconds")
                 }
                 settings.autoLock = .seconds(seconds)
+            case "session-unlock-window":
+                guard let seconds = Int(value), (0...LoginEvent.longestWindowSeconds).contains(seconds) else {
+                    throw problem(
+                        "session-unlock-window must be a number of seconds from 0 to \(LoginEvent.longestWindowSeconds)"
+                    )
+                }
+                settings.sessionUnlockWindow = .seconds(seconds)
             case "quota":
                 guard let bytes = parseQuota(value) else {
                     throw problem("quota must be a number of bytes (with K, M or G) or none")

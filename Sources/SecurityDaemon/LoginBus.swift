@@ -15,7 +15,7 @@ import Foundation
 import KeychainBus
 import KeychainCore
 
-/// A connection to the system bus that reports systemd-logind's lock and sleep requests.
+/// A connection to the system bus that reports systemd-logind's lock, unlock and sleep requests.
 ///
 /// A request counts only when it was sent by the connection that owns `org.freedesktop.login1`
 /// now and runs as root: the match rules name logind, but any program on the bus may address a
@@ -26,6 +26,8 @@ final class LoginBus: @unchecked Sendable {
     enum Event: Equatable {
         case nothing
         case lockSession(userID: UInt32)
+        /// A session of the user unlocked: logind's `Unlock`, or its `LockedHint` set to false.
+        case unlockSession(userID: UInt32)
         case sleep
         case closed
     }
@@ -34,6 +36,7 @@ final class LoginBus: @unchecked Sendable {
     private struct Request {
         enum Kind {
             case lock(sessionPath: String)
+            case unlock(sessionPath: String)
             case sleep
         }
 
@@ -76,12 +79,20 @@ final class LoginBus: @unchecked Sendable {
             try bus.watch(rule(interface: sessionInterface, member: "Lock")) { signal in
                 note(.lock(sessionPath: signal.path), signal)
             }
-            // What a screen locker reports to logind when it locks (GNOME's locks without `Lock`).
+            try bus.watch(rule(interface: sessionInterface, member: "Unlock")) { signal in
+                note(.unlock(sessionPath: signal.path), signal)
+            }
+            // What a screen locker reports to logind when it locks and unlocks (GNOME's locks
+            // without `Lock`).
             try bus.watch(
                 rule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
                     + ",arg0='\(sessionInterface)'"
             ) { signal in
-                if setsLockedHint(signal.arguments) { note(.lock(sessionPath: signal.path), signal) }
+                switch lockedHint(in: signal.arguments) {
+                case true?: note(.lock(sessionPath: signal.path), signal)
+                case false?: note(.unlock(sessionPath: signal.path), signal)
+                case nil: break
+                }
             }
             try bus.watch(
                 rule(interface: "org.freedesktop.login1.Manager", member: "PrepareForSleep")
@@ -121,6 +132,7 @@ final class LoginBus: @unchecked Sendable {
             switch request.kind {
             case .sleep: return .sleep
             case .lock(let path): return .lockSession(userID: owner(ofSession: path))
+            case .unlock(let path): return .unlockSession(userID: owner(ofSession: path))
             }
         }
     }
@@ -147,11 +159,11 @@ final class LoginBus: @unchecked Sendable {
         "type='signal',sender='\(service)',interface='\(interface)',member='\(member)'"
     }
 
-    /// Whether a session's `PropertiesChanged` (`s a{sv} as`) sets `LockedHint` to true.
-    private static func setsLockedHint(_ arguments: [BusValue]) -> Bool {
+    /// The `LockedHint` a session's `PropertiesChanged` (`s a{sv} as`) sets, if it sets it.
+    private static func lockedHint(in arguments: [BusValue]) -> Bool? {
         guard arguments.count >= 2, arguments[0].string == sessionInterface,
             let changed = arguments[1].stringDictionary
-        else { return false }
-        return changed["LockedHint"]?.unwrapped.boolean == true
+        else { return nil }
+        return changed["LockedHint"]?.unwrapped.boolean
     }
 }

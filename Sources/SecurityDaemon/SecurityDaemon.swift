@@ -228,6 +228,7 @@ struct SecurityDaemon: AsyncParsableCommand {
             engines: { [engine] },
             enginesOfUser: { userID in userID == nil || userID == owner ? [engine] : [] },
             autoLock: autoLockAfter(settings),
+            sessionUnlockWindow: settings.sessionUnlockWindow,
             secretService: secretServiceDoor,
             logger: logger
         )
@@ -286,6 +287,7 @@ struct SecurityDaemon: AsyncParsableCommand {
                 userID.map { keychains.engine(ofUser: $0).map { [$0] } ?? [] } ?? keychains.engines
             },
             autoLock: autoLockAfter(settings),
+            sessionUnlockWindow: settings.sessionUnlockWindow,
             logger: logger
         )
         try await services.run()

@@ -74,8 +74,10 @@ final class SessionResume: Sendable {
         }
     }
 
-    /// The key that reopens the keychain at `now` for a keybag whose passcode salt is `salt`:
-    /// kept through a session lock whose time has not run out. Otherwise forgets it.
+    /// The key that reopens the keychain at `now` for a keybag whose passcode salt is `salt`.
+    ///
+    /// Only a key kept through a session lock whose time has not run out does; any other is
+    /// forgotten.
     func key(at now: Date, salt: Data?) -> SymmetricKey? {
         kept.withLock { current in
             guard let held = current, let until = held.reopensUntil, now < until, held.salt == salt else {
