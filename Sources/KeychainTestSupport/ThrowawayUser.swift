@@ -42,12 +42,13 @@ package final class ThrowawayUser: @unchecked Sendable {
 
     /// A new user named after `label` (with the uid `uid`, else a free one), or `nil` (with the
     /// reason printed) where that is impossible.
-    package static func make(_ label: String, uid: UInt32? = nil) -> ThrowawayUser? {
-        make(named: "kc\(label.prefix(6))\(UInt16.random(in: 0...UInt16.max))", uid: uid)
+    package static func make(_ label: String, uid: UInt32? = nil, home: URL? = nil) -> ThrowawayUser? {
+        make(named: "kc\(label.prefix(6))\(UInt16.random(in: 0...UInt16.max))", uid: uid, home: home)
     }
 
-    /// A new user called `name` (which must not exist), removed when this is released.
-    package static func make(named name: String, uid: UInt32? = nil) -> ThrowawayUser? {
+    /// A new user called `name` (which must not exist), removed when this is released; with
+    /// `home`, that is their home folder (not created: the test makes it, or tests its absence).
+    package static func make(named name: String, uid: UInt32? = nil, home: URL? = nil) -> ThrowawayUser? {
         if let reason = unavailableReason {
             print("skipping the other-user part: \(reason)")
             return nil
@@ -58,7 +59,7 @@ package final class ThrowawayUser: @unchecked Sendable {
             status = run(
                 "/usr/sbin/useradd",
                 ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name]
-                    + (uid.map { ["--uid", "\($0)"] } ?? [])
+                    + (uid.map { ["--uid", "\($0)"] } ?? []) + (home.map { ["--home-dir", $0.path] } ?? [])
             )
             if status != 0 { Thread.sleep(forTimeInterval: 0.25) }
         }
@@ -105,6 +106,26 @@ package final class ThrowawayUser: @unchecked Sendable {
             input: nil
         )
         return (result.status, result.stdout + result.stderr)
+    }
+
+    /// Sets the account's password (`chpasswd`, as root); whether it did.
+    @discardableResult
+    package func setPassword(_ password: String) -> Bool {
+        for _ in 0..<20 {
+            let result = try? ProgramRun.run(URL(filePath: "/usr/sbin/chpasswd"), [], input: "\(name):\(password)\n")
+            if result?.status == 0 { return true }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        return false
+    }
+
+    /// Kills every process of this user (their daemons), and waits until none is left.
+    package func killProcesses() {
+        for _ in 0..<50 {
+            Self.run("/usr/bin/pkill", ["-KILL", "-U", "\(uid)"])
+            if Self.run("/usr/bin/pgrep", ["-U", "\(uid)"]) != 0 { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 
     /// Gives `path` to this user.

@@ -31,6 +31,8 @@ extension EmbeddedEngine {
                 return .passcodeSet
             }
             if service.isUnlocked { return .alreadyUnlocked }
+            // Longer than any passcode: it cannot be the passcode, and costs no KDF to say so.
+            if password.utf8.count > KeybagService.maximumPasscodeLength { return .passcodeDiffers }
             do throws(KeychainError) {
                 try service.unlock(passcode: password, endsBiometricLockout: true, countsWrongPasscode: false)
             } catch  where error.code == .authenticationFailed {
@@ -39,7 +41,9 @@ extension EmbeddedEngine {
             moveIntoTheTPMIfOneAppeared(passcode: password)
             return .unlocked
         case .passwordChanged(let old, let new):
-            guard try service.hasPasscode() else { return .passcodeKept }
+            guard try service.hasPasscode(), old.utf8.count <= KeybagService.maximumPasscodeLength else {
+                return .passcodeKept
+            }
             do throws(KeychainError) {
                 try service.setPasscode(new, current: old, countsWrongPasscode: false)
             } catch  where error.code == .authenticationFailed {
