@@ -26,7 +26,8 @@ final class LoginUser {
     /// Where the user's daemon listens (no runtime folder: `/tmp/swift-keychain-UID`).
     var socket: String { "/tmp/swift-keychain-\(account.uid)/socket" }
 
-    /// A user whose login password is `password`, with a keychain at the testing passcode cost;
+    /// A user whose login password is `password`, with a keychain at the testing passcode cost.
+    ///
     /// `nil` where users cannot be made. With `makesHome` false, the home does not exist.
     init?(_ label: String, password: String, makesHome: Bool = true) {
         // A home that is missing stays missing: the user cannot make a folder in /nonexistent-swkc.
