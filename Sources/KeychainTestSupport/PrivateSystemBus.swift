@@ -113,13 +113,29 @@ package final class PrivateSystemBus {
         )
     }
 
+    /// logind asks the session at `path` to unlock (what `loginctl unlock-session` makes it do).
+    package func unlockSession(_ path: String) throws {
+        _ = try call(
+            """
+            import dbus
+            dbus.SystemBus().get_object('org.freedesktop.login1', '\(path)').Unlock(dbus_interface='org.freedesktop.login1.Session')
+            """
+        )
+    }
+
     /// A `Lock` signal for the session at `path` from a connection that is not logind.
     package func forgeLock(_ path: String) throws {
+        try forge(member: "Lock", path)
+    }
+
+    /// A session signal `member` (`Lock`, `Unlock`) for the session at `path` from a connection
+    /// that is not logind.
+    package func forge(member: String, _ path: String) throws {
         _ = try call(
             """
             import dbus
             bus = dbus.SystemBus()
-            bus.send_message(dbus.lowlevel.SignalMessage('\(path)', 'org.freedesktop.login1.Session', 'Lock'))
+            bus.send_message(dbus.lowlevel.SignalMessage('\(path)', 'org.freedesktop.login1.Session', '\(member)'))
             bus.flush()
             """
         )
