@@ -39,6 +39,44 @@ import Testing
         }
     }
 
+    @Test func everyLoginEventAndOutcomeSurvives() throws {
+        let events: [LoginEvent] = [
+            .sessionOpened(password: "Corr3ct-Horse é", setsFirstPasscode: true),
+            .sessionOpened(password: "", setsFirstPasscode: false),
+            .passwordChanged(old: "old", new: "new ✓"), .sessionLocked(reopensWithinSeconds: 172_800),
+            .sessionLocked(reopensWithinSeconds: 0), .sessionUnlocked,
+        ]
+        for event in events {
+            for userID: UInt32 in [0, 1000, .max] {
+                let bytes = try EngineWire.encode(EngineRequest.login(event, userID: userID))
+                #expect(bytes[1] == CompactForm.Kind.request.rawValue)
+                guard case .login(let decoded, let decodedUser) = try EngineWire.decode(EngineRequest.self, from: bytes)
+                else {
+                    Issue.record("\(event) did not come back as a login event")
+                    continue
+                }
+                #expect(decoded == event)
+                #expect(decodedUser == userID)
+            }
+        }
+        for outcome in LoginOutcome.allCases {
+            let bytes = try EngineWire.encode(EngineResponse.login(outcome))
+            #expect(bytes == [EngineWire.version, CompactForm.Kind.response.rawValue, 5, outcome.rawValue])
+            guard case .login(let decoded) = try EngineWire.decode(EngineResponse.self, from: bytes) else {
+                Issue.record("\(outcome) did not come back")
+                continue
+            }
+            #expect(decoded == outcome)
+        }
+        // An outcome this build does not know, an event kind it does not know: malformed, not a crash.
+        #expect(throws: KeychainError.self) {
+            _ = try EngineWire.decode(EngineResponse.self, from: [EngineWire.version, 2, 5, 200])
+        }
+        #expect(throws: KeychainError.self) {
+            _ = try EngineWire.decode(EngineRequest.self, from: [EngineWire.version, 1, 5, 9, 0])
+        }
+    }
+
     @Test func everyFieldOfAnItemReplySurvives() throws {
         var generator = SplitMix64(seed: 0x0E5B_0A5E)
         for round in 0..<300 {

@@ -106,7 +106,10 @@ struct LoginEventAuthorityTests {
         #expect(!state.isUnlocked, "a refused login event unlocked the keychain")
         #expect(state.failedAttempts == 0)
 
-        let unlock = EngineRequest.login(.sessionOpened(password: Self.password, setsFirstPasscode: false), userID: user.uid)
+        let unlock = EngineRequest.login(
+            .sessionOpened(password: Self.password, setsFirstPasscode: false),
+            userID: user.uid
+        )
         guard case .login(.unlocked) = try Self.exchange(unlock, on: socket) else {
             Issue.record("root's right password did not unlock")
             return
