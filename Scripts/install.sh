@@ -6,6 +6,7 @@
 #   PREFIX=/usr/local Scripts/install.sh --user
 #   Scripts/install.sh --debug         # from the debug build `swift build` made (to try the script)
 #   Scripts/install.sh --user --secret-service   # also the desktop's keyring: org.freedesktop.secrets
+#   sudo Scripts/install.sh --pam      # also pam_swift_keychain.so: the login password unlocks the keychain
 #
 # Without a flag the mode is system where systemd runs as init and user mode elsewhere (containers,
 # CI). Only system mode keeps the user's own programs from the keychain's files and from the
@@ -29,13 +30,15 @@ cd "$(dirname "$0")/.."
 mode=
 configuration=release
 secret_service=no
+pam=no
 for argument in "$@"; do
     case $argument in
         --system) mode=system ;;
         --user) mode=user ;;
         --debug) configuration=debug ;;
         --secret-service) secret_service=yes ;;
-        *) echo "install.sh: unknown option $argument (--system, --user, --debug, --secret-service)" >&2; exit 2 ;;
+        --pam) pam=yes ;;
+        *) echo "install.sh: unknown option $argument (--system, --user, --debug, --secret-service, --pam)" >&2; exit 2 ;;
     esac
 done
 if [[ -z $mode ]]; then
@@ -54,6 +57,15 @@ if [[ $secret_service == yes && $mode != user ]]; then
     # The Secret Service lives on each user's session bus: the user's own securityd serves it.
     echo "install.sh: --secret-service goes with --user (the user's securityd serves the session bus)" >&2
     exit 2
+fi
+if [[ $pam == yes && $(id -u) != 0 ]]; then
+    # The module goes where PAM loads modules from, for every login program: root's folders.
+    echo "install.sh: --pam installs a PAM module for every login, which needs root: sudo $0 $*" >&2
+    exit 1
+fi
+if [[ $pam == yes && ! -f /usr/include/security/pam_modules.h ]]; then
+    echo "install.sh: --pam builds the module against libpam's headers: apt-get install libpam0g-dev" >&2
+    exit 1
 fi
 echo "installing in $mode mode"
 step=0
@@ -164,6 +176,28 @@ case ":$PATH:" in
         echo "    export PATH=\"$bindir:\$PATH\""
         ;;
 esac
+
+if [[ $pam == yes ]]; then
+    steps=$((steps + 1))
+    # A C module with no Swift runtime (it loads into login, gdm, sshd, su), beside pam_unix.so.
+    say "installing pam_swift_keychain.so, its pam-auth-update profile and its manual page"
+    pam_unix=$(find /lib /usr/lib /lib64 /usr/lib64 -name pam_unix.so -path '*security*' 2> /dev/null | head -n 1)
+    if [[ -z $pam_unix ]]; then
+        echo "install.sh: cannot find where PAM keeps its modules (no pam_unix.so)" >&2
+        exit 1
+    fi
+    $cc -shared -fPIC -O2 -fvisibility=hidden -o "$scratch/pam_swift_keychain.so" Sources/PAMModule/*.c -lpam
+    install -m 0644 "$scratch/pam_swift_keychain.so" "$(dirname "$pam_unix")/pam_swift_keychain.so"
+    install -d -m 0755 /usr/share/pam-configs "$prefix/share/man/man8"
+    sed "s|@BINDIR@|$bindir|g" Support/pam/swift-keychain.pam-config > /usr/share/pam-configs/swift-keychain
+    install -m 0644 Support/man/pam_swift_keychain.8 "$prefix/share/man/man8/"
+    echo "  installed $(dirname "$pam_unix")/pam_swift_keychain.so (man pam_swift_keychain)"
+    if command -v pam-auth-update > /dev/null; then
+        echo "  turn it on for every login: pam-auth-update --enable swift-keychain"
+    else
+        echo "  turn it on: add the three lines of man pam_swift_keychain (EXAMPLES) to the login services"
+    fi
+fi
 
 say "starting the daemon's socket"
 if [[ $mode == user ]]; then
