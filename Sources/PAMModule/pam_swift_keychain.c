@@ -33,6 +33,14 @@
 // The name the password is kept under between auth and session.
 static const char kept_password[] = "pam_swift_keychain_password";
 
+// The password the stack verified, with the uid of the user it was verified for: sudo -u bob
+// verifies alice's password and opens bob's session, and alice's password must not go to bob.
+struct kept {
+    uid_t uid;
+    size_t length;
+    char password[];
+};
+
 static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struct swkc_options *options) {
     memset(options, 0, sizeof *options);
     for (int index = 0; index < argc; index++) {
@@ -73,9 +81,10 @@ static struct passwd *account(pam_handle_t *pamh, struct passwd *entry, char *bu
 static void forget_password(pam_handle_t *pamh, void *data, int status) {
     (void)pamh;
     (void)status;
-    if (data == NULL) return;
-    explicit_bzero(data, strlen(data));
-    free(data);
+    struct kept *kept = data;
+    if (kept == NULL) return;
+    explicit_bzero(kept, sizeof *kept + kept->length);
+    free(kept);
 }
 
 SWKC_EXPORT int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv) {
@@ -89,9 +98,18 @@ SWKC_EXPORT int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, con
         if (options.debug) pam_syslog(pamh, LOG_DEBUG, "no password in the stack to keep");
         return PAM_IGNORE;
     }
-    char *copy = strdup(password);
-    if (copy == NULL || pam_set_data(pamh, kept_password, copy, forget_password) != PAM_SUCCESS) {
-        forget_password(pamh, copy, 0);
+    struct passwd entry;
+    char buffer[4096];
+    struct passwd *user = account(pamh, &entry, buffer, sizeof buffer);
+    if (user == NULL) return PAM_IGNORE;
+    size_t length = strlen(password);
+    struct kept *kept = malloc(sizeof *kept + length + 1);
+    if (kept == NULL) return PAM_IGNORE;
+    kept->uid = user->pw_uid;
+    kept->length = length + 1;
+    memcpy(kept->password, password, length + 1);
+    if (pam_set_data(pamh, kept_password, kept, forget_password) != PAM_SUCCESS) {
+        forget_password(pamh, kept, 0);
         return PAM_IGNORE;
     }
     if (options.debug) pam_syslog(pamh, LOG_DEBUG, "kept the password for the session");
@@ -114,16 +132,23 @@ SWKC_EXPORT int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, con
     char buffer[4096];
     struct passwd *user = account(pamh, &entry, buffer, sizeof buffer);
     if (user == NULL) return PAM_IGNORE;
-    const void *password = NULL;
-    if (pam_get_data(pamh, kept_password, &password) != PAM_SUCCESS || password == NULL) {
-        if (pam_get_item(pamh, PAM_AUTHTOK, &password) != PAM_SUCCESS) password = NULL;
-    }
-    if (password == NULL || ((const char *)password)[0] == '\0') {
+    const void *data = NULL;
+    if (pam_get_data(pamh, kept_password, &data) != PAM_SUCCESS) data = NULL;
+    const struct kept *kept = data;
+    if (kept == NULL || kept->password[0] == '\0') {
         // A key, a fingerprint or root's su: no password went through the stack.
         pam_syslog(pamh, LOG_INFO, "%s: no login password to unlock the keychain with; it stays as it was",
                    user->pw_name);
         return PAM_IGNORE;
     }
+    if (kept->uid != user->pw_uid) {
+        // sudo -u: the password checked was another user's.
+        pam_syslog(pamh, LOG_INFO,
+                   "%s: the password was checked for another user; the keychain stays as it was", user->pw_name);
+        pam_set_data(pamh, kept_password, NULL, NULL);
+        return PAM_IGNORE;
+    }
+    const char *password = kept->password;
     int result;
     if (strlen(password) > SWKC_MAXIMUM_PASSCODE) {
         pam_syslog(pamh, LOG_INFO, "%s: the login password is longer than any passcode; the keychain stays as it was",

@@ -21,6 +21,7 @@
 #include <pwd.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <security/pam_modules.h>
 
@@ -81,6 +82,30 @@ int swkc_encode_login(struct swkc_buffer *frame, enum swkc_event event, uid_t us
                       const char *second, int flag);
 int swkc_decode_reply(const unsigned char *bytes, size_t length, struct swkc_reply *reply);
 const char *swkc_outcome_summary(int outcome);
+
+// Which socket a connection is to, and so who may listen on it: the user's own daemon (the
+// user alone), the system daemon (its account or root), or the one socket= names (any of these).
+enum swkc_socket_kind {
+    SWKC_USER_SOCKET,
+    SWKC_SYSTEM_SOCKET,
+    SWKC_NAMED_SOCKET,
+};
+
+// daemon_socket.c
+void swkc_deadline_in(struct timespec *deadline, long milliseconds);
+int swkc_milliseconds_left(const struct timespec *deadline);
+const char *swkc_runtime_folder(pam_handle_t *pamh, const struct passwd *user, char *path, size_t size,
+                                int *missing);
+int swkc_user_socket(pam_handle_t *pamh, const struct passwd *user, char *path, size_t size);
+int swkc_is_safe_user_socket(const char *path, const struct passwd *user, int *exists);
+int swkc_connect(const char *path, const struct passwd *user, enum swkc_socket_kind kind,
+                 const struct timespec *deadline);
+int swkc_exchange(int descriptor, const struct swkc_buffer *frame, struct swkc_reply *reply,
+                  const struct timespec *deadline);
+
+// daemon_start.c
+int swkc_start_daemon(pam_handle_t *pamh, const struct swkc_options *options, const struct passwd *user,
+                      const char *socket_path, const char **why);
 
 // keychain_daemon.c
 int swkc_hand_over(pam_handle_t *pamh, const struct swkc_options *options, const struct passwd *user,

@@ -79,17 +79,15 @@ final class ConnectionHandler: ChannelInboundHandler {
                 return
             }
             processID = peer.processID
+            if peer.userID == 0 {
+                // Most often the login, handing a user's keychain a password (its requests name
+                // their user): root's own keychain is opened only when root asks for something else.
+                identity = .unsandboxed
+                programName = peer.programName
+                context.fireChannelActive()
+                return
+            }
             guard let assigned = roster.responder(peer.userID) else {
-                if peer.userID == 0 {
-                    // The login, handing a user's keychain a password: its requests name their user.
-                    refusal = KeychainError(
-                        .notAvailable,
-                        "this keychain daemon does not serve root's keychain; root may only hand it the login"
-                    )
-                    identity = .unsandboxed
-                    context.fireChannelActive()
-                    return
-                }
                 logger.warning(
                     "refused a connection from another user",
                     metadata: ["keychain.peer.uid": "\(peer.userID)"]
@@ -353,6 +351,17 @@ final class ConnectionHandler: ChannelInboundHandler {
                 return .failure(KeychainError(.notAvailable, "this keychain daemon does not serve uid \(target)"))
             }
             return assigned
+        }
+        if responder == nil, refusal == nil, userID == 0 {
+            switch roster.responder(0) {
+            case .success(let found)?: responder = found
+            case .failure(let error)?: refusal = error
+            case nil:
+                refusal = KeychainError(
+                    .notAvailable,
+                    "this keychain daemon does not serve root's keychain; root may only hand it the login"
+                )
+            }
         }
         if let responder { return .success(responder) }
         return .failure(refusal ?? KeychainError(.notAvailable, "no keychain serves this user"))

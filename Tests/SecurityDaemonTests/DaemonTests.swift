@@ -862,12 +862,16 @@ struct DaemonTests {
     func aProcessOfAnotherUserIsRefused() throws {
         let daemon = try PrivateDaemon(user: Self.otherUser)
         defer { daemon.stop() }
-        // Root can enter the folder; the daemon still refuses a peer that is not its user.
+        // Root can enter the folder; the daemon serves it nothing of its user's keychain (root may
+        // only hand it the login: LoginEventAuthorityTests).
         let descriptor = try RawClient.connect(daemon.endpoint.socketPath)
         defer { close(descriptor) }
-        let request = try EngineWire.encode(EngineRequest.lockState)
-        RawClient.write(EngineFrame.header(forLength: request.count) + request, to: descriptor)
-        #expect(RawClient.readAll(from: descriptor, timeout: 5).isEmpty)
+        let reply = try RawClient.exchange(.lockState, on: descriptor)
+        guard case .keychainError(let error) = reply else {
+            Issue.record("a peer that is not the daemon's user got \(reply)")
+            return
+        }
+        #expect(error.code == .notAvailable)
         #expect(daemon.isRunning)
     }
 

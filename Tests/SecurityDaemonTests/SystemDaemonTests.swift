@@ -290,3 +290,50 @@ struct SystemDaemonTests {
         #expect(FileManager.default.fileExists(atPath: daemon.state.appendingPathComponent("0").path))
     }
 }
+
+extension SystemDaemonTests {
+    /// The PAM module hands the login password to a system daemon running as its own account: that
+    /// user's keychain unlocks, nobody else's (issue 39).
+    @Test(
+        .enabled(
+            if: PAMStack.unavailableReason == nil && ThrowawayUser.unavailableReason == nil,
+            "needs root, pamtester, libpam-wrapper, libpam0g-dev and a C compiler"
+        )
+    )
+    func theLoginUnlocksThatUsersKeychainInTheSystemDaemon() throws {
+        let password = "Corr3ct-Horse-Battery"
+        guard let alice = LoginUser("sysal", password: password), let bob = LoginUser("sysbo", password: password)
+        else { return }
+        let account = try Self.daemonAccount()
+        defer { account.made?.delete() }
+        let daemon = try SystemDaemon(users: [alice.account.uid, bob.account.uid], account: account.uid)
+        defer { daemon.stop() }
+        for user in [alice, bob] {
+            #expect(
+                try daemon.tool(user.account.uid, ["passcode", "set"], input: "\(password)\n\(password)\n").status == 0
+            )
+            let added = try daemon.tool(user.account.uid, ["add-generic-password", "-a", "me", "-s", "S", "-w", "v"])
+            #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+            #expect(try daemon.tool(user.account.uid, ["lock"]).status == 0)
+        }
+        let stack = try PAMStack([
+            "auth [success=1 default=ignore] pam_unix.so",
+            "auth requisite pam_deny.so",
+            "auth required pam_permit.so",
+            "auth optional MODULE",
+            "session required pam_unix.so",
+            "session optional MODULE socket=\(daemon.socket)",
+        ])
+        defer { stack.remove() }
+        let login = try stack.run(user: alice.account.name, ["authenticate", "open_session"], input: password + "\n")
+        #expect(login.status == 0, "\(login.output)")
+        #expect(
+            login.moduleLines.first?.contains("the login password unlocked the keychain") == true,
+            "\(login.output)"
+        )
+        #expect(try daemon.tool(alice.account.uid, ["find-generic-password", "-s", "S", "-w"]).stdout == "v\n")
+        #expect(try daemon.tool(bob.account.uid, ["find-generic-password", "-s", "S", "-w"]).status != 0)
+        // No daemon of the user's own was started: the system daemon serves them.
+        #expect(alice.processIDs().isEmpty)
+    }
+}

@@ -98,6 +98,7 @@ extension KeybagService {
         storesState.withLock { $0 = target }
         if let secret { finishKeybagWrite(secret) }
         _ = try keybag.load(moved, passcodeKey: passcodeKey)
+        if let passcodeKey { sessionResume.remember(passcodeKey, salt: bound.passcodeSalt) }
         source.keybag.erase()
         source.device.erase()
         try attempts.move(to: hardware)

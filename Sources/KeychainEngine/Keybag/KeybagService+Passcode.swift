@@ -87,9 +87,11 @@ extension KeybagService {
     ///
     /// Nothing reopens it but the passcode: what a locked session keeps to reopen it is forgotten.
     package func lock() throws(KeychainError) {
-        sessionResume.forget()
-        if try hasPasscode() {
-            keybag.lock()
+        try sessionResume.serialized { () throws(KeychainError) in
+            sessionResume.forget()
+            if try hasPasscode() {
+                keybag.lock()
+            }
         }
     }
 

@@ -24,8 +24,10 @@ extension KeybagService {
     /// `timer` is how long from now that is forgotten from memory in any case.
     package func lockForSession(reopeningUntil deadline: Date?, timer: Duration) throws(KeychainError) {
         guard try hasPasscode() else { return }
-        keybag.lock()
-        sessionResume.keepThroughLock(until: deadline, timer: timer)
+        try sessionResume.serialized { () -> Void in
+            keybag.lock()
+            sessionResume.keepThroughLock(until: deadline, timer: timer)
+        }
     }
 
     /// Reopens the keychain because its login session unlocked; whether it did.
@@ -33,6 +35,10 @@ extension KeybagService {
     /// It does when the session's lock kept the key of an unlock with the passcode, its time has
     /// not run out at `now`, and the keybag still opens with it (the passcode did not change).
     package func reopenForSession(at now: Date) throws(KeychainError) -> Bool {
+        try sessionResume.serialized { () throws(KeychainError) -> Bool in try reopen(at: now) }
+    }
+
+    private func reopen(at now: Date) throws(KeychainError) -> Bool {
         let stored = try currentStored()
         guard stored.record.hasPasscode, let key = sessionResume.key(at: now, salt: stored.record.passcodeSalt) else {
             return false

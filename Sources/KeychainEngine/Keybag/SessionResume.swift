@@ -39,6 +39,16 @@ final class SessionResume: Sendable {
 
     private let kept = LockedState<Kept?>(nil)
     private let generations = LockedState<UInt64>(0)
+    /// Held across a lock, a session's lock and a reopening, so that a `security lock` between a
+    /// reopening's look-up and its load cannot end unlocked.
+    private let serial = NSLock()
+
+    /// Runs `body` while no other lock, session lock or reopening runs.
+    func serialized<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
+        serial.lock()
+        defer { serial.unlock() }
+        return try body()
+    }
 
     /// Remembers the passcode key of an unlock.
     func remember(_ key: SymmetricKey, salt: Data?) {
@@ -54,20 +64,22 @@ final class SessionResume: Sendable {
     /// Keeps the key through a session lock until `deadline` (`now` plus at most 48 hours), and
     /// forgets it then; with no `deadline`, forgets it now.
     ///
+    /// A lock while the session is locked already (sleep after the screen lock, a screen locker
+    /// that reports its lock again) keeps the earlier deadline: locking again never extends it.
     /// `timer` is how long from now the key is erased from memory whatever the clock says (the
-    /// daemon's clock may be a test's).
+    /// daemon's clock may be a test's), in wall time, which runs on through a suspend.
     func keepThroughLock(until deadline: Date?, timer: Duration) {
         guard let deadline else { return forget() }
         let generation = nextGeneration()
         let keeps = kept.withLock { current -> Bool in
-            guard current != nil else { return false }
+            guard let held = current, held.reopensUntil == nil else { return false }
             current?.reopensUntil = deadline
             current?.generation = generation
             return true
         }
         guard keeps else { return }
         let seconds = Double(timer.components.seconds) + Double(timer.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) { [self] in
+        DispatchQueue.global().asyncAfter(wallDeadline: .now() + max(0, seconds)) { [self] in
             kept.withLock { current in
                 if current?.generation == generation { current = nil }
             }

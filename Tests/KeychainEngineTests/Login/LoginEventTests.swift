@@ -134,6 +134,14 @@ struct LoginEventTests {
         #expect(try engine.login(.sessionUnlocked) == .passcodeRequired)
         try engine.unlock(passcode: Self.passcode, endsBiometricLockout: true)
 
+        // Locking again while locked (sleep after the screen lock) never extends the time.
+        #expect(try engine.login(.sessionLocked(reopensWithinSeconds: window)) == .locked)
+        clock.advance(TimeInterval(window - 3600))
+        #expect(try engine.login(.sessionLocked(reopensWithinSeconds: window)) == .locked)
+        clock.advance(7200)
+        #expect(try engine.login(.sessionUnlocked) == .passcodeRequired)
+        try engine.unlock(passcode: Self.passcode, endsBiometricLockout: true)
+
         // A lock asks for more than 48 hours: it gets 48.
         #expect(try engine.login(.sessionLocked(reopensWithinSeconds: 10 * window)) == .locked)
         clock.advance(TimeInterval(window + 1))

@@ -308,4 +308,83 @@ struct PAMLoginTests {
         #expect(!log.isEmpty, "the daemon the module started logs beside its socket")
         #expect(log.range(of: Data(Self.password.utf8)) == nil)
     }
+
+    @Test func aPasswordCheckedForOneUserNeverReachesAnother() throws {
+        guard let alice = LoginUser("pamal", password: Self.password),
+            let bob = LoginUser("pambo", password: "Bobs-0wn-Password")
+        else { return }
+        // Bob's keychain has Alice's password as its passcode, and his daemon runs.
+        try bob.prepareKeychain(passcode: Self.password)
+        _ = try bob.status()
+        // sudo -u bob: Alice's password is checked, Bob's session opens (pam_set_items stands for
+        // sudo, which changes the user between the two).
+        let sudo = try PAMStack([
+            "auth [success=1 default=ignore] pam_unix.so",
+            "auth requisite pam_deny.so",
+            "auth required pam_permit.so",
+            "auth optional MODULE",
+            "session required /usr/lib/x86_64-linux-gnu/pam_wrapper/pam_set_items.so",
+            "session required pam_unix.so",
+            "session optional MODULE auto_start securityd=\(PrivateDaemon.executable.path)",
+        ])
+        defer { sudo.remove() }
+        let run = try sudo.run(
+            user: alice.account.name,
+            ["authenticate", "open_session"],
+            input: Self.password + "\n",
+            environment: ["PAM_USER": bob.account.name]
+        )
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.moduleLines.first?.contains("checked for another user") == true, "\(run.output)")
+        #expect(try !bob.isUnlocked())
+    }
+
+    @Test func aFolderOrDaemonAnotherUserPlantedIsNeverUsed() throws {
+        guard let user = LoginUser("pampl", password: Self.password),
+            let intruder = ThrowawayUser.make("intrud")
+        else { return }
+        try user.prepareKeychain(passcode: Self.password)
+        // Another user made the folder of the user's socket first (no runtime folder: /tmp).
+        let folder = URL(filePath: "/tmp/swift-keychain-\(user.account.uid)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        intruder.own(folder)
+        chmod(folder.path, 0o700)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stack = try Self.stack()
+        defer { stack.remove() }
+        let planted = try stack.run(
+            user: user.account.name,
+            ["authenticate", "open_session"],
+            input: Self.password + "\n"
+        )
+        #expect(planted.status == 0, "\(planted.output)")
+        #expect(planted.moduleLines.first?.contains("does not belong to the user alone") == true, "\(planted.output)")
+        #expect(user.processIDs().isEmpty)
+        try FileManager.default.removeItem(at: folder)
+
+        // A securityd that someone else than root could have replaced is never run as the user.
+        let writable = user.home.appendingPathComponent("securityd")
+        try FileManager.default.copyItem(at: PrivateDaemon.executable, to: writable)
+        user.account.own(writable)
+        let replaced = try PAMStack([
+            "auth [success=1 default=ignore] pam_unix.so",
+            "auth requisite pam_deny.so",
+            "auth required pam_permit.so",
+            "auth optional MODULE",
+            "session required pam_unix.so",
+            "session optional MODULE auto_start securityd=\(writable.path)",
+        ])
+        defer { replaced.remove() }
+        let refused = try replaced.run(
+            user: user.account.name,
+            ["authenticate", "open_session"],
+            input: Self.password + "\n"
+        )
+        #expect(refused.status == 0)
+        #expect(
+            refused.moduleLines.first?.contains("no securityd that only root can change") == true,
+            "\(refused.output)"
+        )
+        #expect(user.processIDs().isEmpty)
+    }
 }

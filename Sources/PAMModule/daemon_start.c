@@ -1,0 +1,246 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// Starting the user's own securityd (auto_start): a program only root can have put there, run as
+// the user in a session of its own, with nothing of the login program but a pipe for its report.
+
+#define _GNU_SOURCE
+#include "pam_swift_keychain.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+// How long a daemon started here may take to listen (milliseconds).
+#define SWKC_START_MILLISECONDS 10000
+
+static const char *const default_daemons[] = {"/usr/local/bin/securityd", "/usr/bin/securityd", NULL};
+
+// Whether only root can change `path` or put another file in its place: it and every folder above
+// it belong to root and are writable by nobody else (a sticky folder such as /tmp keeps others'
+// hands off root's entries).
+static int is_roots_alone(const char *path) {
+    char resolved[PATH_MAX];
+    if (realpath(path, resolved) == NULL) return 0;
+    struct stat status;
+    if (stat(resolved, &status) != 0 || !S_ISREG(status.st_mode) || status.st_uid != 0 ||
+        (status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+        return 0;
+    }
+    for (char *slash = strrchr(resolved, '/'); slash != NULL; slash = strrchr(resolved, '/')) {
+        if (slash == resolved) {
+            resolved[1] = '\0';
+        } else {
+            *slash = '\0';
+        }
+        if (stat(resolved, &status) != 0 || status.st_uid != 0) return 0;
+        if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (status.st_mode & S_ISVTX) == 0) return 0;
+        if (slash == resolved) break;
+    }
+    return 1;
+}
+
+static const char *daemon_program(const struct swkc_options *options) {
+    if (options->securityd != NULL) return is_roots_alone(options->securityd) ? options->securityd : NULL;
+    for (int index = 0; default_daemons[index] != NULL; index++) {
+        if (is_roots_alone(default_daemons[index])) return default_daemons[index];
+    }
+    return NULL;
+}
+
+// The user's groups, looked up before fork (NSS may take locks a forked child of a threaded host
+// would never get back); NULL when they cannot be.
+static gid_t *groups_of(const struct passwd *user, int *count) {
+    int size = 32;
+    for (int round = 0; round < 8; round++) {
+        gid_t *groups = malloc((size_t)size * sizeof *groups);
+        if (groups == NULL) return NULL;
+        int found = size;
+        if (getgrouplist(user->pw_name, user->pw_gid, groups, &found) >= 0) {
+            *count = found;
+            return groups;
+        }
+        free(groups);
+        size = found > size ? found : size * 2;
+    }
+    return NULL;
+}
+
+// In the daemon's process, before exec: becomes the user for good; 0 on success.
+static int become(const struct passwd *user, const gid_t *groups, int count) {
+    if (geteuid() == 0 && setgroups((size_t)count, groups) != 0) return -1;
+    if (setresgid(user->pw_gid, user->pw_gid, user->pw_gid) != 0 && geteuid() == 0) return -1;
+    if (setresuid(user->pw_uid, user->pw_uid, user->pw_uid) != 0) return -1;
+    // Root cannot be taken back.
+    if (user->pw_uid != 0 && (setuid(0) == 0 || geteuid() == 0)) return -1;
+    return 0;
+}
+
+// What the daemon runs with, written before fork: the child only calls the kernel.
+struct launch {
+    const char *program;
+    char log[4200];
+    char home[4200];
+    char name[300];
+    char logname[300];
+    char runtime[300];
+    char *environment[6];
+    char *arguments[8];
+};
+
+static int prepare(struct launch *launch, const char *program, const struct passwd *user, const char *socket_path,
+                   const char *runtime) {
+    memset(launch, 0, sizeof *launch);
+    launch->program = program;
+    if (snprintf(launch->log, sizeof launch->log, "%s.log", socket_path) >= (int)sizeof launch->log ||
+        snprintf(launch->home, sizeof launch->home, "HOME=%s", user->pw_dir) >= (int)sizeof launch->home ||
+        snprintf(launch->name, sizeof launch->name, "USER=%s", user->pw_name) >= (int)sizeof launch->name ||
+        snprintf(launch->logname, sizeof launch->logname, "LOGNAME=%s", user->pw_name) >= (int)sizeof launch->logname) {
+        return -1;
+    }
+    launch->environment[0] = launch->home;
+    launch->environment[1] = launch->name;
+    launch->environment[2] = launch->logname;
+    launch->environment[3] = "PATH=/usr/local/bin:/usr/bin:/bin";
+    if (runtime != NULL) {
+        if (snprintf(launch->runtime, sizeof launch->runtime, "XDG_RUNTIME_DIR=%s", runtime) >= (int)sizeof launch->runtime) {
+            return -1;
+        }
+        launch->environment[4] = launch->runtime;
+    }
+    char *arguments[] = {(char *)program, "--socket", (char *)socket_path, "--ready-fd", "3", "--log-file", launch->log, NULL};
+    memcpy(launch->arguments, arguments, sizeof arguments);
+    return 0;
+}
+
+// The daemon's process: default signal dispositions and no blocked signal, a session of its own,
+// descriptors 0-2 on /dev/null and 3 the readiness pipe, the user's credentials and an
+// environment of its own; never returns.
+static void run_daemon(const struct launch *launch, const struct passwd *user, const gid_t *groups, int count,
+                       int ready) {
+    for (int number = 1; number < NSIG; number++) {
+        if (number != SIGKILL && number != SIGSTOP) signal(number, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setsid();
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) _exit(127);
+    // dup2 onto itself would keep close-on-exec.
+    if (ready == 3 ? fcntl(3, F_SETFD, 0) != 0 : dup2(ready, 3) < 0) _exit(127);
+    // Every other descriptor of the host (its sockets, its terminal) stays behind.
+    if (close_range(4, ~0U, 0) != 0) {
+        long most = sysconf(_SC_OPEN_MAX);
+        for (long descriptor = 4; descriptor < (most > 0 && most < 65536 ? most : 65536); descriptor++) {
+            close((int)descriptor);
+        }
+    }
+    if (become(user, groups, count) != 0) _exit(126);
+    if (chdir(user->pw_dir) != 0 && chdir("/") != 0) _exit(127);
+    execve(launch->program, launch->arguments, launch->environment);
+    _exit(127);
+}
+
+// Waits for the started daemon's report on `ready`: 0 when it listens (or another daemon was
+// quicker and it closed the pipe without a word), -1 when it failed or took too long.
+static int wait_until_ready(int ready) {
+    struct timespec deadline;
+    swkc_deadline_in(&deadline, SWKC_START_MILLISECONDS);
+    char report[16] = {0};
+    size_t received = 0;
+    while (received < sizeof report - 1) {
+        struct pollfd wait = {.fd = ready, .events = POLLIN};
+        int polled = poll(&wait, 1, swkc_milliseconds_left(&deadline));
+        if (polled < 0 && errno == EINTR) continue;
+        if (polled <= 0) return -1;
+        ssize_t count = read(ready, report + received, sizeof report - 1 - received);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        received += (size_t)count;
+        if (memchr(report, '\n', received) != NULL) break;
+    }
+    return received == 0 || strncmp(report, "ready\n", 6) == 0 ? 0 : -1;
+}
+
+int swkc_start_daemon(pam_handle_t *pamh, const struct swkc_options *options, const struct passwd *user,
+                      const char *socket_path, const char **why) {
+    const char *program = daemon_program(options);
+    if (program == NULL) {
+        *why = "no securityd that only root can change (securityd=PATH names it)";
+        return -1;
+    }
+    if (geteuid() != 0 && geteuid() != user->pw_uid) {
+        *why = "this program may not start a daemon as the user";
+        return -1;
+    }
+    char runtime[256];
+    int missing = 0;
+    const char *folder = swkc_runtime_folder(pamh, user, runtime, sizeof runtime, &missing);
+    int count = 0;
+    gid_t *groups = groups_of(user, &count);
+    if (groups == NULL) {
+        *why = "the user's groups cannot be read";
+        return -1;
+    }
+    struct launch *launch = malloc(sizeof *launch);
+    if (launch == NULL || prepare(launch, program, user, socket_path, folder) != 0) {
+        free(launch);
+        free(groups);
+        *why = "the daemon's paths are too long";
+        return -1;
+    }
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) {
+        free(launch);
+        free(groups);
+        *why = "no pipe for the daemon's report";
+        return -1;
+    }
+    // Two forks: the daemon's parent exits at once, so the host has no child of ours to reap.
+    pid_t child = fork();
+    if (child < 0) {
+        close(ends[0]);
+        close(ends[1]);
+        free(launch);
+        free(groups);
+        *why = "cannot fork";
+        return -1;
+    }
+    if (child == 0) {
+        close(ends[0]);
+        pid_t daemon = fork();
+        if (daemon == 0) run_daemon(launch, user, groups, count, ends[1]);
+        _exit(daemon < 0 ? 1 : 0);
+    }
+    close(ends[1]);
+    free(launch);
+    free(groups);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    int ready = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? wait_until_ready(ends[0]) : -1;
+    close(ends[0]);
+    if (ready != 0) *why = "the daemon did not start (its log is beside its socket)";
+    return ready;
+}
