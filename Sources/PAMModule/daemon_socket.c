@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -117,6 +118,34 @@ static int may_serve(uid_t server, const struct passwd *user, enum swkc_socket_k
            found->pw_uid == server;
 }
 
+// Connects `descriptor` (non-blocking) to `address` by the deadline; 0, or -1 with errno.
+static int connect_within(int descriptor, const struct sockaddr_un *address, const struct timespec *deadline) {
+    for (;;) {
+        if (connect(descriptor, (const struct sockaddr *)address, sizeof *address) == 0) return 0;
+        int saved = errno;
+        if (saved == EINTR) continue;
+        // A listener whose backlog is full refuses a non-blocking connect (EAGAIN): try again
+        // until the deadline, never wait in connect itself.
+        if (saved == EAGAIN && swkc_milliseconds_left(deadline) > 100) {
+            struct timespec pause = {.tv_nsec = 100000000L};
+            nanosleep(&pause, NULL);
+            continue;
+        }
+        if (saved == EINPROGRESS) {
+            struct pollfd wait = {.fd = descriptor, .events = POLLOUT};
+            int error = 0;
+            socklen_t length = sizeof error;
+            if (poll(&wait, 1, swkc_milliseconds_left(deadline)) == 1 &&
+                getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0) {
+                return 0;
+            }
+            saved = error != 0 ? error : ETIMEDOUT;
+        }
+        errno = saved == EAGAIN ? ETIMEDOUT : saved;
+        return -1;
+    }
+}
+
 int swkc_connect(const char *path, const struct passwd *user, enum swkc_socket_kind kind,
                  const struct timespec *deadline) {
     struct sockaddr_un address = {.sun_family = AF_UNIX};
@@ -127,29 +156,17 @@ int swkc_connect(const char *path, const struct passwd *user, enum swkc_socket_k
     memcpy(address.sun_path, path, strlen(path) + 1);
     int descriptor = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (descriptor < 0) return -1;
-    // A listener whose backlog is full refuses a non-blocking connect (EAGAIN): try again until
-    // the deadline, never wait in connect itself.
-    while (connect(descriptor, (struct sockaddr *)&address, sizeof address) != 0) {
+    // The path is the user's to change between the checks and connect: followed with the user's
+    // file permissions, not root's, it reaches no socket the user could not reach.
+    int previous_group = setfsgid(user->pw_gid);
+    int previous = setfsuid(user->pw_uid);
+    int connected = connect_within(descriptor, &address, deadline);
+    setfsuid((uid_t)previous);
+    setfsgid((gid_t)previous_group);
+    if (connected != 0) {
         int saved = errno;
-        if (saved == EINTR) continue;
-        if ((saved == EAGAIN || saved == EINPROGRESS) && swkc_milliseconds_left(deadline) > 100) {
-            if (saved == EINPROGRESS) {
-                struct pollfd wait = {.fd = descriptor, .events = POLLOUT};
-                int error = 0;
-                socklen_t length = sizeof error;
-                if (poll(&wait, 1, swkc_milliseconds_left(deadline)) == 1 &&
-                    getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0) {
-                    break;
-                }
-                saved = error != 0 ? error : ETIMEDOUT;
-            } else {
-                struct timespec pause = {.tv_nsec = 100000000L};
-                nanosleep(&pause, NULL);
-                continue;
-            }
-        }
         close(descriptor);
-        errno = saved == EAGAIN ? ETIMEDOUT : saved;
+        errno = saved;
         return -1;
     }
     struct ucred peer;

@@ -30,8 +30,9 @@
 
 // Where a system-mode daemon listens (DaemonEndpoint.systemSocketPath).
 #define SWKC_SYSTEM_SOCKET_PATH "/run/swift-keychain/socket"
-// How long connecting, sending and the reply may take in all: scrypt at the standard cost, or a
-// passcode change re-sealing every protected item (milliseconds).
+// How long connecting, sending and the reply may take in all, besides the 10 seconds a daemon
+// started here may take to listen: scrypt at the standard cost, or a passcode change re-sealing
+// every protected item (milliseconds).
 #define SWKC_REPLY_MILLISECONDS 60000
 
 static int is_socket(const char *path) {
@@ -76,8 +77,15 @@ static int connection(pam_handle_t *pamh, const struct swkc_options *options, co
             pam_syslog(pamh, LOG_NOTICE, "the keychain of %s was left as it was: %s", user->pw_name, why);
             return -1;
         }
-        descriptor = swkc_is_safe_user_socket(path, user, &exists) && exists ? swkc_connect(path, user, kind, deadline)
-                                                                             : -2;
+        if (!swkc_is_safe_user_socket(path, user, &exists)) {
+            descriptor = -2;
+        } else if (!exists) {
+            // The daemon reported nothing and is not there (it could not start, or run as the user).
+            descriptor = -1;
+            errno = ENOENT;
+        } else {
+            descriptor = swkc_connect(path, user, kind, deadline);
+        }
     }
     if (descriptor == -2) {
         pam_syslog(pamh, LOG_WARNING,
@@ -95,9 +103,8 @@ int swkc_hand_over(pam_handle_t *pamh, const struct swkc_options *options, const
     struct timespec deadline;
     swkc_deadline_in(&deadline, SWKC_REPLY_MILLISECONDS);
     int descriptor = connection(pamh, options, user, &deadline);
+    // A daemon started on the way had time of its own.
     if (descriptor < 0) return PAM_IGNORE;
-    // A started daemon took part of the time: the request has its own.
-    swkc_deadline_in(&deadline, SWKC_REPLY_MILLISECONDS);
     struct swkc_buffer frame = {0};
     struct swkc_reply reply;
     int encoded = swkc_encode_login(&frame, event, user->pw_uid, first, second, flag);

@@ -79,30 +79,26 @@ final class ConnectionHandler: ChannelInboundHandler {
                 return
             }
             processID = peer.processID
-            if peer.userID == 0 {
-                // Most often the login, handing a user's keychain a password (its requests name
-                // their user): root's own keychain is opened only when root asks for something else.
-                identity = .unsandboxed
-                programName = peer.programName
-                context.fireChannelActive()
-                return
-            }
-            guard let assigned = roster.responder(peer.userID) else {
-                logger.warning(
-                    "refused a connection from another user",
-                    metadata: ["keychain.peer.uid": "\(peer.userID)"]
-                )
-                context.close(promise: nil)
-                return
-            }
-            switch assigned {
-            case .success(let responder): self.responder = responder
-            case .failure(let error):
-                refusal = error
-                logger.error(
-                    "cannot open a user's keychain",
-                    metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"]
-                )
+            // Root is most often the login, handing a user's keychain a password (its requests
+            // name their user): root's own keychain is opened only when root asks for something else.
+            if peer.userID != 0 {
+                guard let assigned = roster.responder(peer.userID) else {
+                    logger.warning(
+                        "refused a connection from another user",
+                        metadata: ["keychain.peer.uid": "\(peer.userID)"]
+                    )
+                    context.close(promise: nil)
+                    return
+                }
+                switch assigned {
+                case .success(let responder): self.responder = responder
+                case .failure(let error):
+                    refusal = error
+                    logger.error(
+                        "cannot open a user's keychain",
+                        metadata: ["keychain.peer.uid": "\(peer.userID)", "error": "\(error.code)"]
+                    )
+                }
             }
             // The process, pinned, so that a PID reused meanwhile cannot lend its identity.
             let handle = PeerCredentials.processHandle(of: context.channel)

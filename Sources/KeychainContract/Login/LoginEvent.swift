@@ -40,6 +40,10 @@ package enum LoginEvent: Sendable, Hashable, Codable {
     /// The longest time a locked session may reopen the keychain without the passcode (48 hours).
     package static let longestWindowSeconds = 48 * 3600
 
+    /// How long after the last unlock with the passcode the session's unlocks may reopen the
+    /// keychain at all, however often they do (Apple's six and a half days for Face ID).
+    package static let passcodeLifetimeSeconds = 156 * 3600
+
     /// Whether the event carries a password, which only the login (root) may hand in.
     package var carriesPassword: Bool {
         switch self {

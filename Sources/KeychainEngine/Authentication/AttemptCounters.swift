@@ -32,7 +32,8 @@ package final class AttemptCounters: Sendable {
     static let attemptQueueTimeout: Duration = .seconds(20)
 
     private let store: SQLiteItemStore
-    private let clock: @Sendable () -> Date
+    /// The keychain's clock (item dates, back-off, the session's reopening).
+    let clock: @Sendable () -> Date
     /// The TPM that also counts wrong passcodes, beyond the reach of a copy of the files.
     private var hardware: (any HardwareRoot)? { hardwareState.withLock { $0 } }
     private let hardwareState: LockedState<(any HardwareRoot)?>

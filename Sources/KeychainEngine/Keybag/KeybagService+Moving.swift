@@ -98,7 +98,7 @@ extension KeybagService {
         storesState.withLock { $0 = target }
         if let secret { finishKeybagWrite(secret) }
         _ = try keybag.load(moved, passcodeKey: passcodeKey)
-        if let passcodeKey { sessionResume.remember(passcodeKey, salt: bound.passcodeSalt) }
+        if let passcodeKey { sessionResume.remember(passcodeKey, salt: bound.passcodeSalt, at: attempts.clock()) }
         source.keybag.erase()
         source.device.erase()
         try attempts.move(to: hardware)

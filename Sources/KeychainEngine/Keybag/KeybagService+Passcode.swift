@@ -63,7 +63,7 @@ extension KeybagService {
             countsWrongPasscode: countsWrongPasscode
         )
         try load(passcodeKey: key, checkedAgainst: stored)
-        sessionResume.remember(key, salt: stored.record.passcodeSalt)
+        sessionResume.remember(key, salt: stored.record.passcodeSalt, at: attempts.clock())
         rekeyIfNeeded(passcodeKey: key)
     }
 
@@ -147,7 +147,7 @@ extension KeybagService {
             )
             return (updated, ())
         }
-        sessionResume.remember(passcodeKey, salt: passcodeRecord.passcodeSalt)
+        sessionResume.remember(passcodeKey, salt: passcodeRecord.passcodeSalt, at: attempts.clock())
     }
 
     /// The class whose key wraps the biometric constraint keys and keys their authentication: available

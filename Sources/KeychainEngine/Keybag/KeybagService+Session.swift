@@ -50,7 +50,7 @@ extension KeybagService {
             if error.code == .authenticationFailed { return false }
             throw error
         }
-        sessionResume.remember(key, salt: stored.record.passcodeSalt)
+        sessionResume.noteReopened()
         return true
     }
 }

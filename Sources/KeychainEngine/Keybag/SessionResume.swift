@@ -13,6 +13,7 @@
 
 import Crypto
 import Foundation
+import KeychainContract
 import KeychainCore
 
 /// What reopens a keychain when the login session that locked it unlocks, without the passcode:
@@ -21,7 +22,7 @@ import KeychainCore
 ///
 /// It is remembered at every unlock with the passcode (so never before the first one since the
 /// process started), kept through a lock of the session for as long as that lock allows (at most
-/// 48 hours), and forgotten by any other lock, by a passcode change or removal, when that time
+/// 48 hours, and never past six and a half days from the last passcode), and forgotten by any other lock, by a passcode change or removal, when that time
 /// runs out (a timer, so that the key does not outlive its use in memory), and when it no longer
 /// opens the keybag. It lives in the daemon's memory, beside the class keys it reopens: locked out
 /// of swap where the daemon may lock memory, out of core dumps, readable by root.
@@ -33,6 +34,9 @@ final class SessionResume: Sendable {
         var salt: Data?
         /// Until when a session lock lets it reopen the keychain; `nil` while unlocked.
         var reopensUntil: Date?
+        /// When the passcode last unlocked: reopenings never take it past
+        /// ``LoginEvent/passcodeLifetimeSeconds`` from then.
+        var unlockedWithPasscode: Date
         /// Which lock this is, so that a timer of an earlier lock forgets nothing of a later one.
         var generation: UInt64
     }
@@ -50,10 +54,22 @@ final class SessionResume: Sendable {
         return try body()
     }
 
-    /// Remembers the passcode key of an unlock.
-    func remember(_ key: SymmetricKey, salt: Data?) {
+    /// Remembers the passcode key of an unlock with the passcode at `now`.
+    func remember(_ key: SymmetricKey, salt: Data?, at now: Date) {
         let generation = nextGeneration()
-        kept.withLock { $0 = Kept(key: key, salt: salt, reopensUntil: nil, generation: generation) }
+        kept.withLock {
+            $0 = Kept(key: key, salt: salt, reopensUntil: nil, unlockedWithPasscode: now, generation: generation)
+        }
+    }
+
+    /// Notes that the key reopened the keychain: it is kept as after an unlock, with the time of
+    /// the last unlock with the passcode unchanged.
+    func noteReopened() {
+        let generation = nextGeneration()
+        kept.withLock { current in
+            current?.reopensUntil = nil
+            current?.generation = generation
+        }
     }
 
     /// Forgets the key: only the passcode unlocks now.
@@ -73,7 +89,10 @@ final class SessionResume: Sendable {
         let generation = nextGeneration()
         let keeps = kept.withLock { current -> Bool in
             guard let held = current, held.reopensUntil == nil else { return false }
-            current?.reopensUntil = deadline
+            let lifetime = held.unlockedWithPasscode.addingTimeInterval(
+                TimeInterval(LoginEvent.passcodeLifetimeSeconds)
+            )
+            current?.reopensUntil = min(deadline, lifetime)
             current?.generation = generation
             return true
         }

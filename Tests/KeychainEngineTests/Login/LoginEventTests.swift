@@ -142,6 +142,19 @@ struct LoginEventTests {
         #expect(try engine.login(.sessionUnlocked) == .passcodeRequired)
         try engine.unlock(passcode: Self.passcode, endsBiometricLockout: true)
 
+        // Reopened again and again (a finger every day), the key still ends six and a half days after
+        // the passcode was last entered (Apple's rule for Face ID).
+        try engine.unlock(passcode: Self.passcode, endsBiometricLockout: true)
+        for _ in 0..<6 {
+            #expect(try engine.login(.sessionLocked(reopensWithinSeconds: window)) == .locked)
+            clock.advance(24 * 3600)
+            #expect(try engine.login(.sessionUnlocked) == .reopened)
+        }
+        #expect(try engine.login(.sessionLocked(reopensWithinSeconds: window)) == .locked)
+        clock.advance(13 * 3600)
+        #expect(try engine.login(.sessionUnlocked) == .passcodeRequired)
+        try engine.unlock(passcode: Self.passcode, endsBiometricLockout: true)
+
         // A lock asks for more than 48 hours: it gets 48.
         #expect(try engine.login(.sessionLocked(reopensWithinSeconds: 10 * window)) == .locked)
         clock.advance(TimeInterval(window + 1))
