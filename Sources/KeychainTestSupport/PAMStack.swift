@@ -30,6 +30,8 @@ package struct PAMStack: Sendable {
     package static let service = "swkc-login"
     /// pam_wrapper's password module.
     package static let matrix = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
+    /// pam_wrapper's module that sets PAM items from the environment (`PAM_AUTHTOK`, `PAM_USER`…).
+    package static let setItems = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_set_items.so"
 
     /// Why the stack cannot run here, or `nil` if it can.
     package static var unavailableReason: String? {

@@ -116,12 +116,17 @@ SWKC_EXPORT int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, con
     return PAM_IGNORE;
 }
 
-SWKC_EXPORT int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv) {
+// What the module does where it has nothing to do (credentials, the session's end).
+static int nothing(pam_handle_t *pamh, int flags, int argc, const char **argv) {
     (void)pamh;
     (void)flags;
     (void)argc;
     (void)argv;
     return PAM_IGNORE;
+}
+
+SWKC_EXPORT int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv) {
+    return nothing(pamh, flags, argc, argv);
 }
 
 SWKC_EXPORT int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const char **argv) {
@@ -164,11 +169,7 @@ SWKC_EXPORT int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, con
 }
 
 SWKC_EXPORT int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc, const char **argv) {
-    (void)pamh;
-    (void)flags;
-    (void)argc;
-    (void)argv;
-    return PAM_IGNORE;
+    return nothing(pamh, flags, argc, argv);
 }
 
 SWKC_EXPORT int pam_sm_chauthtok(pam_handle_t *pamh, int flags, int argc, const char **argv) {

@@ -23,9 +23,10 @@ import NIOPosix
 ///
 /// A peer of another user is refused, but for root, which may hand any user's keychain served
 /// here what the login says (``LoginEvent``: `pam_swift_keychain.so` runs in `login`, `gdm`, `sshd`
-/// as root) and nothing else unless the daemon serves root's own keychain. While a request runs, the only frame a client may send is
-/// the answer to a question the request asked it (a relayed prompt); a second request, an
-/// unasked answer or a malformed frame loses the connection, and no other connection notices.
+/// as root) and nothing else unless the daemon serves root's own keychain. While a request runs,
+/// the only frame a client may send is the answer to a question the request asked it (a relayed
+/// prompt); a second request, an unasked answer or a malformed frame loses the connection, and no
+/// other connection notices.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = [UInt8]
     typealias OutboundOut = ByteBuffer

@@ -316,14 +316,11 @@ extension SystemDaemonTests {
             #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
             #expect(try daemon.tool(user.account.uid, ["lock"]).status == 0)
         }
-        let stack = try PAMStack([
-            "auth [success=1 default=ignore] pam_unix.so",
-            "auth requisite pam_deny.so",
-            "auth required pam_permit.so",
-            "auth optional MODULE",
-            "session required pam_unix.so",
-            "session optional MODULE socket=\(daemon.socket)",
-        ])
+        let stack = try PAMStack(
+            PAMLoginTests.checksPassword + [
+                "session required pam_unix.so", "session optional MODULE socket=\(daemon.socket)",
+            ]
+        )
         defer { stack.remove() }
         let login = try stack.run(user: alice.account.name, ["authenticate", "open_session"], input: password + "\n")
         #expect(login.status == 0, "\(login.output)")

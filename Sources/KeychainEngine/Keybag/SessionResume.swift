@@ -22,9 +22,9 @@ import KeychainCore
 ///
 /// It is remembered at every unlock with the passcode (so never before the first one since the
 /// process started), kept through a lock of the session for as long as that lock allows (at most
-/// 48 hours, and never past six and a half days from the last passcode), and forgotten by any other lock, by a passcode change or removal, when that time
-/// runs out (a timer, so that the key does not outlive its use in memory), and when it no longer
-/// opens the keybag. It lives in the daemon's memory, beside the class keys it reopens: locked out
+/// 48 hours, and never past six and a half days from the last passcode), and forgotten by any
+/// other lock, by a passcode change or removal, when that time runs out (a timer, so that the key
+/// does not outlive its use in memory), and when it no longer opens the keybag. It lives in the daemon's memory, beside the class keys it reopens: locked out
 /// of swap where the daemon may lock memory, out of core dumps, readable by root.
 final class SessionResume: Sendable {
     private struct Kept {

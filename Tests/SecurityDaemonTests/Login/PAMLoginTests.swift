@@ -29,22 +29,34 @@ import Testing
 struct PAMLoginTests {
     static let password = "Corr3ct-Horse-Battery"
 
+    /// The auth lines of Debian's common-auth with the module added: pam_unix checks the password.
+    static let checksPassword = [
+        "auth [success=1 default=ignore] pam_unix.so",
+        "auth requisite pam_deny.so",
+        "auth required pam_permit.so",
+        "auth optional MODULE",
+    ]
+
     /// A stack as Debian's common-auth, common-password and common-session would have it with
-    /// the module added (`auto_start`: the module starts the user's daemon).
-    static func stack(session options: String = "auto_start", systemWide: Bool = false) throws -> PAMStack {
+    /// the module added (`auto_start`: the module starts the user's daemon): `auth` its auth lines,
+    /// `sessionFirst` lines before the session's.
+    static func stack(
+        auth: [String] = checksPassword,
+        sessionFirst: [String] = [],
+        session options: String = "auto_start",
+        securityd: String = PrivateDaemon.executable.path,
+        systemWide: Bool = false
+    ) throws -> PAMStack {
         try PAMStack(
-            [
-                "auth [success=1 default=ignore] pam_unix.so",
-                "auth requisite pam_deny.so",
-                "auth required pam_permit.so",
-                "auth optional MODULE",
+            auth + [
                 "account required pam_unix.so",
                 "password [success=1 default=ignore] pam_unix.so",
                 "password requisite pam_deny.so",
                 "password required pam_permit.so",
                 "password optional MODULE",
+            ] + sessionFirst + [
                 "session required pam_unix.so",
-                "session optional MODULE \(options) securityd=\(PrivateDaemon.executable.path)",
+                "session optional MODULE \(options) securityd=\(securityd)",
             ],
             systemWide: systemWide
         )
@@ -64,11 +76,7 @@ struct PAMLoginTests {
 
         // No daemon runs: the module starts the user's, as the user, and the password unlocks it.
         #expect(user.processIDs().isEmpty)
-        let login = try stack.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let login = try stack.logIn(user, password: Self.password)
         #expect(login.status == 0, "\(login.output)")
         #expect(login.moduleLines.count == 1)
         #expect(
@@ -107,7 +115,7 @@ struct PAMLoginTests {
 
         // The next login takes the new password.
         _ = try user.security(["lock"])
-        let again = try stack.run(user: user.account.name, ["authenticate", "open_session"], input: newPassword + "\n")
+        let again = try stack.logIn(user, password: newPassword)
         #expect(again.status == 0)
         #expect(try user.isUnlocked())
     }
@@ -117,11 +125,7 @@ struct PAMLoginTests {
         let stack = try Self.stack()
         defer { stack.remove() }
         try user.prepareKeychain(passcode: "another-passcode")
-        let login = try stack.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let login = try stack.logIn(user, password: Self.password)
         #expect(login.status == 0, "the login failed because of the keychain: \(login.output)")
         #expect(login.moduleLines.first?.contains("is not the keychain's passcode") == true, "\(login.output)")
         #expect(try !user.isUnlocked())
@@ -146,20 +150,12 @@ struct PAMLoginTests {
         // Off by default: a keychain without a passcode stays without one.
         let plain = try Self.stack()
         defer { plain.remove() }
-        let first = try plain.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let first = try plain.logIn(user, password: Self.password)
         #expect(first.moduleLines.first?.contains("has no passcode") == true, "\(first.output)")
         #expect(try user.status()["passcode"] == "not set")
         let setting = try Self.stack(session: "auto_start set_passcode_on_first_login")
         defer { setting.remove() }
-        let second = try setting.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let second = try setting.logIn(user, password: Self.password)
         #expect(
             second.moduleLines.first?.contains("took the login password as its passcode") == true,
             "\(second.output)"
@@ -177,23 +173,14 @@ struct PAMLoginTests {
         // No daemon, and the module may not start one: one line, the login goes on.
         let noStart = try Self.stack(session: "")
         defer { noStart.remove() }
-        let alone = try noStart.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let alone = try noStart.logIn(user, password: Self.password)
         #expect(alone.status == 0)
         #expect(alone.moduleLines.count == 1)
         #expect(alone.moduleLines.first?.contains("no keychain daemon at") == true, "\(alone.output)")
         #expect(user.processIDs().isEmpty)
 
         // A login with no password in the stack (root's su, a key, a finger): nothing to hand over.
-        let rootOK = try PAMStack([
-            "auth sufficient pam_rootok.so",
-            "auth optional MODULE",
-            "session required pam_unix.so",
-            "session optional MODULE auto_start securityd=\(PrivateDaemon.executable.path)",
-        ])
+        let rootOK = try Self.stack(auth: ["auth sufficient pam_rootok.so", "auth optional MODULE"])
         defer { rootOK.remove() }
         let su = try rootOK.run(user: user.account.name, ["authenticate", "open_session"], input: "")
         #expect(su.status == 0)
@@ -210,29 +197,17 @@ struct PAMLoginTests {
             encoding: .utf8
         )
         defer { try? FileManager.default.removeItem(at: passwords) }
-        let matrix = try PAMStack([
-            "auth required \(PAMStack.matrix) passdb=\(passwords.path)",
-            "auth optional MODULE",
-            "session required pam_unix.so",
-            "session optional MODULE auto_start securityd=\(PrivateDaemon.executable.path)",
+        let matrix = try Self.stack(auth: [
+            "auth required \(PAMStack.matrix) passdb=\(passwords.path)", "auth optional MODULE",
         ])
         defer { matrix.remove() }
-        let wiped = try matrix.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let wiped = try matrix.logIn(user, password: Self.password)
         #expect(wiped.status == 0)
         #expect(wiped.moduleLines.first?.contains("no login password") == true, "\(wiped.output)")
 
         // A password longer than any passcode (pam_unix takes at most 512 bytes: pam_wrapper's
         // pam_set_items stands for a module that verified a longer one) is not sent.
-        let setItems = try PAMStack([
-            "auth required /usr/lib/x86_64-linux-gnu/pam_wrapper/pam_set_items.so",
-            "auth optional MODULE",
-            "session required pam_unix.so",
-            "session optional MODULE auto_start securityd=\(PrivateDaemon.executable.path)",
-        ])
+        let setItems = try Self.stack(auth: ["auth required \(PAMStack.setItems)", "auth optional MODULE"])
         defer { setItems.remove() }
         let tooLong = try setItems.run(
             user: user.account.name,
@@ -271,11 +246,7 @@ struct PAMLoginTests {
         guard let user = LoginUser("pamnh", password: Self.password, makesHome: false) else { return }
         let stack = try Self.stack()
         defer { stack.remove() }
-        let login = try stack.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let login = try stack.logIn(user, password: Self.password)
         #expect(login.status == 0, "\(login.output)")
         #expect(login.moduleLines.count == 1)
         #expect(login.moduleLines.first?.contains("was left as it was") == true, "\(login.output)")
@@ -286,11 +257,7 @@ struct PAMLoginTests {
         let stack = try Self.stack(session: "auto_start debug")
         defer { stack.remove() }
         try user.prepareKeychain(passcode: Self.password)
-        let login = try stack.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let login = try stack.logIn(user, password: Self.password)
         #expect(try user.isUnlocked())
         #expect(!login.logLines.joined().contains(Self.password))
         let daemons = user.processIDs()
@@ -318,15 +285,7 @@ struct PAMLoginTests {
         _ = try bob.status()
         // sudo -u bob: Alice's password is checked, Bob's session opens (pam_set_items stands for
         // sudo, which changes the user between the two).
-        let sudo = try PAMStack([
-            "auth [success=1 default=ignore] pam_unix.so",
-            "auth requisite pam_deny.so",
-            "auth required pam_permit.so",
-            "auth optional MODULE",
-            "session required /usr/lib/x86_64-linux-gnu/pam_wrapper/pam_set_items.so",
-            "session required pam_unix.so",
-            "session optional MODULE auto_start securityd=\(PrivateDaemon.executable.path)",
-        ])
+        let sudo = try Self.stack(sessionFirst: ["session required \(PAMStack.setItems)"])
         defer { sudo.remove() }
         let run = try sudo.run(
             user: alice.account.name,
@@ -352,11 +311,7 @@ struct PAMLoginTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let stack = try Self.stack()
         defer { stack.remove() }
-        let planted = try stack.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let planted = try stack.logIn(user, password: Self.password)
         #expect(planted.status == 0, "\(planted.output)")
         #expect(planted.moduleLines.first?.contains("does not belong to the user alone") == true, "\(planted.output)")
         #expect(user.processIDs().isEmpty)
@@ -366,25 +321,21 @@ struct PAMLoginTests {
         let writable = user.home.appendingPathComponent("securityd")
         try FileManager.default.copyItem(at: PrivateDaemon.executable, to: writable)
         user.account.own(writable)
-        let replaced = try PAMStack([
-            "auth [success=1 default=ignore] pam_unix.so",
-            "auth requisite pam_deny.so",
-            "auth required pam_permit.so",
-            "auth optional MODULE",
-            "session required pam_unix.so",
-            "session optional MODULE auto_start securityd=\(writable.path)",
-        ])
+        let replaced = try Self.stack(securityd: writable.path)
         defer { replaced.remove() }
-        let refused = try replaced.run(
-            user: user.account.name,
-            ["authenticate", "open_session"],
-            input: Self.password + "\n"
-        )
+        let refused = try replaced.logIn(user, password: Self.password)
         #expect(refused.status == 0)
         #expect(
             refused.moduleLines.first?.contains("no securityd that only root can change") == true,
             "\(refused.output)"
         )
         #expect(user.processIDs().isEmpty)
+    }
+}
+
+extension PAMStack {
+    /// `pamtester`'s `authenticate` then `open_session` for `user`, typing `password`.
+    func logIn(_ user: LoginUser, password: String) throws -> Run {
+        try run(user: user.account.name, ["authenticate", "open_session"], input: password + "\n")
     }
 }

@@ -25,8 +25,8 @@ package import KeychainCore
 /// asks for first) in the general format; version 4 had no key operations in item queries (token
 /// keys); version 5 had none on keys sealed into blobs (CryptoKit's Secure Enclave keys); version 6 had no backup;
 /// version 7 did not name the store of the device secret (file or TPM) in the lock state; version 8
-/// had no login events (the PAM module writes those in the compact form itself). A peer that reads another version, more than
-/// ``maximumMessageSize`` bytes, or bytes that do not decode to a message refuses it; nothing in a
+/// had no login events (the PAM module writes those in the compact form itself). A peer that
+/// reads another version, more than ``maximumMessageSize`` bytes, or bytes that do not decode to a message refuses it; nothing in a
 /// message is trusted before it decodes. The daemon's socket adds a length prefix per message.
 package enum EngineWire {
     /// The version of the format this build speaks.
