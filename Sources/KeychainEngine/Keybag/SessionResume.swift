@@ -115,13 +115,9 @@ final class SessionResume: Sendable {
                 current = nil
                 return nil
             }
-            current?.reopensUntil = nil
             return held.key
         }
     }
-
-    /// Whether a key is kept now (for tests of forgetting).
-    var isKept: Bool { kept.withLock { $0 != nil } }
 
     private func nextGeneration() -> UInt64 {
         generations.withLock { value in
