@@ -53,6 +53,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
     ],
     targets: [
         // System calls Swift cannot make itself (prctl is variadic): core dumps.
@@ -132,6 +134,25 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Synchronisation's messages, with no network and no keychain: device identities and lists,
+        // the circle's keys and their grants, sealed and signed item records, join codes, the
+        // hybrid logical clock, and the relay a circle meets at as a protocol.
+        .target(
+            name: "KeychainSync",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The relay on PostgreSQL (postgres-nio): the schema, pushes in transactions,
+        // LISTEN/NOTIFY. Only securityd and the tests link it.
+        .target(
+            name: "KeychainSyncRelay",
+            dependencies: [
+                "KeychainSync",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Registers the trust evaluator with KeychainCore's `LinkedTrustEvaluator` when the program loads.
@@ -276,6 +297,13 @@ let package = Package(
         .testTarget(
             name: "KeychainBackupTests",
             dependencies: ["KeychainBackup", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "KeychainSyncTests",
+            dependencies: [
+                "KeychainSync", "KeychainSyncRelay", "KeychainTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "KeychainContractTests",

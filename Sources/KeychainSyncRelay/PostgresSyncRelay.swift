@@ -1,0 +1,421 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+package import Foundation
+package import KeychainSync
+package import Logging
+import NIOCore
+import NIOSSL
+import PostgresNIO
+import Synchronization
+
+/// A circle's relay on a PostgreSQL server: one connection, kept open, that pushes in
+/// transactions and listens for the circle's notifications.
+///
+/// Calls are run one at a time on the connection (a transaction must not see another call's
+/// statements). Any failure closes the connection; the next call opens a new one, so the caller's
+/// retries reconnect. Nothing here logs a record's content: they are opaque to the relay too.
+package actor PostgresSyncRelay: SyncRelay {
+    private let address: RelayAddress
+    private let logger: Logger
+    private var connection: PostgresConnection?
+    private var connections = 0
+    private var listened: Set<CircleID> = []
+    private let signal = ChangeSignal()
+    private var isBusy = false
+    private var queue: [CheckedContinuation<Void, Never>] = []
+
+    package init(address: RelayAddress, logger: Logger) {
+        self.address = address
+        self.logger = logger
+    }
+
+    deinit {
+        // postgres-nio wants a connection closed before it goes: the future keeps it until then.
+        if let connection, !connection.isClosed {
+            connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+        }
+    }
+
+    /// Closes the connection (the next call opens another).
+    package func close() async {
+        let open = connection
+        connection = nil
+        try? await open?.close()
+    }
+
+    // MARK: SyncRelay
+
+    package func prepare() async throws {
+        try await run { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(RelaySchema.lock))", logger: logger)
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS swkc_schema (version integer NOT NULL)",
+                    logger: logger
+                )
+                var current = 0
+                for try await version in try await connection.query(
+                    "SELECT coalesce(max(version), 0) FROM swkc_schema",
+                    logger: logger
+                ).decode(Int32.self) {
+                    current = Int(version)
+                }
+                guard current <= RelaySchema.migrations.count else {
+                    throw RelayFailure("the server's tables are of a newer version (\(current))")
+                }
+                for (index, statements) in RelaySchema.migrations.enumerated() where index + 1 > current {
+                    for statement in statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO swkc_schema VALUES (\(Int32(index + 1)))", logger: logger)
+                }
+            }
+        }
+    }
+
+    package func circles() async throws -> [CircleID] {
+        try await run { connection, logger in
+            var circles: [CircleID] = []
+            let rows = try await connection.query("SELECT DISTINCT circle FROM swkc_lists", logger: logger)
+            for try await raw in rows.decode(Data.self) {
+                if let circle = try? CircleID(rawValue: raw) { circles.append(circle) }
+            }
+            return circles
+        }
+    }
+
+    package func publish(list: Data, version: UInt64, circle: CircleID) async throws {
+        try await run { connection, logger in
+            try await connection.query(
+                """
+                INSERT INTO swkc_lists (circle, version, body) VALUES (\(circle.rawValue), \(Int64(version)), \(list))
+                ON CONFLICT DO NOTHING
+                """,
+                logger: logger
+            )
+            try await connection.query("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
+        }
+    }
+
+    package func lists(after version: UInt64, circle: CircleID) async throws -> [(version: UInt64, body: Data)] {
+        try await run { connection, logger in
+            var lists: [(version: UInt64, body: Data)] = []
+            let rows = try await connection.query(
+                """
+                SELECT version, body FROM swkc_lists WHERE circle = \(circle.rawValue) AND version > \(Int64(version))
+                ORDER BY version LIMIT 1000
+                """,
+                logger: logger
+            )
+            for try await (number, body) in rows.decode((Int64, Data).self) where number > 0 {
+                lists.append((UInt64(number), body))
+            }
+            return lists
+        }
+    }
+
+    package func publish(grant: Data, recipient: DeviceID, generation: UInt32, circle: CircleID) async throws {
+        try await run { connection, logger in
+            try await connection.query(
+                """
+                INSERT INTO swkc_grants (circle, recipient, generation, body)
+                VALUES (\(circle.rawValue), \(recipient.rawValue), \(Int64(generation)), \(grant))
+                ON CONFLICT (circle, recipient, generation) DO UPDATE SET body = excluded.body
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    package func grants(for recipient: DeviceID, circle: CircleID) async throws -> [Data] {
+        try await run { connection, logger in
+            var grants: [Data] = []
+            let rows = try await connection.query(
+                """
+                SELECT body FROM swkc_grants WHERE circle = \(circle.rawValue) AND recipient = \(recipient.rawValue)
+                ORDER BY generation DESC LIMIT 16
+                """,
+                logger: logger
+            )
+            for try await body in rows.decode(Data.self) { grants.append(body) }
+            return grants
+        }
+    }
+
+    package func publish(joinRequest: Data, device: DeviceID, circle: CircleID) async throws {
+        try await run { connection, logger in
+            try await connection.query(
+                """
+                INSERT INTO swkc_joins (circle, device, request) VALUES (\(circle.rawValue), \(device.rawValue), \(joinRequest))
+                ON CONFLICT (circle, device) DO UPDATE SET request = excluded.request, approval = NULL
+                """,
+                logger: logger
+            )
+            try await connection.query("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
+        }
+    }
+
+    package func joinRequests(circle: CircleID) async throws -> [(device: DeviceID, body: Data)] {
+        try await run { connection, logger in
+            var requests: [(device: DeviceID, body: Data)] = []
+            let rows = try await connection.query(
+                """
+                SELECT device, request FROM swkc_joins
+                WHERE circle = \(circle.rawValue) AND request IS NOT NULL LIMIT 100
+                """,
+                logger: logger
+            )
+            for try await (device, body) in rows.decode((Data, Data).self) {
+                if let id = try? DeviceID(rawValue: device) { requests.append((id, body)) }
+            }
+            return requests
+        }
+    }
+
+    package func publish(approval: Data, device: DeviceID, circle: CircleID) async throws {
+        try await run { connection, logger in
+            try await connection.query(
+                """
+                UPDATE swkc_joins SET approval = \(approval), request = NULL
+                WHERE circle = \(circle.rawValue) AND device = \(device.rawValue)
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    package func approval(for device: DeviceID, circle: CircleID) async throws -> Data? {
+        try await run { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT approval FROM swkc_joins
+                WHERE circle = \(circle.rawValue) AND device = \(device.rawValue) AND approval IS NOT NULL
+                """,
+                logger: logger
+            )
+            var approval: Data?
+            for try await body in rows.decode(Data.self) { approval = body }
+            return approval
+        }
+    }
+
+    package func push(_ records: [RelayRecord], circle: CircleID) async throws {
+        guard !records.isEmpty else { return }
+        try await run { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                for record in records {
+                    try await connection.query(
+                        """
+                        INSERT INTO swkc_records (circle, item, version, device, xact, sequence, body)
+                        VALUES (\(circle.rawValue), \(record.itemID), \(record.version.encoded),
+                            \(record.version.device.rawValue), pg_current_xact_id(), nextval('swkc_sequence'),
+                            \(record.body))
+                        ON CONFLICT (circle, item) DO UPDATE SET version = excluded.version, device = excluded.device,
+                            xact = excluded.xact, sequence = excluded.sequence, body = excluded.body
+                        WHERE swkc_records.version < excluded.version
+                        """,
+                        logger: logger
+                    )
+                }
+                try await connection.query("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
+            }
+        }
+    }
+
+    package func records(
+        after cursor: RelayCursor,
+        limit: Int,
+        circle: CircleID
+    ) async throws
+        -> [(cursor: RelayCursor, body: Data)]
+    {
+        try await run { connection, logger in
+            var records: [(cursor: RelayCursor, body: Data)] = []
+            let transaction = String(cursor.transaction)
+            let rows = try await connection.query(
+                """
+                SELECT xact::text, sequence, body FROM swkc_records
+                WHERE circle = \(circle.rawValue)
+                    AND (xact > \(transaction)::xid8 OR (xact = \(transaction)::xid8 AND sequence > \(cursor.sequence)))
+                    AND xact < pg_snapshot_xmin(pg_current_snapshot())
+                ORDER BY xact, sequence LIMIT \(Int64(limit))
+                """,
+                logger: logger
+            )
+            for try await (xact, sequence, body) in rows.decode((String, Int64, Data).self) {
+                guard let number = UInt64(xact) else { continue }
+                records.append((RelayCursor(transaction: number, sequence: sequence), body))
+            }
+            return records
+        }
+    }
+
+    package func remove(itemID: Data, version: SyncVersion, circle: CircleID) async throws {
+        try await run { connection, logger in
+            try await connection.query(
+                """
+                DELETE FROM swkc_records
+                WHERE circle = \(circle.rawValue) AND item = \(itemID) AND version = \(version.encoded)
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    package func waitForChanges(circle: CircleID, timeout: Duration) async throws -> Bool {
+        if !listened.contains(circle) {
+            let wasOpen = connection.map { !$0.isClosed } ?? false
+            listened.insert(circle)
+            // Opening a connection listens to every circle listened to; an open one is told here,
+            // between two calls (a LISTEN inside another call's transaction would roll back with it).
+            try await run { connection, _ in if wasOpen { try await self.listen(circle, on: connection) } }
+        }
+        return await signal.wait(circle, timeout: timeout)
+    }
+
+    // MARK: The connection
+
+    /// Runs `body` alone on the connection, opening one if needed; a failure closes it.
+    @discardableResult
+    private func run<T: Sendable>(
+        _ body: (PostgresConnection, Logger) async throws -> T
+    ) async throws -> T {
+        while isBusy { await withCheckedContinuation { queue.append($0) } }
+        isBusy = true
+        defer {
+            isBusy = false
+            if !queue.isEmpty { queue.removeFirst().resume() }
+        }
+        let connection = try await open()
+        do {
+            return try await body(connection, logger)
+        } catch {
+            // A refusal of one statement leaves the connection usable, but telling it from a lost
+            // connection is not worth the risk: start afresh.
+            self.connection = nil
+            try? await connection.close()
+            throw RelayFailure(describing: error)
+        }
+    }
+
+    private func open() async throws -> PostgresConnection {
+        if let connection, !connection.isClosed { return connection }
+        connection = nil
+        connections += 1
+        let opened: PostgresConnection
+        do {
+            opened = try await PostgresConnection.connect(
+                configuration: try configuration(),
+                id: connections,
+                logger: logger
+            )
+        } catch {
+            throw RelayFailure(describing: error)
+        }
+        connection = opened
+        for circle in listened { try await listen(circle, on: opened) }
+        return opened
+    }
+
+    /// Listens to `circle`'s channel on `connection` until it closes; returns once the server
+    /// has taken the LISTEN.
+    private func listen(_ circle: CircleID, on connection: PostgresConnection) async throws {
+        let signal = signal
+        let channel = Self.channel(circle)
+        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
+            let once = ResumeOnce(started)
+            Task {
+                do {
+                    try await connection.listen(on: channel) { notifications in
+                        once.resume(with: .success(()))
+                        for try await _ in notifications { await signal.notify(circle) }
+                    }
+                } catch {
+                    once.resume(with: .failure(error))
+                }
+                once.resume(with: .success(()))
+                // The connection dropped: whoever waits catches up (and reconnects) now.
+                await signal.notify(nil)
+            }
+        }
+    }
+
+    private func configuration() throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        switch address.endpoint {
+        case .tcp(let host, let port):
+            var tls = PostgresConnection.Configuration.TLS.disable
+            if address.requiresTLS {
+                var settings = TLSConfiguration.makeClientConfiguration()
+                if let root = address.rootCertificate { settings.trustRoots = .file(root) }
+                tls = .require(try NIOSSLContext(configuration: settings))
+            }
+            configuration = .init(
+                host: host,
+                port: port,
+                username: address.user,
+                password: address.password,
+                database: address.database,
+                tls: tls
+            )
+        case .unixSocket(let path):
+            configuration = .init(
+                unixSocketPath: path,
+                username: address.user,
+                password: address.password,
+                database: address.database
+            )
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+
+    /// The circle's notification channel (an identifier of hex digits).
+    private static func channel(_ circle: CircleID) -> String { "swkc_\(circle)" }
+}
+
+/// Why the relay did not answer: a lost or refused connection, or a refusing server.
+///
+/// Its description names the server's complaint, never a password or a record.
+package struct RelayFailure: Error, Sendable, CustomStringConvertible {
+    package var description: String
+
+    init(_ description: String) { self.description = description }
+
+    init(describing error: any Error) { description = Self.describe(error) }
+
+    private static func describe(_ error: any Error) -> String {
+        if let failure = error as? RelayFailure { return failure.description }
+        if let server = error as? PSQLError, let message = server.serverInfo?[.message] {
+            return "the server refused: \(message)"
+        }
+        if let transaction = error as? PostgresTransactionError,
+            let cause = transaction.closureError ?? transaction.commitError ?? transaction.beginError
+        {
+            return describe(cause)
+        }
+        return "the server cannot be reached (\(type(of: error)))"
+    }
+}
+
+/// A continuation resumed by whichever of several paths comes first.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, any Error>?>
+
+    init(_ continuation: CheckedContinuation<Void, any Error>) { self.continuation = Mutex(continuation) }
+
+    func resume(with result: Result<Void, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
+    }
+}
