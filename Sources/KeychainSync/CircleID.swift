@@ -27,9 +27,10 @@ package struct CircleID: Hashable, Sendable, CustomStringConvertible {
     package static func make() -> CircleID {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        // 16 bytes are 16 bytes.
-        return (try? CircleID(rawValue: Data(bytes)))!
+        return CircleID(checked: Data(bytes))
     }
+
+    private init(checked rawValue: Data) { self.rawValue = rawValue }
 
     package init?(hex: String) {
         guard hex.count == Self.length * 2, let data = Data(hexDigits: hex) else { return nil }

@@ -14,8 +14,10 @@
 import Crypto
 package import Foundation
 
-/// A device's own keys in a circle: one that signs what it writes, one that receives the circle's
-/// keys. Kept in the device's keychain (`…ThisDeviceOnly`), never synchronised.
+/// A device's own keys in a circle.
+///
+/// One signs what it writes, one receives the circle's keys. Kept in the device's keychain
+/// (`…ThisDeviceOnly`), never synchronised.
 package struct DeviceIdentity: Sendable {
     private let signing: P256.Signing.PrivateKey
     private let agreement: P256.KeyAgreement.PrivateKey

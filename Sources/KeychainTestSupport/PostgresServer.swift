@@ -128,6 +128,8 @@ package final class PostgresServer: @unchecked Sendable {
     /// - Parameters:
     ///   - statements: One or more statements, run in one transaction.
     ///   - database: The database to connect to.
+    /// - Returns: What psql printed.
+    /// - Throws: When psql fails (its message).
     @discardableResult
     package func sql(_ statements: String, database: String = "keychain") throws -> String {
         guard let programs = Self.programs else { throw PostgresServerError("PostgreSQL is not installed") }
