@@ -115,8 +115,10 @@ package struct CircleMembership: Sendable {
         return (state, joiner)
     }
 
-    /// Removes `device`: a new list without it, and a new generation of keys that only the
-    /// remaining devices receive. What is written afterwards the removed device cannot read.
+    /// Removes `device` from the circle.
+    ///
+    /// A new list without it, and a new generation of keys that only the remaining devices
+    /// receive: what is written afterwards the removed device cannot read.
     package func remove(_ device: DeviceID, from state: CircleState) async throws -> CircleState {
         var state = state
         try await follow(&state)
