@@ -52,9 +52,24 @@ package struct CircleKeys: Sendable {
         )
     }
 
+    /// What the circle's signed list commits to: a hash of the generation and every key, so that
+    /// no grant can hand a device other keys (or another naming key) than the list's.
+    package var digest: Data {
+        var hash = SHA256()
+        hash.update(data: Data("swift-keychain sync keys".utf8))
+        var generationBytes = WireWriter()
+        generationBytes.append(generation)
+        hash.update(data: generationBytes.bytes)
+        for key in [whenUnlocked, afterFirstUnlock, naming] { key.withUnsafeBytes { hash.update(bufferPointer: $0) } }
+        return Data(hash.finalize())
+    }
+
     /// The next generation: new class keys, the same naming key.
-    package func rotated() -> CircleKeys {
-        CircleKeys(
+    ///
+    /// - Throws: ``SyncError/Reason/malformed`` for the last generation there is.
+    package func rotated() throws(SyncError) -> CircleKeys {
+        guard generation < UInt32.max else { throw SyncError(.malformed, "no generation follows the last one") }
+        return CircleKeys(
             generation: generation + 1,
             whenUnlocked: SymmetricKey(size: .bits256),
             afterFirstUnlock: SymmetricKey(size: .bits256),
@@ -119,4 +134,18 @@ package struct CircleKeys: Sendable {
 
     /// Whether the `whenUnlocked` key is the circle's (false while the device is locked).
     package private(set) var hasWhenUnlocked = true
+}
+
+extension SymmetricKey {
+    /// Whether two keys hold the same bytes (compared in constant time).
+    package func equals(_ other: SymmetricKey) -> Bool {
+        withUnsafeBytes { mine in
+            other.withUnsafeBytes { theirs in
+                guard mine.count == theirs.count else { return false }
+                var difference: UInt8 = 0
+                for index in 0..<mine.count { difference |= mine[index] ^ theirs[index] }
+                return difference == 0
+            }
+        }
+    }
 }

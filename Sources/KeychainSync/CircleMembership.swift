@@ -30,8 +30,14 @@ package struct CircleMembership: Sendable {
     package func create(as identity: DeviceIdentity) async throws -> CircleState {
         try await relay.prepare()
         let circle = CircleID.make()
-        let list = try DeviceList.signed(circle: circle, version: 1, devices: [identity.record], by: identity)
         let keys = CircleKeys.first()
+        let list = try DeviceList.signed(
+            circle: circle,
+            version: 1,
+            devices: [identity.record],
+            keys: keys,
+            by: identity
+        )
         try await relay.publish(list: list.encoded, version: list.version, circle: circle)
         return CircleState(circle: circle, identity: identity, list: list, keys: [keys.generation: keys])
     }
@@ -75,13 +81,13 @@ package struct CircleMembership: Sendable {
         let approval = try JoinApproval(decoding: answer, circle: circle, joiner: identity.id, code: code)
         var state = CircleState(circle: circle, identity: identity, list: approval.list, keys: [:])
         try await follow(&state)
-        guard !state.keys.isEmpty else { return nil }
+        guard state.isMember, state.currentKeys != nil else { return nil }
         return state
     }
 
     /// Approves the request made with `code`: the list gains its device, which receives the keys.
     ///
-    /// - Returns: The state with the new list.
+    /// - Returns: The state with the new list, and the device approved.
     /// - Throws: ``MembershipError`` when no pending request was made with this code.
     package func approve(code: JoinCode, in state: CircleState) async throws -> (CircleState, DeviceRecord) {
         var state = state
@@ -96,10 +102,16 @@ package struct CircleMembership: Sendable {
         guard let joiner else {
             throw MembershipError("no device asked to join with this code (ask it again with `security sync join`)")
         }
-        guard !state.list.contains(joiner.id) else { return (state, joiner) }
-        let list = try state.list.succeeded(adding: [joiner], by: state.identity)
-        // Keys first, then the list: a device never sees itself listed without its keys to come.
-        for keys in state.keys.values {
+        guard let current = state.currentKeys else { throw MembershipError("this device holds no keys yet") }
+        // The list first, and only once it stands, the keys: a list that lost to another device's
+        // change must not have handed anything out. An approval interrupted after its list stood
+        // is finished by the next one (the device is listed already).
+        if !state.list.contains(joiner.id) {
+            let list = try state.list.succeeded(adding: [joiner], keys: current, by: state.identity)
+            try await publish(list, circle: state.circle)
+            state.list = list
+        }
+        for keys in state.keys.values where keys.generation <= state.list.generation {
             let grant = try KeyGrant(keys, circle: state.circle, to: joiner, by: state.identity)
             try await relay.publish(
                 grant: grant.encoded,
@@ -108,10 +120,8 @@ package struct CircleMembership: Sendable {
                 circle: state.circle
             )
         }
-        try await publish(list, circle: state.circle)
-        let approval = JoinApproval(list: list, joiner: joiner.id, code: code)
+        let approval = JoinApproval(list: state.list, joiner: joiner.id, code: code)
         try await relay.publish(approval: approval.encoded, device: joiner.id, circle: state.circle)
-        state.list = list
         return (state, joiner)
     }
 
@@ -127,8 +137,12 @@ package struct CircleMembership: Sendable {
             throw MembershipError("a device cannot remove itself; remove it from another device")
         }
         guard let current = state.currentKeys else { throw MembershipError("this device holds no keys yet") }
-        let list = try state.list.succeeded(removing: [device], by: state.identity)
-        let rotated = current.rotated()
+        let rotated = try current.rotated()
+        let list = try state.list.succeeded(removing: [device], keys: rotated, by: state.identity)
+        // The list must stand before the new keys go out (see ``approve(code:in:)``).
+        try await publish(list, circle: state.circle)
+        state.list = list
+        state.keys[rotated.generation] = rotated
         for member in list.devices {
             let grant = try KeyGrant(rotated, circle: state.circle, to: member, by: state.identity)
             try await relay.publish(
@@ -138,9 +152,6 @@ package struct CircleMembership: Sendable {
                 circle: state.circle
             )
         }
-        try await publish(list, circle: state.circle)
-        state.list = list
-        state.keys[rotated.generation] = rotated
         return state
     }
 
@@ -170,10 +181,20 @@ package struct CircleMembership: Sendable {
             }
         }
         guard state.isMember else { return }
-        for body in try await relay.grants(for: state.identity.id, circle: state.circle) {
-            guard let claimed = try? KeyGrant.peek(body), state.keys[claimed.generation] == nil else { continue }
+        let held = state.list.generation
+        for body in try await relay.grants(for: state.identity.id, upTo: held, circle: state.circle) {
+            guard let claimed = try? KeyGrant.peek(body), claimed.generation <= held,
+                state.keys[claimed.generation] == nil
+            else { continue }
             do throws(SyncError) {
                 let keys = try KeyGrant.open(body, circle: state.circle, for: state.identity, trusted: state.list)
+                // The generation written with must be the list's own keys; an older one only reads.
+                if keys.generation == held, !state.list.commits(to: keys) {
+                    throw SyncError(.misplaced, "a grant of keys the circle's list does not commit to")
+                }
+                if let naming = state.keys.values.first?.naming, !naming.equals(keys.naming) {
+                    throw SyncError(.misplaced, "a grant with another naming key")
+                }
                 state.keys[keys.generation] = keys
             } catch {
                 state.count(error)

@@ -34,8 +34,8 @@ package struct CircleState: Sendable {
         self.keys = keys
     }
 
-    /// The keys new records are written with.
-    package var currentKeys: CircleKeys? { keys.max { $0.key < $1.key }?.value }
+    /// The keys new records are written with: the generation the list commits to, once held.
+    package var currentKeys: CircleKeys? { keys[list.generation] }
 
     /// Whether this device is still on the list it holds.
     package var isMember: Bool { list.contains(identity.id) }

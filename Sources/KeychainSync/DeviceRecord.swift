@@ -31,9 +31,12 @@ package struct DeviceRecord: Hashable, Sendable {
         guard (try? P256.Signing.PublicKey(x963Representation: signingKey)) != nil,
             (try? P256.KeyAgreement.PublicKey(x963Representation: agreementKey)) != nil
         else { throw SyncError(.malformed, "a device's keys are not P-256 public keys") }
-        guard name.utf8.count <= Self.longestName, !name.contains(where: \.isNewline) else {
-            throw SyncError(.malformed, "a device's name is too long or spans lines")
-        }
+        // No control or format characters: a name is printed to a terminal (bidi overrides, escapes).
+        guard name.utf8.count <= Self.longestName,
+            !name.unicodeScalars.contains(where: {
+                [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+            })
+        else { throw SyncError(.malformed, "a device's name is too long or holds control characters") }
         self.signingKey = signingKey
         self.agreementKey = agreementKey
         self.name = name

@@ -46,6 +46,9 @@ package struct KeyGrant: Sendable {
         to recipient: DeviceRecord,
         by granter: DeviceIdentity
     ) throws(SyncError) {
+        guard keys.hasWhenUnlocked else {
+            throw SyncError(.undecryptable, "the circle's whenUnlocked key is not available while locked")
+        }
         guard let agreement = try? P256.KeyAgreement.PublicKey(x963Representation: recipient.agreementKey) else {
             throw SyncError(.malformed, "a device's agreement key is not a P-256 key")
         }

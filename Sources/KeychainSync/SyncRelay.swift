@@ -48,8 +48,8 @@ package protocol SyncRelay: Sendable {
     /// Stores a device's keys of one generation.
     func publish(grant: Data, recipient: DeviceID, generation: UInt32, circle: CircleID) async throws
 
-    /// The grants for `recipient`, newest generation first.
-    func grants(for recipient: DeviceID, circle: CircleID) async throws -> [Data]
+    /// The grants for `recipient` of generations up to `generation`, newest first.
+    func grants(for recipient: DeviceID, upTo generation: UInt32, circle: CircleID) async throws -> [Data]
 
     /// Posts a join request, replacing the device's earlier one.
     func publish(joinRequest: Data, device: DeviceID, circle: CircleID) async throws

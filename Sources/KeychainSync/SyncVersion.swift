@@ -76,8 +76,11 @@ package struct HybridLogicalClock: Sendable {
         let wall = UInt64(max(0, now.timeIntervalSince1970 * 1000))
         if wall > latest.milliseconds {
             latest = SyncVersion(milliseconds: wall, counter: 0, device: device)
+        } else if latest.counter < UInt32.max {
+            latest = SyncVersion(milliseconds: latest.milliseconds, counter: latest.counter + 1, device: device)
         } else {
-            latest = SyncVersion(milliseconds: latest.milliseconds, counter: latest.counter &+ 1, device: device)
+            // The counter never wraps (versions would go backwards): the next millisecond instead.
+            latest = SyncVersion(milliseconds: latest.milliseconds &+ 1, counter: 0, device: device)
         }
         return latest
     }

@@ -96,10 +96,11 @@ package actor PostgresSyncRelay: SyncRelay {
     }
 
     package func publish(list: Data, version: UInt64, circle: CircleID) async throws {
+        guard let version = Int64(exactly: version) else { throw RelayFailure("a list version out of range") }
         try await run { connection, logger in
             try await connection.query(
                 """
-                INSERT INTO swkc_lists (circle, version, body) VALUES (\(circle.rawValue), \(Int64(version)), \(list))
+                INSERT INTO swkc_lists (circle, version, body) VALUES (\(circle.rawValue), \(version), \(list))
                 ON CONFLICT DO NOTHING
                 """,
                 logger: logger
@@ -109,11 +110,12 @@ package actor PostgresSyncRelay: SyncRelay {
     }
 
     package func lists(after version: UInt64, circle: CircleID) async throws -> [(version: UInt64, body: Data)] {
-        try await run { connection, logger in
+        let version = Int64(clamping: version)
+        return try await run { connection, logger in
             var lists: [(version: UInt64, body: Data)] = []
             let rows = try await connection.query(
                 """
-                SELECT version, body FROM swkc_lists WHERE circle = \(circle.rawValue) AND version > \(Int64(version))
+                SELECT version, body FROM swkc_lists WHERE circle = \(circle.rawValue) AND version > \(version)
                 ORDER BY version LIMIT 1000
                 """,
                 logger: logger
@@ -138,12 +140,13 @@ package actor PostgresSyncRelay: SyncRelay {
         }
     }
 
-    package func grants(for recipient: DeviceID, circle: CircleID) async throws -> [Data] {
+    package func grants(for recipient: DeviceID, upTo generation: UInt32, circle: CircleID) async throws -> [Data] {
         try await run { connection, logger in
             var grants: [Data] = []
             let rows = try await connection.query(
                 """
                 SELECT body FROM swkc_grants WHERE circle = \(circle.rawValue) AND recipient = \(recipient.rawValue)
+                    AND generation <= \(Int64(generation))
                 ORDER BY generation DESC LIMIT 16
                 """,
                 logger: logger
@@ -297,10 +300,13 @@ package actor PostgresSyncRelay: SyncRelay {
             isBusy = false
             if !queue.isEmpty { queue.removeFirst().resume() }
         }
-        let connection = try await open()
+        var opened: PostgresConnection?
         do {
+            let connection = try await open()
+            opened = connection
             return try await body(connection, logger)
         } catch {
+            guard let connection = opened ?? self.connection else { throw RelayFailure(describing: error) }
             // A refusal of one statement leaves the connection usable, but telling it from a lost
             // connection is not worth the risk: start afresh.
             self.connection = nil
@@ -378,6 +384,8 @@ package actor PostgresSyncRelay: SyncRelay {
             )
         }
         configuration.options.connectTimeout = .seconds(10)
+        // A server that stops answering must not hold the circle's calls forever.
+        configuration.options.additionalStartupParameters = [("statement_timeout", "30000")]
         return configuration
     }
 

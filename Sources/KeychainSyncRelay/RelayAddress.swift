@@ -81,6 +81,11 @@ package struct RelayAddress: Sendable, Equatable {
     }
 }
 
+extension RelayAddress: CustomStringConvertible {
+    /// The URL without its password.
+    package var description: String { redacted }
+}
+
 /// A server URL that cannot be used, and why.
 package struct RelayAddressError: Error, Sendable, CustomStringConvertible {
     package var description: String

@@ -101,10 +101,11 @@ import Testing
         )
 
         try await membership().follow(&tabletState)
-        #expect(!tabletState.isMember && tabletState.currentKeys?.generation == 1)
+        // Off the list, and holding generation 1 alone: it cannot write, nor read what follows.
+        #expect(!tabletState.isMember && tabletState.currentKeys == nil && Array(tabletState.keys.keys) == [1])
         // The generation-2 grants on the server are not the tablet's to open.
         let relay = PostgresSyncRelay(address: address, logger: Logger(label: "membership-test"))
-        for grant in try await relay.grants(for: phone.id, circle: laptopState.circle) {
+        for grant in try await relay.grants(for: phone.id, upTo: 9, circle: laptopState.circle) {
             #expect(throws: SyncError.self) {
                 try KeyGrant.open(grant, circle: laptopState.circle, for: tablet, trusted: laptopState.list)
             }
@@ -115,6 +116,8 @@ import Testing
             circle: laptopState.circle,
             version: laptopState.list.version + 1,
             devices: laptopState.list.devices + [tablet.record],
+            keys: try #require(tabletState.keys[1]),
+            previous: laptopState.list.digest,
             by: tablet
         )
         try await relay.publish(list: comeback.encoded, version: comeback.version, circle: laptopState.circle)
@@ -122,6 +125,33 @@ import Testing
         #expect(!phoneState.list.contains(tablet.id) && phoneState.refused[.untrusted] == 1)
         // …and it cannot remove anyone either (it holds no trusted list).
         await #expect(throws: (any Error).self) { try await membership().remove(phone.id, from: tabletState) }
+    }
+
+    @Test func keysTheListDoesNotCommitToAreNeverWrittenWith() async throws {
+        let laptop = try DeviceIdentity(name: "laptop")
+        let phone = try DeviceIdentity(name: "phone")
+        var laptopState = try await membership().create(as: laptop)
+        var phoneState: CircleState
+        (phoneState, laptopState, _) = try await join(phone, approvedBy: laptopState)
+        let genuine = try #require(phoneState.currentKeys)
+        // The laptop (trusted) grants the phone a generation of its own making, ahead of the list,
+        // and other keys for the list's generation: the phone takes neither.
+        let relay = PostgresSyncRelay(address: address, logger: Logger(label: "membership-test"))
+        let ahead = try genuine.rotated()
+        let elsewhere = CircleKeys.first()
+        for keys in [ahead, elsewhere] {
+            let grant = try KeyGrant(keys, circle: phoneState.circle, to: phone.record, by: laptop)
+            try await relay.publish(
+                grant: grant.encoded,
+                recipient: phone.id,
+                generation: keys.generation,
+                circle: phoneState.circle
+            )
+        }
+        phoneState.keys = [:]
+        try await membership().follow(&phoneState)
+        #expect(phoneState.currentKeys == nil && phoneState.refused[.misplaced] == 1)
+        _ = laptopState
     }
 
     @Test func anApprovalTheServerMadeIsRefused() async throws {
@@ -136,6 +166,7 @@ import Testing
             circle: circle,
             version: 1,
             devices: [serverDevice.record, phone.record],
+            keys: CircleKeys.first(),
             by: serverDevice
         )
         let fake = JoinApproval(list: list, joiner: phone.id, code: JoinCode.make())

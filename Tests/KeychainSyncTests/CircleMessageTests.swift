@@ -19,25 +19,34 @@ import Testing
 /// The circle's messages read back only as written, by whom they may be written.
 @Suite struct CircleMessageTests {
     let circle = CircleID.make()
+    let circleKeys = CircleKeys.first()
 
     @Test func aListIsTakenOnlyFromADeviceTheHeldListTrusts() throws {
         let alice = try DeviceIdentity(name: "alice-laptop")
         let bob = try DeviceIdentity(name: "bob-phone")
         let mallory = try DeviceIdentity(name: "mallory")
-        let first = try DeviceList.signed(circle: circle, version: 1, devices: [alice.record], by: alice)
+        let first = try DeviceList.signed(
+            circle: circle,
+            version: 1,
+            devices: [alice.record],
+            keys: circleKeys,
+            by: alice
+        )
         let read = try DeviceList(firstOf: first.encoded, circle: circle)
         #expect(read == first)
 
-        let second = try first.succeeded(adding: [bob.record], by: alice)
+        let second = try first.succeeded(adding: [bob.record], keys: circleKeys, by: alice)
         #expect(try read.successor(decoding: second.encoded) == second)
         #expect(second.version == 2 && second.contains(bob.id))
 
         // Bob removes Alice; a list Alice signs afterwards is refused by whoever holds the third.
-        let third = try second.succeeded(removing: [alice.id], by: bob)
+        let third = try second.succeeded(removing: [alice.id], keys: circleKeys, by: bob)
         let forged = try DeviceList.signed(
             circle: circle,
             version: 4,
             devices: [alice.record, mallory.record],
+            keys: circleKeys,
+            previous: third.digest,
             by: alice
         )
         #expect(throws: SyncError(.untrusted, "a device list not signed by a trusted device")) {
@@ -45,19 +54,80 @@ import Testing
         }
         // An older list, and another circle's, are refused too.
         #expect(throws: SyncError.self) { try third.successor(decoding: second.encoded) }
-        let elsewhere = try DeviceList.signed(circle: CircleID.make(), version: 9, devices: [bob.record], by: bob)
+        let elsewhere = try DeviceList.signed(
+            circle: CircleID.make(),
+            version: 9,
+            devices: [bob.record],
+            keys: circleKeys,
+            by: bob
+        )
         #expect(throws: SyncError(.misplaced, "a device list of another circle")) {
             try third.successor(decoding: elsewhere.encoded)
         }
         // A device never removes itself, and only a listed device signs.
-        #expect(throws: SyncError.self) { try third.succeeded(removing: [bob.id], by: bob) }
-        #expect(throws: SyncError.self) { try third.succeeded(adding: [mallory.record], by: mallory) }
+        #expect(throws: SyncError.self) { try third.succeeded(removing: [bob.id], keys: circleKeys, by: bob) }
+        #expect(throws: SyncError.self) { try third.succeeded(adding: [mallory.record], keys: circleKeys, by: mallory) }
+    }
+
+    @Test func aListMustNameTheOneBeforeItAndCommitToItsKeys() throws {
+        let alice = try DeviceIdentity(name: "alice")
+        let bob = try DeviceIdentity(name: "bob")
+        let first = try DeviceList.signed(
+            circle: circle,
+            version: 1,
+            devices: [alice.record],
+            keys: circleKeys,
+            by: alice
+        )
+        let rotatedKeys = try circleKeys.rotated()
+        #expect(first.commits(to: circleKeys) && !first.commits(to: rotatedKeys))
+        // Version 3 signed by a trusted device, but skipping version 2: refused (a fork or a gap).
+        let skipping = try DeviceList.signed(
+            circle: circle,
+            version: 3,
+            devices: [alice.record, bob.record],
+            keys: circleKeys,
+            previous: first.digest,
+            by: alice
+        )
+        #expect(throws: SyncError(.misplaced, "a device list that does not follow the one held")) {
+            try first.successor(decoding: skipping.encoded)
+        }
+        // The next version, but naming another list before it: refused too.
+        let forked = try DeviceList.signed(
+            circle: circle,
+            version: 2,
+            devices: [alice.record, bob.record],
+            keys: circleKeys,
+            previous: Data(repeating: 9, count: 32),
+            by: alice
+        )
+        #expect(throws: SyncError.self) { try first.successor(decoding: forked.encoded) }
+        // Going back to an older generation is refused.
+        let rotated = try first.succeeded(adding: [bob.record], keys: try circleKeys.rotated(), by: alice)
+        #expect(throws: SyncError.self) { try rotated.succeeded(keys: circleKeys, by: alice) }
+    }
+
+    @Test func keysReadWhileLockedAreNeverGranted() throws {
+        let alice = try DeviceIdentity(name: "alice")
+        let locked = try CircleKeys(
+            afterFirstUnlock: circleKeys.rawRepresentation(of: .afterFirstUnlock),
+            whenUnlocked: nil
+        )
+        #expect(!locked.hasWhenUnlocked)
+        #expect(throws: SyncError.self) { try KeyGrant(locked, circle: circle, to: alice.record, by: alice) }
     }
 
     @Test func aTamperedListIsRefused() throws {
         let alice = try DeviceIdentity(name: "alice")
         let bob = try DeviceIdentity(name: "bob")
-        let list = try DeviceList.signed(circle: circle, version: 1, devices: [alice.record, bob.record], by: alice)
+        let list = try DeviceList.signed(
+            circle: circle,
+            version: 1,
+            devices: [alice.record, bob.record],
+            keys: circleKeys,
+            by: alice
+        )
         var bytes = list.encoded
         for index in stride(from: 0, to: bytes.count, by: 37) {
             bytes[index] ^= 0x40
@@ -72,7 +142,13 @@ import Testing
         let alice = try DeviceIdentity(name: "alice")
         let bob = try DeviceIdentity(name: "bob")
         let eve = try DeviceIdentity(name: "eve")
-        let list = try DeviceList.signed(circle: circle, version: 1, devices: [alice.record, bob.record], by: alice)
+        let list = try DeviceList.signed(
+            circle: circle,
+            version: 1,
+            devices: [alice.record, bob.record],
+            keys: circleKeys,
+            by: alice
+        )
         let keys = CircleKeys.first()
         let grant = try KeyGrant(keys, circle: circle, to: bob.record, by: alice)
         let opened = try KeyGrant.open(grant.encoded, circle: circle, for: bob, trusted: list)
@@ -94,7 +170,13 @@ import Testing
     @Test func aRecordOpensOnlyWhereItWasWrittenAndByATrustedDevice() throws {
         let alice = try DeviceIdentity(name: "alice")
         let bob = try DeviceIdentity(name: "bob")
-        let list = try DeviceList.signed(circle: circle, version: 1, devices: [alice.record, bob.record], by: alice)
+        let list = try DeviceList.signed(
+            circle: circle,
+            version: 1,
+            devices: [alice.record, bob.record],
+            keys: circleKeys,
+            by: alice
+        )
         let keys = CircleKeys.first()
         var clock = HybridLogicalClock(device: alice.id)
         let itemID = SyncRecord.itemID(of: Data("genp|svc|acct".utf8), naming: keys.naming)
@@ -168,8 +250,14 @@ import Testing
             try JoinRequest(decoding: substituted.encoded, circle: circle, code: code)
         }
 
-        let first = try DeviceList.signed(circle: circle, version: 1, devices: [alice.record], by: alice)
-        let list = try first.succeeded(adding: [newcomer.record], by: alice)
+        let first = try DeviceList.signed(
+            circle: circle,
+            version: 1,
+            devices: [alice.record],
+            keys: circleKeys,
+            by: alice
+        )
+        let list = try first.succeeded(adding: [newcomer.record], keys: circleKeys, by: alice)
         let approval = JoinApproval(list: list, joiner: newcomer.id, code: code)
         let accepted = try JoinApproval(decoding: approval.encoded, circle: circle, joiner: newcomer.id, code: code)
         #expect(accepted.list == list)
@@ -178,6 +266,7 @@ import Testing
             circle: circle,
             version: 1,
             devices: [server.record, newcomer.record],
+            keys: circleKeys,
             by: server
         )
         let forged = JoinApproval(list: fake, joiner: newcomer.id, code: JoinCode.make())
