@@ -116,6 +116,7 @@ let package = Package(
                 "KeychainContract",
                 "KeychainCrypto",
                 "KeychainBackup",
+                "KeychainSync",
                 "CKeychainEngineLoader",
                 "CKeychainSystem",
                 "KeychainBus",
@@ -301,7 +302,7 @@ let package = Package(
         .testTarget(
             name: "KeychainSyncTests",
             dependencies: [
-                "KeychainSync", "KeychainSyncRelay", "KeychainTestSupport",
+                "KeychainSync", "KeychainSyncRelay", "KeychainTestSupport", "KeychainEngine", "KeychainCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

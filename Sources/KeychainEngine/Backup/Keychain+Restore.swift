@@ -142,6 +142,12 @@ extension Keychain {
             guard let row = sealed else { return .refused(.accessControlUnavailable) }
             try table.deleteRow(rowID, identifier: existing.identifier, in: db)
             try row.insert(into: db, schema: schema)
+            try journalChange(
+                of: item.itemClass,
+                identifier: identifier,
+                synchronizable: Self.isSynchronizable(item.attributes),
+                in: db
+            )
             return .replaced
         }
         if try isUsed(identifier, in: table, db: db) { identifier = Self.makeIdentifier() }
@@ -149,12 +155,18 @@ extension Keychain {
             return .refused(.accessControlUnavailable)
         }
         try row.insert(into: db, schema: schema)
+        try journalChange(
+            of: item.itemClass,
+            identifier: identifier,
+            synchronizable: Self.isSynchronizable(item.attributes),
+            in: db
+        )
         return .added
     }
 
     /// The row of `item`, sealed to this keychain's keys; `nil` when its access control cannot be
     /// created here.
-    private func seal(
+    func seal(
         _ item: BackupItem,
         identifier: Data,
         constraints: [AccessPolicy.Constraint: ConstraintKeyRecord],

@@ -161,6 +161,12 @@ extension Keychain {
                 try row.insert(into: db, schema: schema)
             }
             let rowID = db.lastInsertedRowID
+            try journalChange(
+                of: itemClass,
+                identifier: identifier,
+                synchronizable: Self.isSynchronizable(sealedAttributes),
+                in: db
+            )
             let item = StoredItem(
                 rowID: rowID,
                 itemClass: itemClass,

@@ -149,6 +149,12 @@ extension Keychain {
                     }
                 }
                 try updated.update(in: db, schema: schema)
+                try journalChange(
+                    of: itemClass,
+                    identifier: item.identifier,
+                    synchronizable: Self.isSynchronizable(item.attributes) || Self.isSynchronizable(attributes),
+                    in: db
+                )
             }
         }
     }
@@ -177,11 +183,16 @@ extension Keychain {
                 undecryptable.append(rowID)
                 if code == .itemInvalidated, row.isTombstone, countsTombstones { tombstones += 1 }
             }
+            var synchronizable: [Data] = []
             try forEachMatch(of: query, in: db, limit: nil, skipped: skipped) { (_, item) throws(KeychainError) in
                 rowIDs.append(item.rowID)
+                if Self.isSynchronizable(item.attributes) { synchronizable.append(item.identifier) }
                 return true
             }
             try ItemTable(query.itemClass).deleteRows(rowIDs + undecryptable, in: db)
+            for identifier in synchronizable {
+                try journalChange(of: query.itemClass, identifier: identifier, synchronizable: true, in: db)
+            }
             return rowIDs.count + tombstones
         }
         guard deleted > 0 else {

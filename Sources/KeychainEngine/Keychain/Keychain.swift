@@ -52,6 +52,8 @@ package final class Keychain: Sendable {
     let store: SQLiteItemStore
     let codec: ItemCodec
     let logger: Logger
+    /// The changes of synchronizable items, for the circle the keychain is in.
+    let syncJournal = SyncJournal()
 
     /// The access groups a request may use: the ones its caller was granted, else this process's.
     func accessGroups(of query: ItemQuery) -> AccessGroups {

@@ -89,6 +89,14 @@ struct ItemTable {
         }
     }
 
+    /// The row with the identifier `identifier`, if it exists and reads.
+    func row(identifier: Data, in db: Database) throws(KeychainError) -> ItemRow? {
+        try run("cannot read an item") {
+            let statement = try db.cachedStatement(sql: sql.select + " WHERE uuid = ?")
+            return try Row.fetchOne(statement, arguments: [identifier]).flatMap { ItemRow(row: $0, schema: schema) }
+        }
+    }
+
     /// Calls `body` with each row's `rowid`, identifier and class tag, in insertion order.
     func forEachTag(in db: Database, _ body: (Int64, Data, Data) throws(KeychainError) -> Void) throws(KeychainError) {
         try run("cannot read the items") {

@@ -171,6 +171,35 @@ extension SQLiteItemStore {
             )
         }
 
+        migrator.registerMigration("v8-sync") { db in
+            // Synchronisation (see Keychain+SyncJournal.swift): the device's id in its circle, when
+            // there is one; the changes of synchronizable items not yet pushed, by row identifier,
+            // with the version each was given; and every item of the circle this device knows, by
+            // the circle's name for it, with its local row (none once deleted) and version.
+            try db.execute(
+                sql: """
+                    CREATE TABLE sync_device (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        device BLOB NOT NULL
+                    );
+                    CREATE TABLE sync_journal (
+                        tbl TEXT NOT NULL,
+                        uuid BLOB NOT NULL,
+                        version BLOB NOT NULL,
+                        PRIMARY KEY (tbl, uuid)
+                    );
+                    CREATE TABLE sync_items (
+                        item BLOB PRIMARY KEY NOT NULL,
+                        tbl TEXT NOT NULL,
+                        uuid BLOB,
+                        version BLOB NOT NULL,
+                        deleted INTEGER NOT NULL
+                    );
+                    CREATE INDEX sync_items_uuid ON sync_items (tbl, uuid);
+                    """
+            )
+        }
+
         return migrator
     }
 }

@@ -1,0 +1,98 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+package import KeychainSync
+
+/// What a device keeps of its circle between runs: the circle's state, the server, and where it
+/// is in the server's stream.
+package struct SyncCircleRecord: Sendable {
+    package var state: CircleState
+    /// The server's URL, with its password (kept in the device's keychain, never printed).
+    package var server: String
+    package var cursor: RelayCursor
+
+    package init(state: CircleState, server: String, cursor: RelayCursor = .start) {
+        self.state = state
+        self.server = server
+        self.cursor = cursor
+    }
+
+    /// The part readable after the first unlock: identity, list, server, cursor, and the keys of
+    /// class `afterFirstUnlock` of every generation.
+    func afterFirstUnlockPart() -> Data {
+        var writer = WireWriter()
+        writer.appendField(state.circle.rawValue)
+        writer.appendField(state.identity.rawRepresentation)
+        writer.appendField(state.list.encoded)
+        writer.appendField(Data(server.utf8))
+        writer.appendField(Data(cursor.description.utf8))
+        let generations = state.keys.values.sorted { $0.generation < $1.generation }
+        writer.append(UInt32(generations.count))
+        for keys in generations { writer.appendField(keys.rawRepresentation(of: .afterFirstUnlock)) }
+        return writer.bytes
+    }
+
+    /// The part readable while unlocked: the `whenUnlocked` keys of every generation.
+    ///
+    /// `nil` when the state holds them for no generation (read while locked).
+    func whenUnlockedPart() -> Data? {
+        let generations = state.keys.values.filter(\.hasWhenUnlocked).sorted { $0.generation < $1.generation }
+        guard generations.count == state.keys.count else { return nil }
+        var writer = WireWriter()
+        writer.append(UInt32(generations.count))
+        for keys in generations { writer.appendField(keys.rawRepresentation(of: .whenUnlocked)) }
+        return writer.bytes
+    }
+
+    /// Reads the record back; the `whenUnlocked` keys stand in as unavailable when `whenUnlocked` is `nil`.
+    init(afterFirstUnlock: Data, whenUnlocked: Data?) throws(KeychainError) {
+        do throws(SyncError) {
+            var reader = WireReader(afterFirstUnlock)
+            let circle = try CircleID(rawValue: try reader.field())
+            let identity = try DeviceIdentity(rawRepresentation: try reader.field())
+            let list = try DeviceList(firstOf: try reader.field(), circle: circle)
+            let server = String(decoding: try reader.field(), as: UTF8.self)
+            guard let cursor = RelayCursor(String(decoding: try reader.field(), as: UTF8.self)) else {
+                throw SyncError(.malformed, "the circle's cursor")
+            }
+            let count = Int(try reader.uint32())
+            var afu: [Data] = []
+            for _ in 0..<min(count, 1024) { afu.append(try reader.field()) }
+            try reader.finish()
+            var wu: [Data] = []
+            if let whenUnlocked {
+                var reader = WireReader(whenUnlocked)
+                let count = Int(try reader.uint32())
+                for _ in 0..<min(count, 1024) { wu.append(try reader.field()) }
+                try reader.finish()
+            }
+            var keys: [UInt32: CircleKeys] = [:]
+            for (index, part) in afu.enumerated() {
+                let generation = try CircleKeys(
+                    afterFirstUnlock: part,
+                    whenUnlocked: wu.count == afu.count ? wu[index] : nil
+                )
+                keys[generation.generation] = generation
+            }
+            self.init(
+                state: CircleState(circle: circle, identity: identity, list: list, keys: keys),
+                server: server,
+                cursor: cursor
+            )
+        } catch {
+            throw KeychainError(.decode, "the keychain's circle record is damaged (\(error.reason.rawValue))")
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainCore
+package import KeychainSync
+import Logging
+
+/// A device's exchange with its circle: sends the changes its keychain journaled, takes in the
+/// others', and follows the circle's lists and keys — in rounds, woken by the server's
+/// notifications, by the keychain's own changes, and by a timer.
+///
+/// Nothing here is on the path of `SecItem*`: a change is journaled in its own transaction and
+/// the exchange is only nudged. The server failing (away, restarting, refusing) ends a round with
+/// an error that the next round, after a back-off, retries; it is shown in ``status``, never
+/// returned to an item call. A locked keychain ends rounds the same way until it is unlocked.
+package actor SyncExchange {
+    /// Journal entries and records handled per transaction.
+    static let batch = 500
+    /// The catch-up timer: a round at least this often, whatever the notifications say.
+    static let catchUp: Duration = .seconds(30)
+
+    private let keychain: Keychain
+    private let relay: any SyncRelay
+    private let membership: CircleMembership
+    private var record: SyncCircleRecord
+    private let logger: Logger
+    package private(set) var status = SyncStatus()
+    private let wake: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Void>
+
+    package init(keychain: Keychain, relay: any SyncRelay, record: SyncCircleRecord) {
+        self.keychain = keychain
+        self.relay = relay
+        self.membership = CircleMembership(relay: relay)
+        self.record = record
+        self.logger = keychain.logger
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The circle as this device holds it now.
+    package var circle: SyncCircleRecord { record }
+
+    /// Takes in a state a membership step made here (an approval, a removal) and keeps it.
+    package func adopt(_ state: CircleState) throws {
+        record.state = state
+        try keychain.saveCircle(record)
+    }
+
+    /// Asks for a round soon (a local change, an unlock).
+    package nonisolated func nudge() { wake.yield() }
+
+    /// Runs rounds until the task is cancelled.
+    package func run() async {
+        let wake = wake
+        keychain.onSynchronizableChange { wake.yield() }
+        let listening = Task { [relay, circle = record.state.circle] in
+            while !Task.isCancelled {
+                do {
+                    _ = try await relay.waitForChanges(circle: circle, timeout: Self.catchUp)
+                } catch {
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                wake.yield()
+            }
+        }
+        defer {
+            listening.cancel()
+            keychain.onSynchronizableChange(nil)
+        }
+        var delay: Duration = .milliseconds(500)
+        wake.yield()
+        for await _ in wakes {
+            if Task.isCancelled { break }
+            do {
+                try await round()
+                delay = .milliseconds(500)
+            } catch {
+                status.lastError = Self.describe(error)
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(60))
+                wake.yield()
+            }
+        }
+    }
+
+    /// One round: follow the circle, send what is pending, take in what is new.
+    package func round() async throws {
+        var state = record.state
+        let listVersion = state.list.version
+        let generations = state.keys.count
+        try await membership.follow(&state)
+        for (reason, count) in state.refused { status.refused[reason, default: 0] += count }
+        state.refused = [:]
+        if state.list.version != listVersion || state.keys.count != generations {
+            record.state = state
+            try keychain.saveCircle(record)
+        }
+        status.isRemoved = !state.isMember
+        guard state.isMember else {
+            status.lastError = "this device was removed from the circle"
+            return
+        }
+        guard let keys = state.currentKeys else {
+            status.awaitsKeys = true
+            return
+        }
+        status.awaitsKeys = false
+        try await push(with: keys, state: state)
+        try await pull(state: state)
+        status.lastExchange = Date()
+        status.lastError = nil
+    }
+
+    // MARK: Sending
+
+    private func push(with keys: CircleKeys, state: CircleState) async throws {
+        let naming = keys.naming
+        while true {
+            let pending = try keychain.pendingSyncChanges(limit: Self.batch) {
+                SyncRecord.itemID(of: $0, naming: naming)
+            }
+            status.pending = pending.changes.count + pending.deferred
+            guard !pending.isEmpty else { return }
+            var records: [RelayRecord] = []
+            for change in pending.changes {
+                let sealed = try SyncRecord(
+                    payload: change.payload,
+                    itemID: change.itemID,
+                    version: change.version,
+                    syncClass: change.syncClass,
+                    keys: keys,
+                    circle: state.circle,
+                    signedBy: state.identity
+                )
+                records.append(RelayRecord(itemID: change.itemID, version: change.version, body: sealed.encoded))
+            }
+            try await relay.push(records, circle: state.circle)
+            try keychain.settleSyncChanges(pending)
+            status.sent += records.count
+            status.pending = 0
+            if pending.entries.count < Self.batch { return }
+        }
+    }
+
+    // MARK: Receiving
+
+    private func pull(state: CircleState) async throws {
+        let own = state.identity.id
+        guard let naming = state.currentKeys?.naming else { return }
+        while true {
+            let batch = try await relay.records(after: record.cursor, limit: Self.batch, circle: state.circle)
+            guard let last = batch.last else { return }
+            var changes: [SyncItemChange] = []
+            for (_, body) in batch {
+                do throws(SyncError) {
+                    let sealed = try SyncRecord(decoding: body, circle: state.circle, trusted: state.list)
+                    if sealed.version.device == own { continue }  // its own change, back from the server
+                    guard let keys = state.keys[sealed.generation] else {
+                        throw SyncError(.undecryptable, "a record of a generation this device does not hold")
+                    }
+                    let payload = try sealed.payload(with: keys)
+                    guard
+                        let change = try? SyncItemChange(
+                            payload: payload,
+                            itemID: sealed.itemID,
+                            version: sealed.version,
+                            syncClass: sealed.syncClass
+                        )
+                    else { throw SyncError(.malformed, "a record's payload is not a change") }
+                    changes.append(change)
+                } catch {
+                    refuse(error)
+                }
+            }
+            let outcomes = try keychain.applySyncChanges(changes) { SyncRecord.itemID(of: $0, naming: naming) }
+            for outcome in outcomes {
+                switch outcome {
+                case .applied: status.received += 1
+                case .stale: refuse(SyncError(.stale, "a change older than the item held"), quietly: true)
+                case .keptNewer: break
+                case .refused: refuse(SyncError(.misplaced, "a change of an item no circle may carry"))
+                }
+            }
+            record.cursor = last.cursor
+            try keychain.saveCircle(record)
+            if batch.count < Self.batch { return }
+        }
+    }
+
+    private func refuse(_ error: SyncError, quietly: Bool = false) {
+        status.refused[error.reason, default: 0] += 1
+        if !quietly {
+            logger.warning("ignored a message from the sync server", metadata: ["sync.refused": "\(error)"])
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? KeychainError {
+            return error.code == .interactionNotAllowed ? "the keychain is locked" : error.message
+        }
+        return String(describing: error)
+    }
+}
