@@ -248,6 +248,8 @@ let package = Package(
                 "KeychainDevice",
                 "KeychainCore",
                 "KeychainEngine",
+                "KeychainSync",
+                "KeychainSyncRelay",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

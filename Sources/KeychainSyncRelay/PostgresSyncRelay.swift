@@ -403,6 +403,9 @@ package struct RelayFailure: Error, Sendable, CustomStringConvertible {
 
     init(describing error: any Error) { description = Self.describe(error) }
 
+    /// The server did not answer in time.
+    package init(timedOut: Void) { description = "the server did not answer in time" }
+
     private static func describe(_ error: any Error) -> String {
         if let failure = error as? RelayFailure { return failure.description }
         if let server = error as? PSQLError, let message = server.serverInfo?[.message] {

@@ -26,13 +26,21 @@ package final class PostgresServer: @unchecked Sendable {
 
     package let directory: URL
     package let port: Int
-    /// The address it listens on (loopback unless the test names another).
-    package let host: String
+    /// The addresses it listens on (loopback unless the test names others).
+    private let listening: String
+    /// The address its URL names.
+    package let host = "127.0.0.1"
     private let lock = NSLock()
     private var process: Process?
 
     /// The circle's server URL.
-    package var url: String { "postgres://\(Self.role):\(Self.password)@\(host):\(port)/keychain" }
+    package var url: String { url(host: host) }
+
+    /// The circle's server URL through another of its addresses (plain TCP: a test's private link).
+    package func url(host: String) -> String {
+        let plain = host == "127.0.0.1" ? "" : "?sslmode=disable"
+        return "postgres://\(Self.role):\(Self.password)@\(host):\(port)/keychain\(plain)"
+    }
 
     /// The programs' folder (`initdb`, `postgres`, `psql`) of the newest installed version.
     package static var programs: URL? {
@@ -43,13 +51,14 @@ package final class PostgresServer: @unchecked Sendable {
 
     /// Makes and starts a new server.
     ///
-    /// - Parameter host: The address to listen on besides the Unix socket.
+    /// - Parameter listening: The addresses to listen on besides the Unix socket (`*`: all, for
+    ///   tests whose clients are in network namespaces of their own).
     /// - Throws: When PostgreSQL is not installed or does not start.
-    package init(host: String = "127.0.0.1") throws {
+    package init(listening: String = "127.0.0.1") throws {
+        self.listening = listening
         guard let programs = Self.programs else {
             throw PostgresServerError("PostgreSQL is not installed (apt-get install postgresql)")
         }
-        self.host = host
         port = Int.random(in: 20_000..<40_000)
         directory = URL(fileURLWithPath: "/tmp/kc-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -83,7 +92,7 @@ package final class PostgresServer: @unchecked Sendable {
         server.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
         server.arguments = [
             "-u", "postgres", "--", programs.appendingPathComponent("postgres").path, "-D", dataPath,
-            "-p", String(port), "-k", directory.path, "-c", "listen_addresses=\(host)",
+            "-p", String(port), "-k", directory.path, "-c", "listen_addresses=\(listening)",
             "-c", "fsync=off", "-c", "max_connections=50",
         ]
         server.standardInput = FileHandle.nullDevice

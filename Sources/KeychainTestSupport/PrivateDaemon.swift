@@ -28,6 +28,8 @@ package final class PrivateDaemon {
     private let arguments: [String]
     /// The daemon's configuration file (`--config`).
     package let settingsFile: URL
+    /// The network namespace it runs in (`ip netns exec`), if not the test's own.
+    private let networkNamespace: String?
 
     package static var executable: URL {
         SecurityToolRunner.executable.deletingLastPathComponent().appendingPathComponent("securityd")
@@ -46,10 +48,12 @@ package final class PrivateDaemon {
         confined: Bool = false,
         settings: [String: String] = [:],
         environment: [String: String] = [:],
-        arguments: [String] = []
+        arguments: [String] = [],
+        networkNamespace: String? = nil
     ) throws {
         self.environment = environment
         self.arguments = arguments
+        self.networkNamespace = networkNamespace
         root = URL(fileURLWithPath: "/tmp/kc-daemon-\(UUID().uuidString.prefix(8))")
         home = root.appendingPathComponent("home")
         settingsFile = root.appendingPathComponent("securityd.conf")
@@ -77,6 +81,7 @@ package final class PrivateDaemon {
             confined: confined,
             environment: environment,
             arguments: arguments,
+            networkNamespace: networkNamespace,
             log: root.appendingPathComponent("daemon.log")
         )
         // Generous: a machine running the whole suite (Xvfb, fprintd, other daemons) is slow to start one.
@@ -108,7 +113,9 @@ package final class PrivateDaemon {
             endpoint: endpoint,
             settingsFile: settingsFile,
             environment: environment,
-            arguments: arguments
+            arguments: arguments,
+            networkNamespace: networkNamespace,
+            log: root.appendingPathComponent("daemon.log")
         )
         let deadline = Date().addingTimeInterval(20)
         // The killed daemon's socket file stays: wait until the new one answers.
@@ -179,6 +186,7 @@ package final class PrivateDaemon {
         confined: Bool = false,
         environment extra: [String: String] = [:],
         arguments options: [String] = [],
+        networkNamespace: String? = nil,
         log: URL? = nil
     ) throws -> Process {
         let process = Process()
@@ -193,6 +201,7 @@ package final class PrivateDaemon {
         } else if let memoryLockLimit {
             command = ["/usr/bin/prlimit", "--memlock=\(memoryLockLimit)"] + command
         }
+        if let networkNamespace { command = ["/usr/sbin/ip", "netns", "exec", networkNamespace] + command }
         process.executableURL = URL(filePath: command[0])
         process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment

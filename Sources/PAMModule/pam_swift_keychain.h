@@ -29,7 +29,7 @@
 #define SWKC_EXPORT __attribute__((visibility("default")))
 
 // The engine wire format's version (EngineWire.version); PAMModuleTests compares the two.
-#define SWKC_WIRE_VERSION 9
+#define SWKC_WIRE_VERSION 10
 // The byte after the version: a request or a reply in the compact form.
 #define SWKC_KIND_REQUEST 1
 #define SWKC_KIND_RESPONSE 2

@@ -212,14 +212,19 @@ struct SecurityDaemon: AsyncParsableCommand {
         let watch = HomeWatch(home: home.url)
         responder.admission = { watch.problem() }
         responder.applications = ApplicationRegistry(engine: engine)
+        let synchronization = SyncService(keychain: engine.keychain, logger: logger)
+        synchronization.start()
+        responder.synchronization = synchronization
         let clients = ClientTable(limits: .singleUser)
         var service = DaemonServer(endpoint: endpoint, roster: .single(responder), clients: clients, logger: logger)
         service.activatedSocket = Self.activatedSocket()
         service.readiness = readiness
         service.idleTimeout = .seconds(Int64(max(1, idleTimeout)))
         var lifetime = DaemonLifetime(watch: watch, clients: clients, logger: logger)
-        // The Secret Service's clients are on the bus, not the socket: a daemon serving it stays.
-        lifetime.exitWhenIdle = secretService ? nil : exitWhenIdle.map { .seconds(max(1, $0)) }
+        // The Secret Service's clients are on the bus, not the socket: a daemon serving it stays;
+        // so does one whose keychain is in a circle (the others' changes arrive with no client).
+        let inCircle = (try? engine.keychain.isInCircle()) == true
+        lifetime.exitWhenIdle = secretService || inCircle ? nil : exitWhenIdle.map { .seconds(max(1, $0)) }
         let owner = geteuid()
         let services = DaemonServices(
             server: service,

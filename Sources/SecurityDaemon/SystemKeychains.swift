@@ -125,6 +125,9 @@ final class SystemKeychains: Sendable {
             let watch = HomeWatch(home: home)
             responder.admission = { watch.problem() }
             responder.applications = ApplicationRegistry(engine: engine)
+            let synchronization = SyncService(keychain: engine.keychain, logger: logger)
+            synchronization.start()
+            responder.synchronization = synchronization
             responders[userID] = (responder, account)
             logger.info("opened a user's keychain", metadata: ["keychain.uid": "\(userID)"])
             return responder

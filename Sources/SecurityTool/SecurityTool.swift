@@ -46,6 +46,7 @@ struct SecurityTool: ParsableCommand {
         DeleteCertificate.self, DeleteIdentity.self, ImportItems.self, ExportItems.self,
         AddTrustedCert.self, RemoveTrustedCert.self, VerifyCert.self,
         Passcode.self, Lock.self, Unlock.self, Status.self, BiometryCommands.self, AccessGroupCommands.self,
+        SyncCommands.self,
         EnclaveKeyCommands.self,
         BackupKeychain.self, RestoreKeychain.self, DaemonCommands.self, SecretServiceCommands.self,
         TPMCommands.self, Demo.self,

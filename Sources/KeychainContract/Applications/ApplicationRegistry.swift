@@ -62,10 +62,18 @@ package final class ApplicationRegistry: Sendable {
             // Only an app's grants need the records: the user's programs' requests never read them.
             let ownGroup = ClientIdentity.flatpakGroupPrefix + appID
             let own = [ownGroup] + (snapshot().grants[appID] ?? []).sorted().filter { $0 != ownGroup }
-            return AccessGrant(groups: AccessGroups(own, excluding: [Self.recordsGroup]), ownGroup: ownGroup)
+            return AccessGrant(
+                groups: AccessGroups(own, excluding: [Self.recordsGroup, AccessGroups.synchronizationGroup]),
+                ownGroup: ownGroup
+            )
         case .unsandboxed:
             let closed = present ? [] : [ClientIdentity.flatpakGroupPrefix + AccessGroups.wildcard]
-            return AccessGrant(groups: AccessGroups([AccessGroups.wildcard], excluding: [Self.recordsGroup] + closed))
+            return AccessGrant(
+                groups: AccessGroups(
+                    [AccessGroups.wildcard],
+                    excluding: [Self.recordsGroup, AccessGroups.synchronizationGroup] + closed
+                )
+            )
         case .unverifiable:
             return .nothing
         }
@@ -202,7 +210,7 @@ package final class ApplicationRegistry: Sendable {
         for name in names {
             guard !name.isEmpty, name.utf8.count <= 255,
                 !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
-                name != recordsGroup, name != AccessGroups.wildcard
+                name != recordsGroup, name != AccessGroups.synchronizationGroup, name != AccessGroups.wildcard
             else {
                 throw KeychainError(.invalidParameter, "not an app id or access group name")
             }

@@ -81,6 +81,8 @@ package enum EngineRequest: Sendable, Codable {
     case grantAccessGroups([String], application: String, target: PromptTarget)
     /// Takes `groups` back from sandboxed app `application`.
     case revokeAccessGroups([String], application: String)
+    /// `security sync …`: the circle of the user's devices (the daemon only).
+    case sync(SyncCommand, target: PromptTarget)
 }
 
 extension EngineRequest {
@@ -125,7 +127,7 @@ extension EngineRequest {
             .restore, .changeSimulatedSensor,
             .changeSensor, .applications,
             .grantAccessGroups,
-            .revokeAccessGroups:
+            .revokeAccessGroups, .sync:
             true
         default: false
         }
@@ -138,7 +140,7 @@ extension EngineRequest {
     /// both are rationed, so that clients that never answer cannot take the daemon's threads.
     package var isEvaluation: Bool {
         switch self {
-        case .evaluatePolicy, .evaluateAccessControl, .grantAccessGroups, .backup, .restore: true
+        case .evaluatePolicy, .evaluateAccessControl, .grantAccessGroups, .backup, .restore, .sync: true
         default: false
         }
     }
@@ -159,6 +161,7 @@ package enum EngineResponse: Sendable, Codable {
     case backupSummary(BackupSummary)
     case restoreSummary(RestoreSummary)
     case login(LoginOutcome)
+    case sync(SyncReport)
     /// Interim: the next bytes of the backup being written.
     case backupBytes(Data)
     /// Interim: the engine asks for `count` bytes of the backup being restored, from `offset`; the

@@ -83,7 +83,7 @@ extension EngineRequest {
             .login, .makeContext,
             .answer, .backupBytes, .biometryState, .changeSimulatedSensor, .changeSensor, .applications,
             .grantAccessGroups,
-            .revokeAccessGroups:
+            .revokeAccessGroups, .sync:
             return self
         }
     }

@@ -27,6 +27,9 @@ package struct EngineResponder: Sendable {
     /// Sandboxed apps and their groups, when clients are told apart (the daemon); `nil` runs item
     /// requests with the groups they ask for.
     package var applications: ApplicationRegistry?
+    /// The circle of the user's devices, when the keychain is the daemon's; `nil` refuses the
+    /// `security sync` commands.
+    package var synchronization: (any SyncControl)?
 
     package init(engine: any Engine, prompts: PromptRouting = .relaying) {
         self.engine = engine
@@ -241,6 +244,26 @@ package struct EngineResponder: Sendable {
                 try registry.grant(groups, to: application)
             case .revokeAccessGroups(let groups, let application):
                 try registry(for: conversation).revoke(groups, from: application)
+            case .sync(let command, let target):
+                guard let synchronization else {
+                    throw KeychainError(
+                        .unimplemented,
+                        "synchronisation runs in securityd; this keychain is served in-process"
+                    )
+                }
+                guard conversation.client == .unsandboxed else {
+                    throw KeychainError(.missingEntitlement, "only the user's own programs may manage synchronisation")
+                }
+                if command.needsPasscode,
+                    case .failure(let failure) = confirmPasscode(
+                        target: target,
+                        conversation: conversation,
+                        reason: command.reason
+                    )
+                {
+                    return .authenticationFailure(failure)
+                }
+                return .sync(try synchronization.perform(command))
             }
             return .done
         } catch {

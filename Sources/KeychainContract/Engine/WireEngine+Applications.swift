@@ -42,4 +42,16 @@ extension WireEngine {
     package func revokeAccessGroups(_ groups: [String], from application: String) throws(KeychainError) {
         try expectDone(.revokeAccessGroups(groups, application: application))
     }
+
+    /// Runs a `security sync` command in the daemon; the daemon asks for the passcode through
+    /// `prompt` (this engine's own when `nil`) where the command needs it.
+    package func sync(_ command: SyncCommand, prompt: PasscodePrompt? = nil) throws(KeychainError) -> SyncReport {
+        let target = PromptTarget.current(for: prompt ?? self.prompt)
+        let response = try send(.sync(command, target: target), prompt: prompt)
+        switch response {
+        case .sync(let report): return report
+        case .authenticationFailure(let failure): throw failure.keychainError
+        default: throw Self.unexpected(response)
+        }
+    }
 }

@@ -134,6 +134,7 @@ package final class WireEngine: Engine {
         case .backupSummary: "a backup summary"
         case .restoreSummary: "a restore summary"
         case .login: "a login outcome"
+        case .sync: "a sync report"
         case .backupBytes: "backup bytes"
         case .readBackup: "a backup read"
         case .progress: "progress"

@@ -78,6 +78,9 @@ package struct AccessGroups: Hashable, Sendable, Codable {
     /// Groups a process may read but never write: Apple's `kSecAttrAccessGroupToken`, whose items
     /// a token driver provides (`SecurityClientCopyWritableAccessGroups` in `SecItemServer.c`).
     package static let readOnly = ["com.apple.token"]
+    /// The group of the daemon's synchronisation records (the device's identity in its circle, the
+    /// circle's keys): no client names or reaches it.
+    package static let synchronizationGroup = "swift-keychain.sync"
 
     /// The groups this process may add, change and delete items in: its groups without the
     /// read-only ones, which not even `"*"` grants for writing (Apple's does; refusing is the safer choice).

@@ -41,6 +41,12 @@ extension Keychain {
         }
     }
 
+    /// Whether the keychain is in a circle: readable at any time, even before the first unlock
+    /// (the device's id in the circle is no secret).
+    package func isInCircle() throws(KeychainError) -> Bool {
+        try store.read { db throws(KeychainError) in try syncJournal.device(in: db) != nil }
+    }
+
     /// The circle the keychain is in, `nil` when none; its `whenUnlocked` keys stand in as
     /// unavailable while the keychain is locked.
     ///

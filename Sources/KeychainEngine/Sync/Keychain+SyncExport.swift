@@ -20,7 +20,7 @@ import KeychainSync
 extension Keychain {
     /// The group of the circle's own items (the device's identity, the circle's keys): no client
     /// names or reaches it, nothing synchronises or restores into it.
-    package static let syncGroup = "swift-keychain.sync"
+    package static let syncGroup = AccessGroups.synchronizationGroup
 
     /// Reads up to `limit` journaled changes, as the circle will see them.
     ///

@@ -31,7 +31,8 @@ package actor SyncExchange {
     static let catchUp: Duration = .seconds(30)
 
     private let keychain: Keychain
-    private let relay: any SyncRelay
+    /// The circle's server.
+    package nonisolated let relay: any SyncRelay
     private let membership: CircleMembership
     private var record: SyncCircleRecord
     private let logger: Logger

@@ -25,12 +25,13 @@ package import KeychainCore
 /// asks for first) in the general format; version 4 had no key operations in item queries (token
 /// keys); version 5 had none on keys sealed into blobs (CryptoKit's Secure Enclave keys); version 6 had no backup;
 /// version 7 did not name the store of the device secret (file or TPM) in the lock state; version 8
-/// had no login events (the PAM module writes those in the compact form itself). A peer that
+/// had no login events (the PAM module writes those in the compact form itself); version 9 had no
+/// sync commands. A peer that
 /// reads another version, more than ``maximumMessageSize`` bytes, or bytes that do not decode to a message refuses it; nothing in a
 /// message is trusted before it decodes. The daemon's socket adds a length prefix per message.
 package enum EngineWire {
     /// The version of the format this build speaks.
-    package static let version: UInt8 = 9
+    package static let version: UInt8 = 10
     /// The largest message accepted: a full page of results of the largest items.
     package static let maximumMessageSize = 64 << 20
 
