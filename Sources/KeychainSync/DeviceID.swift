@@ -19,6 +19,11 @@ package struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible
     package static let length = 16
     package let rawValue: Data
 
+    /// The id that sorts before every other (sixteen zero bytes): no device's.
+    package static let lowest = DeviceID(checked: Data(count: length))
+
+    private init(checked rawValue: Data) { self.rawValue = rawValue }
+
     package init(rawValue: Data) throws(SyncError) {
         guard rawValue.count == Self.length else { throw SyncError(.malformed, "a device id is not 16 bytes") }
         self.rawValue = rawValue

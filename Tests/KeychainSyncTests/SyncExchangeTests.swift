@@ -216,4 +216,31 @@ import Testing
         #expect(try phone.items() == expected)
         #expect(await (try laptop.exchange).status.pending == 0)
     }
+
+    @Test func deletionsOlderThanTheirLifetimeAreForgottenHereAndOnTheServer() async throws {
+        // The laptop's clock is 200 days behind: its deletion is older than the lifetime at once.
+        let laptop = try SyncedDevice("laptop", server: server.url) { Date().addingTimeInterval(-200 * 86_400) }
+        let phone = try SyncedDevice("phone", server: server.url)
+        try await laptop.create()
+        try await phone.join(approvedBy: laptop)
+        try laptop.add("old", "deleted-long-ago")
+        try laptop.add("kept", "still-here")
+        try await syncAll(laptop, phone)
+        try laptop.delete("old")
+        try await laptop.sync()
+        // The laptop forgot the deletion and removed its row; the phone had not read it yet.
+        #expect(try server.sql("SELECT count(*) FROM swkc_records") == "1\n")
+        #expect(try laptop.keychain.deletions(olderThan: Date()).isEmpty)
+        try await phone.sync()
+        // So the phone keeps the item: what a device away for longer than the lifetime sees.
+        #expect(try phone.items() == ["old": "deleted-long-ago", "kept": "still-here"])
+
+        // A recent deletion stays on the server for the others to read.
+        try phone.delete("kept")
+        try await syncAll(phone, laptop)
+        #expect(try laptop.items().isEmpty)
+        // The row of "kept", now the phone's deletion; "old"'s row is gone.
+        #expect(try server.sql("SELECT count(*) FROM swkc_records") == "1\n")
+        #expect(try phone.keychain.deletions(olderThan: Date()).count == 1)
+    }
 }

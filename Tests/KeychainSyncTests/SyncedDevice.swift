@@ -30,13 +30,13 @@ final class SyncedDevice: Sendable {
     let server: String
     private let exchangeState = LockedState<SyncExchange?>(nil)
 
-    init(_ name: String, server: String) throws {
+    init(_ name: String, server: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.name = name
         self.server = server
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kc-sync-\(name)-\(UUID().uuidString.prefix(8))"
         )
-        keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing)
+        keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, clock: clock)
         relay = PostgresSyncRelay(address: try RelayAddress(server), logger: Logger(label: "sync-test.\(name)"))
         identity = try DeviceIdentity(name: name)
     }
@@ -54,7 +54,9 @@ final class SyncedDevice: Sendable {
         let record = SyncCircleRecord(state: state, server: server)
         try keychain.saveCircle(record)
         try keychain.journalEveryItemThatMayTravel()
-        exchangeState.withLock { $0 = SyncExchange(keychain: keychain, relay: relay, record: record) }
+        exchangeState.withLock {
+            $0 = SyncExchange(keychain: keychain, relay: relay, record: record, compactionInterval: 0)
+        }
     }
 
     /// Makes a circle with this device alone.

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Foundation
+package import Foundation
 import KeychainCore
 package import KeychainSync
 import Logging
@@ -37,10 +37,20 @@ package actor SyncExchange {
     private var record: SyncCircleRecord
     private let logger: Logger
     package private(set) var status = SyncStatus()
+    private var lastCompaction: Date?
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
 
-    package init(keychain: Keychain, relay: any SyncRelay, record: SyncCircleRecord) {
+    /// How often old deletions are looked for.
+    private let compactionInterval: TimeInterval
+
+    package init(
+        keychain: Keychain,
+        relay: any SyncRelay,
+        record: SyncCircleRecord,
+        compactionInterval: TimeInterval = 3600
+    ) {
+        self.compactionInterval = compactionInterval
         self.keychain = keychain
         self.relay = relay
         self.membership = CircleMembership(relay: relay)
@@ -119,6 +129,7 @@ package actor SyncExchange {
         status.awaitsKeys = false
         try await push(with: keys, state: state)
         try await pull(state: state)
+        try await compact(state: state)
         status.lastExchange = Date()
         status.lastError = nil
     }
@@ -197,6 +208,21 @@ package actor SyncExchange {
             try keychain.saveCircle(record)
             if batch.count < Self.batch { return }
         }
+    }
+
+    // MARK: Forgetting deletions
+
+    /// Removes, at most once per ``compactionInterval``, the server's rows of deletions older than
+    /// ``Keychain/deletionLifetime`` (only while they still hold that deletion), then forgets them here.
+    private func compact(state: CircleState) async throws {
+        let now = Date()
+        if let last = lastCompaction, now.timeIntervalSince(last) < compactionInterval { return }
+        let old = try keychain.deletions(olderThan: now.addingTimeInterval(-Keychain.deletionLifetime))
+        for deletion in old {
+            try await relay.remove(itemID: deletion.itemID, version: deletion.version, circle: state.circle)
+        }
+        try keychain.forgetDeletions(old)
+        if old.count < 1000 { lastCompaction = now }
     }
 
     private func refuse(_ error: SyncError, quietly: Bool = false) {
