@@ -87,6 +87,26 @@ python3 "$HERE/Scripts/cli.py" --security "$INSTALLED/bin/security" --n "$CLI_N"
 log "security CLI through securityd, one process per operation ($CLI_N items)"
 python3 "$HERE/Scripts/cli.py" --security "$INSTALLED/bin/security" --n "$CLI_N" --engine daemon --out "$RESULTS/cli.jsonl"
 
+log "synchronisation through a PostgreSQL server on loopback"
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if [ -n "$PGBIN" ] && [ "$(id -u)" = 0 ] && id postgres >/dev/null 2>&1; then
+  if [ $SMOKE = 1 ]; then SYNC_ARGS=(--changes 20 --initial-items 300 --writes 100); else SYNC_ARGS=(); fi
+  PGDIR=$(mktemp -d /tmp/kc-bench-pg.XXXXXX); chown postgres:postgres "$PGDIR"
+  PGPORT=$((20000 + RANDOM % 20000))
+  as_pg(){ runuser -u postgres -- "$@"; }
+  as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+  as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w \
+    -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1" start >/dev/null
+  as_pg "$PGBIN/psql" -h "$PGDIR" -p "$PGPORT" -d postgres -q \
+    -c "CREATE ROLE bench LOGIN PASSWORD 'bench'" -c "CREATE DATABASE bench OWNER bench"
+  "$BIN/keychain-bench" sync --server "postgres://bench:bench@127.0.0.1:$PGPORT/bench" "${SYNC_ARGS[@]}" \
+    --out "$RESULTS/keychain.jsonl" || log "the sync benchmark failed; the report will lack it"
+  as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null || true
+  rm -rf "$PGDIR"
+else
+  log "no PostgreSQL server programs, or not root (runuser): the report will lack synchronisation"
+fi
+
 log "the Secret Service: securityd --secret-service beside gnome-keyring, each on a private session bus"
 if [ $SMOKE = 1 ]; then SS_SIZES="--n 50 --small 20 --big 100 --searches 10 --processes 3"; else SS_SIZES=""; fi
 # shellcheck disable=SC2086

@@ -17,6 +17,7 @@ CRYPTO = "floor: swift-crypto"
 DATA_PROTECTION = "swift-keychain (data protection)"
 BACKUP = "swift-keychain (backup)"
 TPM = "swift-keychain (TPM)"
+SYNC = "swift-keychain sync (PostgreSQL on loopback)"
 TRUNCATION = "floor: SQLite log truncation"
 CLI = "swift-keychain security CLI (proc/op)"
 KEY_SOFTWARE = "SecKey (software key)"
@@ -331,6 +332,37 @@ def main():
             if a and b:
                 w(f"| {ours_phase} | {fmt_rate(rate(a))} | {fmt_ms(a)} | {rate(a) / rate(b):.3f}× |")
                 w(f"| {floor_phase} | {fmt_rate(rate(b))} | {fmt_ms(b)} | 1.00× |")
+        w("")
+
+    # Synchronisation
+    sync = {r["phase"]: r for r in ours if r["peer"] == SYNC}
+    reach = sync.get("a change reaches 2 devices")
+    if reach:
+        w("## Synchronisation through PostgreSQL\n")
+        w("Three keychains, each with its own `securityd`, in one circle on a PostgreSQL server on loopback "
+          "(started by `run.sh`, default settings); the circle made with `security sync`. A change is "
+          "`SecItemAdd` of a synchronizable item on one device, timed until both others return it "
+          "(polled every millisecond): the journal, the push in a transaction, `NOTIFY`, both others' "
+          "pull and apply. Then a fourth device joins a circle holding the items and is timed from its "
+          "approval to holding all of them; last, `SecItemAdd` of synchronizable items on a keychain in "
+          "the circle against one in none, alternating five rounds (medians). Targets (issue 40): p50 "
+          "≤ 100 ms, p99 ≤ 1 s; 10,000 items ≤ 10 s; `SecItemAdd` ≥ 0.95×.\n")
+        w("| measure | value | target |")
+        w("|---|---:|---|")
+        lat = reach["lat_ms"]
+        w(f"| a change reaches 2 devices, p50 (ms) | {lat.get('p50', 0):.1f} | ≤ 100: {verdict(lat.get('p50', 1e9) <= 100)} |")
+        w(f"| a change reaches 2 devices, p99 (ms) | {lat.get('p99', 0):.1f} | ≤ 1,000: {verdict(lat.get('p99', 1e9) <= 1000)} |")
+        if reach.get("errors"):
+            w(f"| changes that did not arrive within 10 s | {reach['errors']} | 0 |")
+        initial = sync.get("initial sync of a new device (s)")
+        if initial:
+            limit = 10 * initial["size"] / 10000
+            w(f"| a new device receives {initial['size']:,} items (s) | {initial['value']:.2f} | "
+              f"≤ {limit:.1f}: {verdict(initial['value'] <= limit)} |")
+        cost = sync.get("SecItemAdd in a circle ÷ in none")
+        if cost:
+            w(f"| `SecItemAdd` in a circle ÷ in none ({cost['in_circle_ops_per_s']:,.0f} ÷ "
+              f"{cost['alone_ops_per_s']:,.0f} ops/s) | {cost['value']:.2f}× | ≥ 0.95×: {verdict(cost['value'] >= 0.95)} |")
         w("")
 
     # CLI

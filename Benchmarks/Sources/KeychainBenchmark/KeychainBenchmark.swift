@@ -21,7 +21,7 @@ struct KeychainBenchmark: ParsableCommand {
         abstract: "Measures swift-keychain through its public API against SQLite and swift-crypto floors.",
         subcommands: [
             RunCommand.self, ProbeCommand.self, ClientCommand.self, EchoCommand.self, BackupCommand.self,
-            TPMCommand.self,
+            TPMCommand.self, SyncCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )
@@ -236,5 +236,35 @@ struct TPMCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = try ResultLog(url: URL(fileURLWithPath: out))
         try TPMRun(items: items, operations: operations, directory: directory, log: log).run()
+    }
+}
+
+/// Synchronisation through a PostgreSQL server: `keychain-bench sync --server postgres://… --out r.jsonl`.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Times changes reaching other devices, a new device's first sync, and SecItemAdd in a circle."
+    )
+
+    @Option(help: "The circle's server (postgres://USER:PASSWORD@127.0.0.1:PORT/DATABASE).") var server: String
+    @Option(help: "Changes timed until two other devices hold them.") var changes = 200
+    @Option(help: "Items a new device receives.") var initialItems = 10_000
+    @Option(help: "SecItemAdd calls per round, in a circle and in none.") var writes = 500
+    @Option(help: "Where results are appended, one JSON object per line.") var out: String
+    @Option(help: "A directory for the keychains (removed afterwards).") var workdir = "/var/tmp/keychain-bench"
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: workdir, isDirectory: true).appendingPathComponent("sync-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try ResultLog(url: URL(fileURLWithPath: out))
+        try SyncRun(
+            server: server,
+            changes: changes,
+            initialItems: initialItems,
+            writes: writes,
+            directory: directory,
+            log: log
+        ).run()
     }
 }

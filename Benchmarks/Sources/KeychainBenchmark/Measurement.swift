@@ -45,6 +45,16 @@ struct Sample {
         return sample
     }
 
+    /// A phase timed by the caller: each operation's latency, and the whole phase's start and end.
+    static func recorded(_ latencies: [UInt64], errors: Int, started: UInt64, finished: UInt64) -> Sample {
+        var sample = Sample(capacity: latencies.count)
+        sample.latencies = latencies
+        sample.errors = errors
+        sample.started = started
+        sample.finished = finished
+        return sample
+    }
+
     var count: Int { latencies.count }
     var wallSeconds: Double { Double(finished - started) / 1e9 }
     var operationsPerSecond: Double { wallSeconds > 0 ? Double(count) / wallSeconds : 0 }
