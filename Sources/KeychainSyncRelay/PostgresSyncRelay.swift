@@ -35,6 +35,9 @@ package actor PostgresSyncRelay: SyncRelay {
     private var isBusy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 
+    /// The longest a call may take before its connection is given up.
+    static let callTimeout: Duration = .seconds(20)
+
     package init(address: RelayAddress, logger: Logger) {
         self.address = address
         self.logger = logger
@@ -304,6 +307,13 @@ package actor PostgresSyncRelay: SyncRelay {
         do {
             let connection = try await open()
             opened = connection
+            // A call the server never answers (a connection lost without a word) ends here: the
+            // connection is closed under it, which fails whatever waits on it.
+            let watchdog = Task {
+                try await Task.sleep(for: Self.callTimeout)
+                try? await connection.close()
+            }
+            defer { watchdog.cancel() }
             return try await body(connection, logger)
         } catch {
             guard let connection = opened ?? self.connection else { throw RelayFailure(describing: error) }
@@ -330,6 +340,11 @@ package actor PostgresSyncRelay: SyncRelay {
             throw RelayFailure(describing: error)
         }
         connection = opened
+        let watchdog = Task {
+            try await Task.sleep(for: Self.callTimeout)
+            try? await opened.close()
+        }
+        defer { watchdog.cancel() }
         for circle in listened { try await listen(circle, on: opened) }
         return opened
     }

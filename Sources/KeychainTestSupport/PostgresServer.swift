@@ -25,7 +25,7 @@ package final class PostgresServer: @unchecked Sendable {
     package static let password = "relay-test-password"
 
     package let directory: URL
-    package let port: Int
+    package private(set) var port: Int
     /// The addresses it listens on (loopback unless the test names others).
     private let listening: String
     /// The address its URL names.
@@ -70,7 +70,15 @@ package final class PostgresServer: @unchecked Sendable {
         // Every address the test names reaches the server with a password.
         let hba = "local all all trust\nhost all all 0.0.0.0/0 scram-sha-256\nhost all all ::/0 scram-sha-256\n"
         try Self.asPostgres("/bin/sh", ["-c", "printf '\(hba)' > \(dataPath)/pg_hba.conf"])
-        try start()
+        // A port another server of the run (or anything else) holds: another one.
+        for attempt in 1...5 {
+            do {
+                try start()
+                break
+            } catch let error as PostgresServerError where error.description.contains("already in use") && attempt < 5 {
+                port = Int.random(in: 20_000..<40_000)
+            }
+        }
         try sql(
             "CREATE ROLE \(Self.role) LOGIN PASSWORD '\(Self.password)' NOSUPERUSER NOCREATEDB NOCREATEROLE",
             database: "postgres"

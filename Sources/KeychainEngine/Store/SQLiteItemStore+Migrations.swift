@@ -173,14 +173,15 @@ extension SQLiteItemStore {
 
         migrator.registerMigration("v8-sync") { db in
             // Synchronisation (see Keychain+SyncJournal.swift): the device's id in its circle, when
-            // there is one; the changes of synchronizable items not yet pushed, by row identifier,
+            // there is one, and where it is in the server's stream; the changes of synchronizable items not yet pushed, by row identifier,
             // with the version each was given; and every item of the circle this device knows, by
             // the circle's name for it, with its local row (none once deleted) and version.
             try db.execute(
                 sql: """
                     CREATE TABLE sync_device (
                         id INTEGER PRIMARY KEY CHECK (id = 1),
-                        device BLOB NOT NULL
+                        device BLOB NOT NULL,
+                        cursor TEXT
                     );
                     CREATE TABLE sync_journal (
                         tbl TEXT NOT NULL,

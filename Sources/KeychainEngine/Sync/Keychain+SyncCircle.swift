@@ -14,7 +14,7 @@
 import Foundation
 import GRDB
 package import KeychainCore
-import KeychainSync
+package import KeychainSync
 
 extension Keychain {
     private static let circleService = "circle"
@@ -60,6 +60,25 @@ extension Keychain {
             keys = nil
         }
         return try SyncCircleRecord(afterFirstUnlock: state, whenUnlocked: keys)
+    }
+
+    /// Where the device is in the server's stream of its circle's records.
+    package func syncCursor() throws(KeychainError) -> RelayCursor {
+        try store.read { db throws(KeychainError) in
+            try SyncJournal.run("cannot read the circle's cursor") {
+                try String.fetchOne(db, sql: "SELECT cursor FROM sync_device WHERE id = 1").flatMap(RelayCursor.init)
+                    ?? .start
+            }
+        }
+    }
+
+    /// Records where the device is in the server's stream.
+    package func setSyncCursor(_ cursor: RelayCursor) throws(KeychainError) {
+        try store.write { db throws(KeychainError) in
+            try SyncJournal.run("cannot record the circle's cursor") {
+                try db.execute(sql: "UPDATE sync_device SET cursor = ? WHERE id = 1", arguments: [cursor.description])
+            }
+        }
     }
 
     /// Leaves the circle: its records and the journal go; the items stay.

@@ -15,21 +15,21 @@ import Foundation
 import KeychainCore
 package import KeychainSync
 
-/// What a device keeps of its circle between runs: the circle's state, the server, and where it
-/// is in the server's stream.
+/// What a device keeps of its circle between runs: the circle's state and the server.
+///
+/// Where the device is in the server's stream is kept beside it, in the clear
+/// (``Keychain/syncCursor()``): it changes with every exchange.
 package struct SyncCircleRecord: Sendable {
     package var state: CircleState
     /// The server's URL, with its password (kept in the device's keychain, never printed).
     package var server: String
-    package var cursor: RelayCursor
 
-    package init(state: CircleState, server: String, cursor: RelayCursor = .start) {
+    package init(state: CircleState, server: String) {
         self.state = state
         self.server = server
-        self.cursor = cursor
     }
 
-    /// The part readable after the first unlock: identity, list, server, cursor, and the keys of
+    /// The part readable after the first unlock: identity, list, server, and the keys of
     /// class `afterFirstUnlock` of every generation.
     func afterFirstUnlockPart() -> Data {
         var writer = WireWriter()
@@ -37,7 +37,6 @@ package struct SyncCircleRecord: Sendable {
         writer.appendField(state.identity.rawRepresentation)
         writer.appendField(state.list.encoded)
         writer.appendField(Data(server.utf8))
-        writer.appendField(Data(cursor.description.utf8))
         let generations = state.keys.values.sorted { $0.generation < $1.generation }
         writer.append(UInt32(generations.count))
         for keys in generations { writer.appendField(keys.rawRepresentation(of: .afterFirstUnlock)) }
@@ -64,9 +63,6 @@ package struct SyncCircleRecord: Sendable {
             let identity = try DeviceIdentity(rawRepresentation: try reader.field())
             let list = try DeviceList(firstOf: try reader.field(), circle: circle)
             let server = String(decoding: try reader.field(), as: UTF8.self)
-            guard let cursor = RelayCursor(String(decoding: try reader.field(), as: UTF8.self)) else {
-                throw SyncError(.malformed, "the circle's cursor")
-            }
             let count = Int(try reader.uint32())
             var afu: [Data] = []
             for _ in 0..<min(count, 1024) { afu.append(try reader.field()) }
@@ -88,8 +84,7 @@ package struct SyncCircleRecord: Sendable {
             }
             self.init(
                 state: CircleState(circle: circle, identity: identity, list: list, keys: keys),
-                server: server,
-                cursor: cursor
+                server: server
             )
         } catch {
             throw KeychainError(.decode, "the keychain's circle record is damaged (\(error.reason.rawValue))")

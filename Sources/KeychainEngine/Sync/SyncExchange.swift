@@ -29,6 +29,11 @@ package actor SyncExchange {
     static let batch = 500
     /// The catch-up timer: a round at least this often, whatever the notifications say.
     static let catchUp: Duration = .seconds(30)
+    /// The longest wait between two failed rounds: a connection attempt every few seconds costs a
+    /// server nothing, and a device back online should not wait a minute.
+    static let longestBackOff: Duration = .seconds(8)
+    /// How long a round waits after being woken, for the changes that follow the first.
+    static let gathering: Duration = .milliseconds(20)
 
     private let keychain: Keychain
     /// The circle's server.
@@ -38,6 +43,12 @@ package actor SyncExchange {
     private let logger: Logger
     package private(set) var status = SyncStatus()
     private var lastCompaction: Date?
+    /// Where this device is in the server's stream (read from the keychain at the first pull).
+    private var cursorState: RelayCursor?
+    private var cursor: RelayCursor {
+        get { cursorState ?? .start }
+        set { cursorState = newValue }
+    }
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
 
@@ -93,13 +104,15 @@ package actor SyncExchange {
         wake.yield()
         for await _ in wakes {
             if Task.isCancelled { break }
+            // A burst of changes (an import, a loop of SecItemAdd) makes one round, not one each.
+            try? await Task.sleep(for: Self.gathering)
             do {
                 try await round()
                 delay = .milliseconds(500)
             } catch {
                 status.lastError = Self.describe(error)
                 try? await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(60))
+                delay = min(delay * 2, Self.longestBackOff)
                 wake.yield()
             }
         }
@@ -168,10 +181,11 @@ package actor SyncExchange {
     // MARK: Receiving
 
     private func pull(state: CircleState) async throws {
+        if cursorState == nil { cursorState = try keychain.syncCursor() }
         let own = state.identity.id
         guard let naming = state.currentKeys?.naming else { return }
         while true {
-            let batch = try await relay.records(after: record.cursor, limit: Self.batch, circle: state.circle)
+            let batch = try await relay.records(after: cursor, limit: Self.batch, circle: state.circle)
             guard let last = batch.last else { return }
             var changes: [SyncItemChange] = []
             for (_, body) in batch {
@@ -204,8 +218,8 @@ package actor SyncExchange {
                 case .refused: refuse(SyncError(.misplaced, "a change of an item no circle may carry"))
                 }
             }
-            record.cursor = last.cursor
-            try keychain.saveCircle(record)
+            cursor = last.cursor
+            try keychain.setSyncCursor(cursor)
             if batch.count < Self.batch { return }
         }
     }
