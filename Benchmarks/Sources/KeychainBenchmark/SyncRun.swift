@@ -97,30 +97,41 @@ struct SyncRun {
             extra: ["received": received]
         )
 
-        // SecItemAdd of synchronizable items, in a circle and in none, alternating rounds.
-        var inCircle: [Double] = []
-        var alone: [Double] = []
-        for round in 0..<5 {
-            for (machine, rates) in [(a, 0), (plain, 1)] {
-                let sample = Device.withCurrent(machine.device) {
-                    Sample.measure(writes) { add("sync-bench-write-\(round)-\($0)", index: $0) }
-                }
-                if rates == 0 {
-                    inCircle.append(sample.operationsPerSecond)
-                } else {
-                    alone.append(sample.operationsPerSecond)
+        // SecItemAdd in a circle and in none, alternating rounds: of the keychain's ordinary items
+        // (what being in a circle must not slow down), then of synchronizable ones (each of which
+        // the daemon also sends, on the same cores).
+        for synchronizable in [false, true] {
+            var inCircle: [Double] = []
+            var alone: [Double] = []
+            for round in 0..<5 {
+                for (machine, rates) in [(a, 0), (plain, 1)] {
+                    let sample = Device.withCurrent(machine.device) {
+                        Sample.measure(writes) {
+                            add(
+                                "sync-bench-write-\(synchronizable)-\(round)-\($0)",
+                                index: $0,
+                                synchronizable: synchronizable
+                            )
+                        }
+                    }
+                    if rates == 0 {
+                        inCircle.append(sample.operationsPerSecond)
+                    } else {
+                        alone.append(sample.operationsPerSecond)
+                    }
                 }
             }
+            let median = { (rates: [Double]) in rates.sorted()[rates.count / 2] }
+            log.record(
+                Self.subject,
+                synchronizable
+                    ? "SecItemAdd of synchronizable items in a circle ÷ in none" : "SecItemAdd in a circle ÷ in none",
+                size: writes,
+                value: median(inCircle) / median(alone),
+                unit: "x",
+                extra: ["in_circle_ops_per_s": median(inCircle), "alone_ops_per_s": median(alone)]
+            )
         }
-        let median = { (rates: [Double]) in rates.sorted()[rates.count / 2] }
-        log.record(
-            Self.subject,
-            "SecItemAdd in a circle ÷ in none",
-            size: writes,
-            value: median(inCircle) / median(alone),
-            unit: "x",
-            extra: ["in_circle_ops_per_s": median(inCircle), "alone_ops_per_s": median(alone)]
-        )
     }
 
     // MARK: Devices
@@ -190,12 +201,12 @@ struct SyncRun {
 
     // MARK: Items
 
-    private func add(_ service: String, index: Int) -> Bool {
+    private func add(_ service: String, index: Int, synchronizable: Bool = true) -> Bool {
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
             kSecAttrAccount as String: "user\(index)@example.invalid",
-            kSecAttrSynchronizable as String: true,
+            kSecAttrSynchronizable as String: synchronizable,
             kSecValueData as String: Data(repeating: UInt8(truncatingIfNeeded: index), count: 64),
         ]
         return SecItemAdd(query as CFDictionary, nil) == errSecSuccess

@@ -15,6 +15,7 @@ package import Foundation
 import GRDB
 package import KeychainCore
 import KeychainSync
+import Logging
 
 extension Keychain {
     /// Applies changes received from the circle, in one transaction.
@@ -45,7 +46,25 @@ extension Keychain {
             }
             var outcomes: [SyncApplyOutcome] = []
             for change in changes {
-                let outcome = try apply(change, naming: naming, tiers: tiers, in: db)
+                // Each change in a savepoint of its own: one that cannot be written here (a store
+                // error on that item) is refused alone, and never holds back the others for good.
+                var outcome = SyncApplyOutcome.refused
+                let written = Result { () throws(KeychainError) in
+                    try SyncJournal.run("cannot apply a synchronised change") {
+                        try db.inSavepoint {
+                            outcome = try self.apply(change, naming: naming, tiers: tiers, in: db)
+                            return .commit
+                        }
+                    }
+                }
+                if case .failure(let error) = written {
+                    if error.code == .interactionNotAllowed { throw error }
+                    logger.warning(
+                        "could not apply a synchronised change",
+                        metadata: ["keychain.error": "\(error.code)"]
+                    )
+                    outcome = .refused
+                }
                 if outcome == .applied { erased = true }
                 outcomes.append(outcome)
             }
