@@ -183,8 +183,10 @@ package struct CircleMembership: Sendable {
         guard state.isMember else { return }
         let held = state.list.generation
         for body in try await relay.grants(for: state.identity.id, upTo: held, circle: state.circle) {
+            // A generation not held, or held without its whenUnlocked key (read while locked):
+            // the grant carries it whole.
             guard let claimed = try? KeyGrant.peek(body), claimed.generation <= held,
-                state.keys[claimed.generation] == nil
+                state.keys[claimed.generation]?.hasWhenUnlocked != true
             else { continue }
             do throws(SyncError) {
                 let keys = try KeyGrant.open(body, circle: state.circle, for: state.identity, trusted: state.list)

@@ -43,8 +43,9 @@ package struct WireWriter: Sendable {
 package struct WireReader {
     private let bytes: [UInt8]
     private var offset = 0
-    /// The longest field a message may hold (an item's record, padded).
-    package static let longestField = 1 << 24
+    /// The longest field a message may hold: an item's record with the largest secret (16 MiB),
+    /// padded and sealed.
+    package static let longestField = 17 << 20
 
     package init(_ data: Data) { bytes = Array(data) }
 

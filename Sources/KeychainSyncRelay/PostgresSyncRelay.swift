@@ -35,6 +35,14 @@ package actor PostgresSyncRelay: SyncRelay {
     private var isBusy = false
     private var queue: [CheckedContinuation<Void, Never>] = []
 
+    /// The largest record read: an item's largest secret and attributes, sealed and signed.
+    ///
+    /// A larger row (no device writes one) is passed over, so that no server can exhaust a
+    /// device's memory with it.
+    static let largestRecord = 17 << 20
+    /// The most record bytes one read returns (at least one record).
+    static let largestPage = 64 << 20
+
     /// The longest a call may take before its connection is given up.
     static let callTimeout: Duration = .seconds(20)
 
@@ -251,11 +259,18 @@ package actor PostgresSyncRelay: SyncRelay {
             let transaction = String(cursor.transaction)
             let rows = try await connection.query(
                 """
-                SELECT xact::text, sequence, body FROM swkc_records
-                WHERE circle = \(circle.rawValue)
-                    AND (xact > \(transaction)::xid8 OR (xact = \(transaction)::xid8 AND sequence > \(cursor.sequence)))
-                    AND xact < pg_snapshot_xmin(pg_current_snapshot())
-                ORDER BY xact, sequence LIMIT \(Int64(limit))
+                SELECT xact::text, sequence, body FROM (
+                    SELECT xact, sequence, body, sum(octet_length(body)) OVER (ORDER BY xact, sequence) AS running
+                    FROM swkc_records
+                    WHERE circle = \(circle.rawValue)
+                        AND (xact > \(transaction)::xid8
+                            OR (xact = \(transaction)::xid8 AND sequence > \(cursor.sequence)))
+                        AND xact < pg_snapshot_xmin(pg_current_snapshot())
+                        AND octet_length(body) <= \(Int64(Self.largestRecord))
+                    ORDER BY xact, sequence LIMIT \(Int64(limit))
+                ) AS page
+                WHERE running <= \(Int64(Self.largestPage)) OR running = octet_length(body)
+                ORDER BY xact, sequence
                 """,
                 logger: logger
             )
@@ -356,6 +371,12 @@ package actor PostgresSyncRelay: SyncRelay {
         let channel = Self.channel(circle)
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             let once = ResumeOnce(started)
+            // A LISTEN the server never answers (the connection lost under it) fails the call, which
+            // closes the connection: the next call starts afresh.
+            Task {
+                try? await Task.sleep(for: Self.callTimeout)
+                once.resume(with: .failure(RelayFailure("the server did not take a LISTEN in time")))
+            }
             Task {
                 do {
                     try await connection.listen(on: channel) { notifications in

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 package import KeychainCore
 
 /// What the `security sync` commands ask the daemon: the circle of the user's devices that share
@@ -39,16 +40,34 @@ package enum SyncCommand: Sendable, Hashable, Codable {
         }
     }
 
-    /// What the passcode prompt says it is for.
+    /// What the passcode prompt says it is for, naming the server's host (never its password).
     package var reason: String {
         switch self {
-        case .create: "make a circle to synchronise this keychain's items with your other devices"
-        case .join: "synchronise this keychain's items with your other devices"
+        case .create(let server, _):
+            "make a circle on \(Self.host(of: server)) to synchronise this keychain's items with your other devices"
+        case .join(let server, _, _):
+            "send this keychain's synchronizable items to the circle on \(Self.host(of: server))"
         case .approve: "let another device receive this keychain's synchronizable items"
-        case .remove(let device): "remove the device \(device) from the circle"
+        case .remove: "remove a device from the circle"
         case .leave: "stop synchronising this keychain with your other devices"
         case .status: ""
         }
+    }
+}
+
+extension SyncCommand {
+    /// The host a server URL names, printable (or "the server" when it names none).
+    private static func host(of server: String) -> String {
+        guard let components = URLComponents(string: server) else { return "the server" }
+        let host =
+            components.host.flatMap { $0.isEmpty ? nil : $0 }
+            ?? components.queryItems?.first { $0.name == "host" }?.value
+            ?? "the server"
+        var printable = String.UnicodeScalarView()
+        printable.append(
+            contentsOf: host.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(253)
+        )
+        return String(printable)
     }
 }
 

@@ -80,7 +80,8 @@ extension Keychain {
         let protection = record.accessControl.protection
         guard Self.omission(of: record.accessControl, attributes: record.attributes) == nil,
             case .string(let group)? = record.attributes["agrp"],
-            group != ApplicationRegistry.recordsGroup, !AccessGroups.readOnly.contains(group)
+            group != ApplicationRegistry.recordsGroup, group != AccessGroups.synchronizationGroup,
+            !AccessGroups.readOnly.contains(group)
         else { return .refused(.invalidItem) }
         var item = record
         let now = clock()

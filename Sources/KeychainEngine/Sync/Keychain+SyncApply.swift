@@ -66,11 +66,12 @@ extension Keychain {
                     outcome = .refused
                 }
                 if outcome == .applied { erased = true }
+                // Inside the transaction: a local change made right after it is stamped later.
+                syncJournal.observe(change.version, now: clock())
                 outcomes.append(outcome)
             }
             return outcomes
         }
-        for change in changes { syncJournal.observe(change.version, now: clock()) }
         return outcomes
     }
 
@@ -80,6 +81,10 @@ extension Keychain {
         tiers: LookupTiers,
         in db: Database
     ) throws(KeychainError) -> SyncApplyOutcome {
+        // A version more than a day ahead of this device's clock would win every later change of
+        // the item for as long: refused (a device whose clock is wrong, or a forged one).
+        let horizon = UInt64(max(0, clock().timeIntervalSince1970 * 1000)) &+ 86_400_000
+        guard change.version.milliseconds <= horizon else { return .refused }
         let known = try knownSyncItem(change.itemID, in: db)
         if let known, known.version >= change.version { return .stale }
         switch change.content {
@@ -91,6 +96,10 @@ extension Keychain {
                     return .keptNewer
                 }
                 if let row = try ItemTable(itemClass).row(identifier: identifier, in: db), let rowID = row.rowID {
+                    // A row the user has since kept to this device (not sent yet) is not the circle's.
+                    guard let current = try? codec.openMetadata(row, itemClass: itemClass, tiers: tiers),
+                        Self.maySynchronize(current.accessControl, attributes: current.attributes)
+                    else { return .refused }
                     try ItemTable(itemClass).deleteRow(rowID, identifier: identifier, in: db)
                 }
                 try forgetJournal(known.table, identifier, in: db)
@@ -149,13 +158,11 @@ extension Keychain {
             {
                 return .keptNewer
             }
-            // What a circle never carries (a `…ThisDeviceOnly` item with this primary key) stays.
-            if let current = try? codec.openMetadata(existing, itemClass: item.itemClass, tiers: tiers),
-                Self.omission(of: current.accessControl, attributes: current.attributes) != nil
-                    || current.accessControl.hasConstraints
-            {
-                return .refused
-            }
+            // What a circle never carries (a `…ThisDeviceOnly` item with this primary key, one the
+            // user stopped synchronising, one that cannot be read) stays.
+            guard let current = try? codec.openMetadata(existing, itemClass: item.itemClass, tiers: tiers),
+                Self.maySynchronize(current.accessControl, attributes: current.attributes)
+            else { return .refused }
             identifier = existing.identifier
             guard let row = try seal(item, identifier: identifier, constraints: [:], tiers: tiers) else {
                 return .refused

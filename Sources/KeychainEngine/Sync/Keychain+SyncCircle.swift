@@ -155,8 +155,10 @@ extension Keychain {
         do {
             try self.add(add)
         } catch  where error.code == .duplicateItem {
+            // The protection is set again: a record that is not this device's alone is never kept.
             var changes = ItemUpdate()
             changes.valueData = data
+            changes.protection = protection
             try update(Self.circleQuery(account: account), with: changes)
         }
     }

@@ -17,8 +17,10 @@ package import KeychainCore
 package import KeychainSync
 
 extension Keychain {
-    /// How long a deletion is kept, on the server and here, before it is forgotten: a device that
-    /// comes back after longer keeps the items deleted meanwhile (README, "Synchronising").
+    /// How long a deletion is kept on the server before its row is removed.
+    ///
+    /// A device that comes back after longer keeps the items deleted meanwhile (README,
+    /// "Synchronising"). Here, the deletion's name and version stay (a few dozen bytes each).
     package static let deletionLifetime: TimeInterval = 180 * 86_400
 
     /// The deletions this device knows of that are older than `horizon`: their names and versions.
@@ -40,14 +42,15 @@ extension Keychain {
         }
     }
 
-    /// Forgets deletions once the server's rows of them are gone (unless a newer change came).
+    /// Marks deletions whose server rows are gone (unless a newer change came): they are not
+    /// looked for again, but stay known here, so that a replay of the item's older row is stale.
     package func forgetDeletions(_ deletions: [(itemID: Data, version: SyncVersion)]) throws(KeychainError) {
         guard !deletions.isEmpty else { return }
         try store.write { db throws(KeychainError) in
             for deletion in deletions {
                 try SyncJournal.run("cannot forget a deletion") {
                     try db.execute(
-                        sql: "DELETE FROM sync_items WHERE item = ? AND version = ? AND deleted = 1",
+                        sql: "UPDATE sync_items SET deleted = 2 WHERE item = ? AND version = ? AND deleted = 1",
                         arguments: [deletion.itemID, deletion.version.encoded]
                     )
                 }

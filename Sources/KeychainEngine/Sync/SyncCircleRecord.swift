@@ -43,9 +43,14 @@ package struct SyncCircleRecord: Sendable {
         return writer.bytes
     }
 
+    /// The generation a key part begins with.
+    private static func generation(of part: Data) -> UInt32 {
+        part.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
     /// The part readable while unlocked: the `whenUnlocked` keys of every generation.
     ///
-    /// `nil` when the state holds them for no generation (read while locked).
+    /// `nil` when the state lacks one of them (read while locked): the stored part is then kept.
     func whenUnlockedPart() -> Data? {
         let generations = state.keys.values.filter(\.hasWhenUnlocked).sorted { $0.generation < $1.generation }
         guard generations.count == state.keys.count else { return nil }
@@ -74,11 +79,14 @@ package struct SyncCircleRecord: Sendable {
                 for _ in 0..<min(count, 1024) { wu.append(try reader.field()) }
                 try reader.finish()
             }
+            // Matched by generation (each part begins with it): a generation whose whenUnlocked key
+            // was not written (the keychain locked meanwhile) is held without it.
+            let whenUnlockedParts = Dictionary(wu.map { (Self.generation(of: $0), $0) }) { first, _ in first }
             var keys: [UInt32: CircleKeys] = [:]
-            for (index, part) in afu.enumerated() {
+            for part in afu {
                 let generation = try CircleKeys(
                     afterFirstUnlock: part,
-                    whenUnlocked: wu.count == afu.count ? wu[index] : nil
+                    whenUnlocked: whenUnlockedParts[Self.generation(of: part)]
                 )
                 keys[generation.generation] = generation
             }

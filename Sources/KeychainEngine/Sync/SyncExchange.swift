@@ -43,6 +43,8 @@ package actor SyncExchange {
     private let logger: Logger
     package private(set) var status = SyncStatus()
     private var lastCompaction: Date?
+    /// Whether the circle changed since it was last written to the keychain.
+    private var needsSaving = false
     /// Where this device is in the server's stream (read from the keychain at the first pull).
     private var cursorState: RelayCursor?
     private var cursor: RelayCursor {
@@ -120,6 +122,18 @@ package actor SyncExchange {
 
     /// One round: follow the circle, send what is pending, take in what is new.
     package func round() async throws {
+        // Keys read while the keychain was locked lack their whenUnlocked part: read again.
+        if record.state.keys.values.contains(where: { !$0.hasWhenUnlocked }),
+            let stored = try? keychain.loadCircle()
+        {
+            for (generation, keys) in stored.state.keys where keys.hasWhenUnlocked {
+                record.state.keys[generation] = keys
+            }
+        }
+        if needsSaving {
+            try keychain.saveCircle(record)
+            needsSaving = false
+        }
         var state = record.state
         let listVersion = state.list.version
         let generations = state.keys.count
@@ -128,7 +142,10 @@ package actor SyncExchange {
         state.refused = [:]
         if state.list.version != listVersion || state.keys.count != generations {
             record.state = state
+            // Kept even if writing fails (locked): written at a later round.
+            needsSaving = true
             try keychain.saveCircle(record)
+            needsSaving = false
         }
         status.isRemoved = !state.isMember
         guard state.isMember else {
@@ -180,19 +197,31 @@ package actor SyncExchange {
 
     // MARK: Receiving
 
-    private func pull(state: CircleState) async throws {
+    private func pull(state initial: CircleState) async throws {
         if cursorState == nil { cursorState = try keychain.syncCursor() }
+        var state = initial
         let own = state.identity.id
         guard let naming = state.currentKeys?.naming else { return }
+        // A record from a device that joined, or under keys that came, after this round followed the
+        // circle: followed once more before such a record is given up (the cursor would pass it).
+        var followedAgain = false
         while true {
             let batch = try await relay.records(after: cursor, limit: Self.batch, circle: state.circle)
             guard let last = batch.last else { return }
             var changes: [SyncItemChange] = []
+            var mayBeNews = false
             for (_, body) in batch {
                 do throws(SyncError) {
-                    let sealed = try SyncRecord(decoding: body, circle: state.circle, trusted: state.list)
+                    let sealed: SyncRecord
+                    do throws(SyncError) {
+                        sealed = try SyncRecord(decoding: body, circle: state.circle, trusted: state.list)
+                    } catch {
+                        if error.reason == .untrusted { mayBeNews = true }
+                        throw error
+                    }
                     if sealed.version.device == own { continue }  // its own change, back from the server
                     guard let keys = state.keys[sealed.generation] else {
+                        mayBeNews = true
                         throw SyncError(.undecryptable, "a record of a generation this device does not hold")
                     }
                     let payload = try sealed.payload(with: keys)
@@ -206,8 +235,20 @@ package actor SyncExchange {
                     else { throw SyncError(.malformed, "a record's payload is not a change") }
                     changes.append(change)
                 } catch {
+                    if mayBeNews, !followedAgain { break }
                     refuse(error)
                 }
+            }
+            if mayBeNews, !followedAgain {
+                followedAgain = true
+                try await membership.follow(&state)
+                state.refused = [:]
+                record.state.list = state.list
+                for (generation, keys) in state.keys { record.state.keys[generation] = keys }
+                needsSaving = true
+                try keychain.saveCircle(record)
+                needsSaving = false
+                continue  // the same records again, with what was new
             }
             let outcomes = try keychain.applySyncChanges(changes) { SyncRecord.itemID(of: $0, naming: naming) }
             for outcome in outcomes {

@@ -101,7 +101,7 @@ final class SyncJournal: Sendable {
                     "SELECT max(version) FROM (SELECT version FROM sync_journal UNION ALL SELECT version FROM sync_items)"
             )
             if let latest, let version = try? SyncVersion(encoded: latest) {
-                clock.observe(version, now: .distantFuture)
+                clock.observe(version, now: Date())
             }
             return .on(clock)
         }

@@ -50,6 +50,7 @@ final class SyncService: SyncControl {
     private let keychain: Keychain
     private let logger: Logger
     private let state = LockedState(State())
+    private let commands = NSLock()
 
     init(keychain: Keychain, logger: Logger) {
         self.keychain = keychain
@@ -76,8 +77,10 @@ final class SyncService: SyncControl {
         state.withLock { $0.running = task }
     }
 
-    /// Stops every task and closes the connection.
-    func stop() {
+    /// Stops every task and closes the connection; returns the exchange's task, to wait for the
+    /// round it may be in.
+    @discardableResult
+    func stop() -> Task<Void, Never>? {
         let (running, joining) = state.withLock { state in
             defer {
                 state.running = nil
@@ -88,11 +91,15 @@ final class SyncService: SyncControl {
         }
         running?.cancel()
         joining?.task.cancel()
+        return running
     }
 
     // MARK: SyncControl
 
     func perform(_ command: SyncCommand) throws(KeychainError) -> SyncReport {
+        // One command at a time: two `create`s would otherwise both find no circle.
+        commands.lock()
+        defer { commands.unlock() }
         let result = Self.wait { () async throws -> SyncReport in try await self.run(command) }
         switch result {
         case .success(let report): return report
@@ -176,7 +183,8 @@ final class SyncService: SyncControl {
             joining?.task.cancel()
             let inCircle = try keychain.isInCircle()
             guard joining != nil || inCircle else { throw MembershipError("this keychain is in no circle") }
-            stop()
+            // The round under way ends first: it would otherwise write the circle back.
+            await stop()?.value
             try keychain.leaveCircle()
         }
         return await report()
