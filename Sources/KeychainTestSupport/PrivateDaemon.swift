@@ -252,6 +252,7 @@ package final class PrivateDaemon {
 package enum RawClient {
     package static func connect(_ path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw PrivateDaemon.DaemonError.didNotStart }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -262,7 +263,10 @@ package enum RawClient {
                 Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard result == 0 else { throw PrivateDaemon.DaemonError.didNotStart }
+        guard result == 0 else {
+            close(descriptor)
+            throw PrivateDaemon.DaemonError.didNotStart
+        }
         return descriptor
     }
 

@@ -21,8 +21,17 @@ final class ReadinessPipe: Sendable {
     private let descriptor: LockedState<Int32?>
 
     /// The pipe at `descriptor`, kept from the programs the daemon starts; `nil` gives a pipe that reports nothing.
+    ///
+    /// A number that names no inherited pipe (the option given without one) reports nothing: the
+    /// daemon later opens files under free numbers, and would otherwise write to and close one.
     init(descriptor: Int32?) {
-        if let descriptor { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var status = stat()
+        guard let descriptor, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0, fstat(descriptor, &status) == 0,
+            status.st_mode & S_IFMT == S_IFIFO
+        else {
+            self.descriptor = LockedState(nil)
+            return
+        }
         self.descriptor = LockedState(descriptor)
     }
 

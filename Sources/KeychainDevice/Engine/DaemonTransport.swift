@@ -117,10 +117,12 @@ package final class DaemonTransport: EngineTransport {
             }
             while true {
                 guard let reply = try Self.receive(on: descriptor) else {
-                    close(descriptor)
+                    // Closed by the `catch` below when thrown: a descriptor is closed exactly once,
+                    // since a second close would end whatever another thread opened under its number.
                     if answered {
                         throw KeychainError(.io, "the keychain daemon closed the connection while it answered")
                     }
+                    close(descriptor)
                     return .closedBeforeReply
                 }
                 answered = true

@@ -106,7 +106,7 @@ struct LoadFlood: ParsableCommand {
         var round = 0
         while Date() < deadline && round < 100_000 {
             round += 1
-            if let last = held.popLast(), last != first { close(last) }
+            if let last = held.last, last != first { close(held.removeLast()) }
             if let connection = try? RawClient.connect(socket) {
                 held.append(connection)
                 report.reconnections += 1
