@@ -43,12 +43,21 @@ package actor PostgresSyncRelay: SyncRelay {
     /// The most record bytes one read returns (at least one record).
     static let largestPage = 64 << 20
 
-    /// The longest a call may take before its connection is given up.
-    static let callTimeout: Duration = .seconds(20)
+    /// The longest a call may wait for the server before its connection is given up.
+    private let callTimeout: Duration
 
-    package init(address: RelayAddress, logger: Logger) {
+    /// A relay to the server at `address`.
+    ///
+    /// - Parameters:
+    ///   - address: The server, its database and role.
+    ///   - logger: Where postgres-nio and the relay log (never a record's content).
+    ///   - callTimeout: The longest a call waits for the server (counted as ``CallDeadline``
+    ///     counts): a connection lost without a word (a link down, a server stopped) is then
+    ///     closed and the call fails.
+    package init(address: RelayAddress, logger: Logger, callTimeout: Duration = .seconds(20)) {
         self.address = address
         self.logger = logger
+        self.callTimeout = callTimeout
     }
 
     deinit {
@@ -310,7 +319,7 @@ package actor PostgresSyncRelay: SyncRelay {
     /// Runs `body` alone on the connection, opening one if needed; a failure closes it.
     @discardableResult
     private func run<T: Sendable>(
-        _ body: (PostgresConnection, Logger) async throws -> T
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         while isBusy { await withCheckedContinuation { queue.append($0) } }
         isBusy = true
@@ -322,14 +331,14 @@ package actor PostgresSyncRelay: SyncRelay {
         do {
             let connection = try await open()
             opened = connection
-            // A call the server never answers (a connection lost without a word) ends here: the
-            // connection is closed under it, which fails whatever waits on it.
-            let watchdog = Task {
-                try await Task.sleep(for: Self.callTimeout)
+            // A call the server never answers (a connection lost without a word) ends here, and
+            // its connection is closed.
+            let logger = logger
+            return try await CallDeadline.run(within: callTimeout) {
+                try await body(connection, logger)
+            } expire: {
                 try? await connection.close()
             }
-            defer { watchdog.cancel() }
-            return try await body(connection, logger)
         } catch {
             guard let connection = opened ?? self.connection else { throw RelayFailure(describing: error) }
             // A refusal of one statement leaves the connection usable, but telling it from a lost
@@ -355,11 +364,6 @@ package actor PostgresSyncRelay: SyncRelay {
             throw RelayFailure(describing: error)
         }
         connection = opened
-        let watchdog = Task {
-            try await Task.sleep(for: Self.callTimeout)
-            try? await opened.close()
-        }
-        defer { watchdog.cancel() }
         for circle in listened { try await listen(circle, on: opened) }
         return opened
     }
@@ -369,12 +373,13 @@ package actor PostgresSyncRelay: SyncRelay {
     private func listen(_ circle: CircleID, on connection: PostgresConnection) async throws {
         let signal = signal
         let channel = Self.channel(circle)
+        let timeout = callTimeout
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             let once = ResumeOnce(started)
             // A LISTEN the server never answers (the connection lost under it) fails the call, which
             // closes the connection: the next call starts afresh.
             Task {
-                try? await Task.sleep(for: Self.callTimeout)
+                try? await CallDeadline.sleep(for: timeout)
                 once.resume(with: .failure(RelayFailure("the server did not take a LISTEN in time")))
             }
             Task {
@@ -427,42 +432,4 @@ package actor PostgresSyncRelay: SyncRelay {
 
     /// The circle's notification channel (an identifier of hex digits).
     private static func channel(_ circle: CircleID) -> String { "swkc_\(circle)" }
-}
-
-/// Why the relay did not answer: a lost or refused connection, or a refusing server.
-///
-/// Its description names the server's complaint, never a password or a record.
-package struct RelayFailure: Error, Sendable, CustomStringConvertible {
-    package var description: String
-
-    init(_ description: String) { self.description = description }
-
-    init(describing error: any Error) { description = Self.describe(error) }
-
-    /// The server did not answer in time.
-    package init(timedOut: Void) { description = "the server did not answer in time" }
-
-    private static func describe(_ error: any Error) -> String {
-        if let failure = error as? RelayFailure { return failure.description }
-        if let server = error as? PSQLError, let message = server.serverInfo?[.message] {
-            return "the server refused: \(message)"
-        }
-        if let transaction = error as? PostgresTransactionError,
-            let cause = transaction.closureError ?? transaction.commitError ?? transaction.beginError
-        {
-            return describe(cause)
-        }
-        return "the server cannot be reached (\(type(of: error)))"
-    }
-}
-
-/// A continuation resumed by whichever of several paths comes first.
-private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Void, any Error>?>
-
-    init(_ continuation: CheckedContinuation<Void, any Error>) { self.continuation = Mutex(continuation) }
-
-    func resume(with result: Result<Void, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
-    }
 }

@@ -134,6 +134,33 @@ import Testing
         #expect(bodies == ["before", "after"])
     }
 
+    @Test func aServerThatStopsAnsweringFailsTheCallInTimeAndTheNextOneReconnects() async throws {
+        let server = try PostgresServer()
+        let relay = PostgresSyncRelay(address: try RelayAddress(server.url), logger: logger, callTimeout: .seconds(2))
+        try await relay.prepare()
+        let circle = CircleID.make()
+        try await relay.push([record(1, 1, by: try device(1), body: "before")], circle: circle)
+        // The relay's server process stops without a word, as behind a link that went down.
+        let backends = try server.sql(
+            "SELECT pid FROM pg_stat_activity WHERE usename = 'keychain'",
+            database: "postgres"
+        )
+        .split(separator: "\n").compactMap { Int32($0) }
+        #expect(backends.count == 1)
+        for backend in backends { kill(backend, SIGSTOP) }
+        let started = ContinuousClock.now
+        await #expect(throws: RelayFailure.self) {
+            try await relay.push([self.record(2, 2, by: try self.device(1), body: "during")], circle: circle)
+        }
+        #expect(ContinuousClock.now - started < .seconds(15))
+        for backend in backends { kill(backend, SIGCONT) }
+        try await relay.push([record(3, 3, by: try device(1), body: "after")], circle: circle)
+        let bodies = try await relay.records(after: .start, limit: 10, circle: circle).map {
+            String(decoding: $0.body, as: UTF8.self)
+        }
+        #expect(bodies == ["before", "after"])
+    }
+
     @Test func aWrongPasswordIsReportedWithoutIt() async throws {
         let server = try PostgresServer()
         let url = server.url.replacingOccurrences(of: PostgresServer.password, with: "not-the-password")

@@ -1,0 +1,63 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keychain open source project
+//
+// Copyright (c) 2026 the swift-keychain project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE.txt for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeychainSyncRelay
+import Synchronization
+import Testing
+
+/// The relay's deadline for a call: a call the server never answers fails in time, and one it
+/// answers returns its result untouched.
+@Suite struct CallDeadlineTests {
+    /// Whether `expire` ran.
+    final class Expiry: Sendable {
+        let ran = Mutex(false)
+    }
+
+    @Test func aCallThatNeverEndsFailsWhenItsTimeRunsOutAndIsLeftBehind() async throws {
+        let expiry = Expiry()
+        let started = ContinuousClock.now
+        await #expect(throws: RelayFailure.self) {
+            try await CallDeadline.run(within: .seconds(1)) {
+                // As a statement written to a closed connection: never answered.
+                try await Task.sleep(for: .seconds(3600))
+                return 1
+            } expire: {
+                expiry.ran.withLock { $0 = true }
+            }
+        }
+        // Not before its time (a starved test process may see it much later).
+        #expect(ContinuousClock.now - started >= .seconds(1))
+        #expect(expiry.ran.withLock { $0 })
+    }
+
+    @Test func aCallThatEndsInTimeKeepsItsResultOrError() async throws {
+        let expiry = Expiry()
+        let value = try await CallDeadline.run(within: .seconds(1)) {
+            try await Task.sleep(for: .milliseconds(50))
+            return 42
+        } expire: {
+            expiry.ran.withLock { $0 = true }
+        }
+        #expect(value == 42)
+        await #expect(throws: CancellationError.self) {
+            try await CallDeadline.run(within: .seconds(1)) { () async throws -> Int in
+                throw CancellationError()
+            } expire: {
+                expiry.ran.withLock { $0 = true }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(expiry.ran.withLock { $0 } == false)
+    }
+}
