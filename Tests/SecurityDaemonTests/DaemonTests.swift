@@ -1018,7 +1018,13 @@ struct DaemonTests {
         defer { daemon.stop() }
         let attributes = try FileManager.default.attributesOfItem(atPath: daemon.endpoint.directory)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
-        let socket = try FileManager.default.attributesOfItem(atPath: daemon.endpoint.socketPath)
-        #expect((socket[.posixPermissions] as? Int) == 0o600)
+        // The mode is set just after the bind (a client that started the daemon hears it is ready
+        // only then; this test finds the socket by connecting, possibly between the two).
+        func socketMode() throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: daemon.endpoint.socketPath)[.posixPermissions] as? Int
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while try socketMode() != 0o600, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(try socketMode() == 0o600)
     }
 }
