@@ -37,12 +37,21 @@ struct SyncCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a circle on a PostgreSQL server, with this device as its first."
         )
-        @Option(help: "The server: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (see README).") var server: String
+        @Option(
+            help: """
+                The server: postgres://USER@HOST[:PORT]/DATABASE (see README); its password is asked for \
+                (a password in the URL is visible to every user while the command runs).
+                """
+        ) var server: String
         @Option(help: "This device's name in the circle (the host name by default).") var name = ""
         @Option(name: .customLong("keychain"), help: "Keychain home directory.") var keychain: String?
 
         func run() throws {
-            let report = try SyncCommands.send("create", .create(server: server, deviceName: name), keychain: keychain)
+            let report = try SyncCommands.send(
+                "create",
+                .create(server: try SyncServerURL.completing(server), deviceName: name),
+                keychain: keychain
+            )
             Swift.print("made the circle \(report.circle ?? "?")")
             SyncCommands.print(report)
         }
@@ -52,7 +61,7 @@ struct SyncCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ask to join the circle on a server; approve the code shown on a trusted device."
         )
-        @Option(help: "The circle's server URL.") var server: String
+        @Option(help: "The circle's server URL (its password is asked for, as for create).") var server: String
         @Option(help: "The circle's id, when the server holds several.") var circle: String?
         @Option(help: "This device's name in the circle (the host name by default).") var name = ""
         @Flag(help: "Print the code and return, without waiting for the approval.") var noWait = false
@@ -61,7 +70,7 @@ struct SyncCommands: ParsableCommand {
         func run() throws {
             let report = try SyncCommands.send(
                 "join",
-                .join(server: server, circle: circle, deviceName: name),
+                .join(server: try SyncServerURL.completing(server), circle: circle, deviceName: name),
                 keychain: keychain
             )
             Swift.print("on a trusted device, run: security sync approve \(report.joinCode ?? "?")")

@@ -36,8 +36,8 @@ import Testing
 
         deinit { daemon.stop() }
 
-        func security(_ arguments: [String]) throws -> ProgramOutput {
-            try daemon.tool(arguments, starting: false)
+        func security(_ arguments: [String], input: String = "") throws -> ProgramOutput {
+            try daemon.tool(arguments, input: input, starting: false)
         }
 
         func request(_ request: EngineRequest) throws -> EngineResponse {
@@ -204,7 +204,15 @@ import Testing
         let postgres = try PostgresServer(listening: "*")
         let laptop = try Machine("laptop", index: 5, postgres: postgres)
         let phone = try Machine("phone", index: 6, postgres: postgres)
-        #expect(try laptop.security(["sync", "create", "--server", laptop.server]).status == 0)
+        // The password typed, not written in the command line.
+        let withoutPassword = laptop.server.replacingOccurrences(of: ":\(PostgresServer.password)@", with: "@")
+        #expect(withoutPassword != laptop.server)
+        let made = try laptop.security(
+            ["sync", "create", "--server", withoutPassword],
+            input: PostgresServer.password + "\n"
+        )
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("password for keychain on "))
         try phone.join(approvedBy: laptop)
         try laptop.add("shared", "before")
         try converge([laptop, phone], to: ["shared": "before"])
@@ -234,5 +242,9 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("postgres://"))
         let unreachable = try daemon.tool(["sync", "create", "--server", "postgres://me:hunter2@127.0.0.1:1/db"])
         #expect(unreachable.status != 0 && !unreachable.stderr.contains("hunter2"))
+        // Asked for when the URL has none, and never shown.
+        let asked = try daemon.tool(["sync", "create", "--server", "postgres://me@127.0.0.1:1/db"], input: "hunter3\n")
+        #expect(asked.status != 0 && asked.stderr.contains("password for me on 127.0.0.1"))
+        #expect(!asked.stderr.contains("hunter3") && !asked.stdout.contains("hunter3"))
     }
 }
