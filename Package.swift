@@ -306,6 +306,7 @@ let package = Package(
             dependencies: [
                 "KeychainSync", "KeychainSyncRelay", "KeychainTestSupport", "KeychainEngine", "KeychainCore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -51,10 +51,10 @@ package enum CallDeadline {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let once = ResumeOnce(continuation)
             let timer = Task {
-                guard (try? await sleep(for: duration)) != nil,
-                    once.resume(with: .failure(RelayFailure(timedOut: ())))
-                else { return }
+                // The call is given up (its connection closed) before its caller hears so.
+                guard (try? await sleep(for: duration)) != nil, let caller = once.take() else { return }
                 await expire()
+                caller.resume(throwing: RelayFailure(timedOut: ()))
             }
             Task {
                 let result: Result<T, any Error>
@@ -74,8 +74,11 @@ final class ResumeOnce<T: Sendable>: Sendable {
     /// Resumes the continuation unless another path did; `true` when this one did.
     @discardableResult
     func resume(with result: Result<T, any Error>) -> Bool {
-        guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+        guard let continuation = take() else { return false }
         continuation.resume(with: result)
         return true
     }
+
+    /// The continuation, for this path alone to resume; `nil` when another path took it.
+    func take() -> CheckedContinuation<T, any Error>? { continuation.withLock { $0.take() } }
 }

@@ -78,14 +78,14 @@ package actor PostgresSyncRelay: SyncRelay {
 
     package func prepare() async throws {
         try await run { connection, logger in
-            try await connection.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(RelaySchema.lock))", logger: logger)
-                try await connection.query(
+            try await connection.inTransaction(logger: logger) { connection in
+                try await connection.statement("SELECT pg_advisory_xact_lock(\(RelaySchema.lock))", logger: logger)
+                try await connection.statement(
                     "CREATE TABLE IF NOT EXISTS swkc_schema (version integer NOT NULL)",
                     logger: logger
                 )
                 var current = 0
-                for try await version in try await connection.query(
+                for try await version in try await connection.statement(
                     "SELECT coalesce(max(version), 0) FROM swkc_schema",
                     logger: logger
                 ).decode(Int32.self) {
@@ -96,9 +96,12 @@ package actor PostgresSyncRelay: SyncRelay {
                 }
                 for (index, statements) in RelaySchema.migrations.enumerated() where index + 1 > current {
                     for statement in statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.statement(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
-                    try await connection.query("INSERT INTO swkc_schema VALUES (\(Int32(index + 1)))", logger: logger)
+                    try await connection.statement(
+                        "INSERT INTO swkc_schema VALUES (\(Int32(index + 1)))",
+                        logger: logger
+                    )
                 }
             }
         }
@@ -107,7 +110,7 @@ package actor PostgresSyncRelay: SyncRelay {
     package func circles() async throws -> [CircleID] {
         try await run { connection, logger in
             var circles: [CircleID] = []
-            let rows = try await connection.query("SELECT DISTINCT circle FROM swkc_lists", logger: logger)
+            let rows = try await connection.statement("SELECT DISTINCT circle FROM swkc_lists", logger: logger)
             for try await raw in rows.decode(Data.self) {
                 if let circle = try? CircleID(rawValue: raw) { circles.append(circle) }
             }
@@ -118,14 +121,14 @@ package actor PostgresSyncRelay: SyncRelay {
     package func publish(list: Data, version: UInt64, circle: CircleID) async throws {
         guard let version = Int64(exactly: version) else { throw RelayFailure("a list version out of range") }
         try await run { connection, logger in
-            try await connection.query(
+            try await connection.statement(
                 """
                 INSERT INTO swkc_lists (circle, version, body) VALUES (\(circle.rawValue), \(version), \(list))
                 ON CONFLICT DO NOTHING
                 """,
                 logger: logger
             )
-            try await connection.query("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
+            try await connection.statement("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
         }
     }
 
@@ -133,7 +136,7 @@ package actor PostgresSyncRelay: SyncRelay {
         let version = Int64(clamping: version)
         return try await run { connection, logger in
             var lists: [(version: UInt64, body: Data)] = []
-            let rows = try await connection.query(
+            let rows = try await connection.statement(
                 """
                 SELECT version, body FROM swkc_lists WHERE circle = \(circle.rawValue) AND version > \(version)
                 ORDER BY version LIMIT 1000
@@ -149,7 +152,7 @@ package actor PostgresSyncRelay: SyncRelay {
 
     package func publish(grant: Data, recipient: DeviceID, generation: UInt32, circle: CircleID) async throws {
         try await run { connection, logger in
-            try await connection.query(
+            try await connection.statement(
                 """
                 INSERT INTO swkc_grants (circle, recipient, generation, body)
                 VALUES (\(circle.rawValue), \(recipient.rawValue), \(Int64(generation)), \(grant))
@@ -163,7 +166,7 @@ package actor PostgresSyncRelay: SyncRelay {
     package func grants(for recipient: DeviceID, upTo generation: UInt32, circle: CircleID) async throws -> [Data] {
         try await run { connection, logger in
             var grants: [Data] = []
-            let rows = try await connection.query(
+            let rows = try await connection.statement(
                 """
                 SELECT body FROM swkc_grants WHERE circle = \(circle.rawValue) AND recipient = \(recipient.rawValue)
                     AND generation <= \(Int64(generation))
@@ -178,21 +181,21 @@ package actor PostgresSyncRelay: SyncRelay {
 
     package func publish(joinRequest: Data, device: DeviceID, circle: CircleID) async throws {
         try await run { connection, logger in
-            try await connection.query(
+            try await connection.statement(
                 """
                 INSERT INTO swkc_joins (circle, device, request) VALUES (\(circle.rawValue), \(device.rawValue), \(joinRequest))
                 ON CONFLICT (circle, device) DO UPDATE SET request = excluded.request, approval = NULL
                 """,
                 logger: logger
             )
-            try await connection.query("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
+            try await connection.statement("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
         }
     }
 
     package func joinRequests(circle: CircleID) async throws -> [(device: DeviceID, body: Data)] {
         try await run { connection, logger in
             var requests: [(device: DeviceID, body: Data)] = []
-            let rows = try await connection.query(
+            let rows = try await connection.statement(
                 """
                 SELECT device, request FROM swkc_joins
                 WHERE circle = \(circle.rawValue) AND request IS NOT NULL LIMIT 100
@@ -208,7 +211,7 @@ package actor PostgresSyncRelay: SyncRelay {
 
     package func publish(approval: Data, device: DeviceID, circle: CircleID) async throws {
         try await run { connection, logger in
-            try await connection.query(
+            try await connection.statement(
                 """
                 UPDATE swkc_joins SET approval = \(approval), request = NULL
                 WHERE circle = \(circle.rawValue) AND device = \(device.rawValue)
@@ -220,7 +223,7 @@ package actor PostgresSyncRelay: SyncRelay {
 
     package func approval(for device: DeviceID, circle: CircleID) async throws -> Data? {
         try await run { connection, logger in
-            let rows = try await connection.query(
+            let rows = try await connection.statement(
                 """
                 SELECT approval FROM swkc_joins
                 WHERE circle = \(circle.rawValue) AND device = \(device.rawValue) AND approval IS NOT NULL
@@ -236,9 +239,9 @@ package actor PostgresSyncRelay: SyncRelay {
     package func push(_ records: [RelayRecord], circle: CircleID) async throws {
         guard !records.isEmpty else { return }
         try await run { connection, logger in
-            try await connection.withTransaction(logger: logger) { connection in
+            try await connection.inTransaction(logger: logger) { connection in
                 for record in records {
-                    try await connection.query(
+                    try await connection.statement(
                         """
                         INSERT INTO swkc_records (circle, item, version, device, xact, sequence, body)
                         VALUES (\(circle.rawValue), \(record.itemID), \(record.version.encoded),
@@ -251,7 +254,7 @@ package actor PostgresSyncRelay: SyncRelay {
                         logger: logger
                     )
                 }
-                try await connection.query("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
+                try await connection.statement("SELECT pg_notify(\(Self.channel(circle)), '')", logger: logger)
             }
         }
     }
@@ -266,7 +269,7 @@ package actor PostgresSyncRelay: SyncRelay {
         try await run { connection, logger in
             var records: [(cursor: RelayCursor, body: Data)] = []
             let transaction = String(cursor.transaction)
-            let rows = try await connection.query(
+            let rows = try await connection.statement(
                 """
                 SELECT xact::text, sequence, body FROM (
                     SELECT xact, sequence, body, sum(octet_length(body)) OVER (ORDER BY xact, sequence) AS running
@@ -293,7 +296,7 @@ package actor PostgresSyncRelay: SyncRelay {
 
     package func remove(itemID: Data, version: SyncVersion, circle: CircleID) async throws {
         try await run { connection, logger in
-            try await connection.query(
+            try await connection.statement(
                 """
                 DELETE FROM swkc_records
                 WHERE circle = \(circle.rawValue) AND item = \(itemID) AND version = \(version.encoded)
@@ -378,14 +381,15 @@ package actor PostgresSyncRelay: SyncRelay {
             let once = ResumeOnce(started)
             // A LISTEN the server never answers (the connection lost under it) fails the call, which
             // closes the connection: the next call starts afresh.
-            Task {
+            let timer = Task {
                 try? await CallDeadline.sleep(for: timeout)
                 once.resume(with: .failure(RelayFailure("the server did not take a LISTEN in time")))
             }
             Task {
                 do {
+                    try connection.checkOpen()
                     try await connection.listen(on: channel) { notifications in
-                        once.resume(with: .success(()))
+                        if once.resume(with: .success(())) { timer.cancel() }
                         for try await _ in notifications { await signal.notify(circle) }
                     }
                 } catch {
@@ -425,8 +429,10 @@ package actor PostgresSyncRelay: SyncRelay {
             )
         }
         configuration.options.connectTimeout = .seconds(10)
-        // A server that stops answering must not hold the circle's calls forever.
-        configuration.options.additionalStartupParameters = [("statement_timeout", "30000")]
+        // A statement the server cannot finish (a lock it waits for) ends there before the call's
+        // deadline gives up the connection.
+        let milliseconds = max(1000, Int(callTimeout / .milliseconds(1) * 0.75))
+        configuration.options.additionalStartupParameters = [("statement_timeout", String(milliseconds))]
         return configuration
     }
 

@@ -16,6 +16,7 @@ import KeychainSync
 import KeychainSyncRelay
 import KeychainTestSupport
 import Logging
+import PostgresNIO
 import Testing
 
 /// The relay against a real PostgreSQL server the test starts: what it stores, in what order it
@@ -159,6 +160,29 @@ import Testing
             String(decoding: $0.body, as: UTF8.self)
         }
         #expect(bodies == ["before", "after"])
+    }
+
+    @Test func aStatementOnAConnectionClosedUnderItFailsAtOnce() async throws {
+        // postgres-nio alone never answers a statement written to a closed connection.
+        let server = try PostgresServer()
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: server.host,
+                port: server.port,
+                username: PostgresServer.role,
+                password: PostgresServer.password,
+                database: "keychain",
+                tls: .disable
+            ),
+            id: 1,
+            logger: logger
+        )
+        try await connection.statement("SELECT 1", logger: logger)
+        try await connection.close()
+        await #expect(throws: RelayFailure.self) { try await connection.statement("SELECT 1", logger: self.logger) }
+        await #expect(throws: RelayFailure.self) {
+            try await connection.inTransaction(logger: self.logger) { _ in }
+        }
     }
 
     @Test func aWrongPasswordIsReportedWithoutIt() async throws {
