@@ -84,6 +84,18 @@ package struct SyncRecord: Sendable {
         self.signature = identity.signature(for: body)
     }
 
+    /// The device a record says made its version, read without checking anything.
+    ///
+    /// For passing over a device's own records when they come back: one that lies about it is
+    /// passed over too, as the server could withhold it anyway. `nil` when the bytes are no record.
+    package static func claimedDevice(of data: Data) -> DeviceID? {
+        var reader = WireReader(data)
+        guard (try? reader.fixed(magic.count)) == magic, (try? reader.fixed(CircleID.length + itemIDLength)) != nil,
+            let encoded = try? reader.fixed(SyncVersion.encodedLength)
+        else { return nil }
+        return (try? SyncVersion(encoded: encoded))?.device
+    }
+
     /// Reads a record's public part (what the server also sees) and checks it names `circle` and
     /// is signed by a device of `trusted`.
     package init(decoding data: Data, circle: CircleID, trusted: DeviceList) throws(SyncError) {

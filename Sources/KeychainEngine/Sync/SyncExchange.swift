@@ -34,6 +34,8 @@ package actor SyncExchange {
     static let longestBackOff: Duration = .seconds(8)
     /// How long a round waits after being woken, for the changes that follow the first.
     static let gathering: Duration = .milliseconds(20)
+    /// The longest a round waits while changes keep coming (a loop of `SecItemAdd`, an import).
+    static let longestGathering: Duration = .milliseconds(250)
 
     private let keychain: Keychain
     /// The circle's server.
@@ -87,7 +89,11 @@ package actor SyncExchange {
     /// Runs rounds until the task is cancelled.
     package func run() async {
         let wake = wake
-        keychain.onSynchronizableChange { wake.yield() }
+        let changes = LockedState(0)
+        keychain.onSynchronizableChange {
+            changes.withLock { $0 &+= 1 }
+            wake.yield()
+        }
         let listening = Task { [relay, circle = record.state.circle] in
             while !Task.isCancelled {
                 do {
@@ -106,8 +112,15 @@ package actor SyncExchange {
         wake.yield()
         for await _ in wakes {
             if Task.isCancelled { break }
-            // A burst of changes (an import, a loop of SecItemAdd) makes one round, not one each.
-            try? await Task.sleep(for: Self.gathering)
+            // A burst of changes (an import, a loop of SecItemAdd) makes one round, not one each:
+            // the round waits while they keep coming, for a while.
+            var gathered = Duration.zero
+            while gathered < Self.longestGathering {
+                let seen = changes.withLock { $0 }
+                try? await Task.sleep(for: Self.gathering)
+                gathered += Self.gathering
+                if changes.withLock({ $0 }) == seen { break }
+            }
             do {
                 try await round()
                 delay = .milliseconds(500)
@@ -211,6 +224,8 @@ package actor SyncExchange {
             var changes: [SyncItemChange] = []
             var mayBeNews = false
             for (_, body) in batch {
+                // Its own changes, back from the server: passed over before their signature is checked.
+                if SyncRecord.claimedDevice(of: body) == own { continue }
                 do throws(SyncError) {
                     let sealed: SyncRecord
                     do throws(SyncError) {
@@ -219,7 +234,6 @@ package actor SyncExchange {
                         if error.reason == .untrusted { mayBeNews = true }
                         throw error
                     }
-                    if sealed.version.device == own { continue }  // its own change, back from the server
                     guard let keys = state.keys[sealed.generation] else {
                         mayBeNews = true
                         throw SyncError(.undecryptable, "a record of a generation this device does not hold")
