@@ -27,14 +27,17 @@ enum SyncServerURL {
     /// A server reached through a Unix socket usually knows its users by their account, so none
     /// is asked for; a URL that does not parse goes as it is, for the daemon to say why.
     ///
-    /// - Throws: When the typed line is longer than a password may be.
+    /// - Throws: `ExitCode(1)` when the typed line is longer than a password may be.
     static func completing(_ url: String) throws -> String {
-        guard var components = URLComponents(string: url), components.password == nil,
-            let user = components.user, let host = components.host, !host.isEmpty,
-            !(components.queryItems ?? []).contains(where: { $0.name == "host" })
+        guard var components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
+            components.password == nil, let user = components.user, let host = components.host, !host.isEmpty,
+            !(components.queryItems ?? []).contains(where: { $0.name == "host" && ($0.value ?? "").hasPrefix("/") })
         else { return url }
         let prompt = "password for \(Terminal.escaped(user)) on \(Terminal.escaped(host)) (empty for none): "
-        guard let password = try Terminal.readSecret(prompt: prompt), !password.isEmpty else { return url }
+        let typed = try Terminal.refusingLongLines { () throws(Terminal.LineTooLong) in
+            try Terminal.readSecret(prompt: prompt)
+        }
+        guard let password = typed, !password.isEmpty else { return url }
         components.password = password
         return components.string ?? url
     }
