@@ -15,6 +15,14 @@ import Foundation
 import KeychainContract
 import KeychainCore
 
+// `struct stat`'s fields need the module that declared it for Swift (see DaemonLog).
+#if canImport(CDispatch)
+import CDispatch
+#endif
+#if canImport(CoreFoundation)
+import CoreFoundation
+#endif
+
 /// The pipe to the client that started this daemon (`--ready-fd`): told once that the daemon
 /// listens, or why it cannot serve, then closed.
 final class ReadinessPipe: Sendable {
