@@ -30,16 +30,27 @@ final class SyncJournal: Sendable {
         case on(HybridLogicalClock)
     }
 
+    /// The exchange's nudge, boxed: a closure kept directly as a generic lock's value is wrapped
+    /// in two more reabstraction thunks at every `withLock` that reads it (`inout` across the
+    /// generic boundary), so after n changes a call went through 2n thunks.
+    private final class Listener: Sendable {
+        let call: @Sendable () -> Void
+        init(_ call: @escaping @Sendable () -> Void) { self.call = call }
+    }
+
     private let state = LockedState(State.unknown)
-    private let listener = LockedState<(@Sendable () -> Void)?>(nil)
+    private let listener = LockedState<Listener?>(nil)
 
     /// Calls `body` after every transaction that journaled a change (the exchange's nudge).
-    func onChange(_ body: (@Sendable () -> Void)?) { listener.withLock { $0 = body } }
+    func onChange(_ body: (@Sendable () -> Void)?) {
+        let boxed = body.map(Listener.init)
+        listener.withLock { $0 = boxed }
+    }
 
     /// Tells the listener, once `db`'s transaction commits, that a change was journaled.
     func noteChange(in db: Database) {
-        guard let body = listener.withLock({ $0 }) else { return }
-        db.afterNextTransaction { _ in body() }
+        guard let listener = listener.withLock({ $0 }) else { return }
+        db.afterNextTransaction { _ in listener.call() }
     }
 
     /// A version for a change made now, or `nil` when the keychain is in no circle.
