@@ -62,6 +62,33 @@ import Testing
         #expect(await (try laptop.exchange).status.refused.isEmpty)
     }
 
+    @Test func aKeychainOfSeveralBatchesReachesAnotherDeviceWhole() async throws {
+        let laptop = try SyncedDevice("laptop", server: server.url)
+        let phone = try SyncedDevice("phone", server: server.url)
+        try await laptop.create()
+        try await phone.join(approvedBy: laptop)
+        // More than two batches: the phone opens each next batch while it applies the one before.
+        let count = 2 * SyncExchange.batch + 37
+        var expected: [String: String] = [:]
+        for index in 0..<count {
+            try laptop.add("item-\(index)", "secret-\(index)")
+            expected["item-\(index)"] = "secret-\(index)"
+        }
+        try await laptop.sync()
+        #expect(await (try laptop.exchange).status.sent == count)
+        try await phone.sync()
+        #expect(try phone.items() == expected)
+        let status = await (try phone.exchange).status
+        #expect(status.received == count)
+        #expect(status.refused.isEmpty)
+        // A change after the whole keychain arrives alone: the phone's place in the stream was kept.
+        try laptop.update("item-0", "changed")
+        try await laptop.sync()
+        try await phone.sync()
+        #expect(try phone.items()["item-0"] == "changed")
+        #expect(await (try phone.exchange).status.received == count + 1)
+    }
+
     @Test func concurrentChangesEndTheSameEverywhere() async throws {
         let (laptop, phone, tablet) = try await circleOfThree()
         try laptop.add("shared", "first")

@@ -195,8 +195,7 @@ extension Keychain {
         try SyncJournal.run("cannot read the circle's items") {
             guard
                 let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT tbl, uuid, version FROM sync_items WHERE item = ?",
+                    db.cachedStatement(sql: "SELECT tbl, uuid, version FROM sync_items WHERE item = ?"),
                     arguments: [itemID]
                 ),
                 let table = row[0] as String?, let raw = row[2] as Data?,
@@ -210,8 +209,7 @@ extension Keychain {
     private func journaled(_ table: String, _ identifier: Data, in db: Database) throws(KeychainError) -> SyncVersion? {
         try SyncJournal.run("cannot read the synchronisation journal") {
             try Data.fetchOne(
-                db,
-                sql: "SELECT version FROM sync_journal WHERE tbl = ? AND uuid = ?",
+                db.cachedStatement(sql: "SELECT version FROM sync_journal WHERE tbl = ? AND uuid = ?"),
                 arguments: [table, identifier]
             )
             .flatMap { try? SyncVersion(encoded: $0) }
@@ -220,7 +218,8 @@ extension Keychain {
 
     private func forgetJournal(_ table: String, _ identifier: Data, in db: Database) throws(KeychainError) {
         try SyncJournal.run("cannot settle the synchronisation journal") {
-            try db.execute(sql: "DELETE FROM sync_journal WHERE tbl = ? AND uuid = ?", arguments: [table, identifier])
+            try db.cachedStatement(sql: "DELETE FROM sync_journal WHERE tbl = ? AND uuid = ?")
+                .execute(arguments: [table, identifier])
         }
     }
 }

@@ -123,10 +123,10 @@ extension Keychain {
                             device: device
                         )
                         try SyncJournal.run("cannot record a change for synchronisation") {
-                            try db.execute(
-                                sql: "INSERT OR IGNORE INTO sync_journal (tbl, uuid, version) VALUES (?, ?, ?)",
-                                arguments: [itemClass.tableName, item.identifier, version.encoded]
+                            try db.cachedStatement(
+                                sql: "INSERT OR IGNORE INTO sync_journal (tbl, uuid, version) VALUES (?, ?, ?)"
                             )
+                            .execute(arguments: [itemClass.tableName, item.identifier, version.encoded])
                         }
                         count += 1
                     }

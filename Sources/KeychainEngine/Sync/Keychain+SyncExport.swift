@@ -55,8 +55,9 @@ extension Keychain {
                 else { continue }
                 let known = try SyncJournal.run("cannot read the circle's items") {
                     try Data.fetchOne(
-                        db,
-                        sql: "SELECT item FROM sync_items WHERE tbl = ? AND uuid = ? AND deleted = 0",
+                        db.cachedStatement(
+                            sql: "SELECT item FROM sync_items WHERE tbl = ? AND uuid = ? AND deleted = 0"
+                        ),
                         arguments: [table, identifier]
                     )
                 }
@@ -93,10 +94,8 @@ extension Keychain {
         try store.write { db throws(KeychainError) in
             for entry in pending.entries {
                 try SyncJournal.run("cannot settle the synchronisation journal") {
-                    try db.execute(
-                        sql: "DELETE FROM sync_journal WHERE tbl = ? AND uuid = ? AND version = ?",
-                        arguments: [entry.table, entry.identifier, entry.version.encoded]
-                    )
+                    try db.cachedStatement(sql: "DELETE FROM sync_journal WHERE tbl = ? AND uuid = ? AND version = ?")
+                        .execute(arguments: [entry.table, entry.identifier, entry.version.encoded])
                 }
             }
             for entry in pending.entries {
@@ -125,20 +124,20 @@ extension Keychain {
     ) throws(KeychainError) {
         try SyncJournal.run("cannot record the circle's item") {
             if let identifier {
-                try db.execute(
-                    sql: "UPDATE sync_items SET uuid = NULL, deleted = 1 WHERE tbl = ? AND uuid = ? AND item != ?",
-                    arguments: [table, identifier, itemID]
+                try db.cachedStatement(
+                    sql: "UPDATE sync_items SET uuid = NULL, deleted = 1 WHERE tbl = ? AND uuid = ? AND item != ?"
                 )
+                .execute(arguments: [table, identifier, itemID])
             }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO sync_items (item, tbl, uuid, version, deleted) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (item) DO UPDATE SET tbl = excluded.tbl, uuid = excluded.uuid,
                         version = excluded.version, deleted = excluded.deleted
                     WHERE excluded.version > sync_items.version
-                    """,
-                arguments: [itemID, table, identifier, version.encoded, identifier == nil]
+                    """
             )
+            .execute(arguments: [itemID, table, identifier, version.encoded, identifier == nil])
         }
     }
 

@@ -30,10 +30,8 @@ extension Keychain {
     ) throws(KeychainError) {
         guard synchronizable, let version = try syncJournal.stamp(now: clock(), in: db) else { return }
         try SyncJournal.run("cannot record a change for synchronisation") {
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO sync_journal (tbl, uuid, version) VALUES (?, ?, ?)",
-                arguments: [itemClass.tableName, identifier, version.encoded]
-            )
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_journal (tbl, uuid, version) VALUES (?, ?, ?)")
+                .execute(arguments: [itemClass.tableName, identifier, version.encoded])
         }
         syncJournal.noteChange(in: db)
     }

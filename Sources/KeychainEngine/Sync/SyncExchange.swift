@@ -26,7 +26,7 @@ import Logging
 /// returned to an item call. A locked keychain ends rounds the same way until it is unlocked.
 package actor SyncExchange {
     /// Journal entries and records handled per transaction.
-    static let batch = 500
+    package static let batch = 500
     /// The catch-up timer: a round at least this often, whatever the notifications say.
     static let catchUp: Duration = .seconds(30)
     /// The longest wait between two failed rounds: a connection attempt every few seconds costs a
@@ -213,47 +213,17 @@ package actor SyncExchange {
     private func pull(state initial: CircleState) async throws {
         if cursorState == nil { cursorState = try keychain.syncCursor() }
         var state = initial
-        let own = state.identity.id
         guard let naming = state.currentKeys?.naming else { return }
         // A record from a device that joined, or under keys that came, after this round followed the
         // circle: followed once more before such a record is given up (the cursor would pass it).
         var followedAgain = false
-        while true {
-            let batch = try await relay.records(after: cursor, limit: Self.batch, circle: state.circle)
-            guard let last = batch.last else { return }
-            var changes: [SyncItemChange] = []
-            var mayBeNews = false
-            for (_, body) in batch {
-                // Its own changes, back from the server: passed over before their signature is checked.
-                if SyncRecord.claimedDevice(of: body) == own { continue }
-                do throws(SyncError) {
-                    let sealed: SyncRecord
-                    do throws(SyncError) {
-                        sealed = try SyncRecord(decoding: body, circle: state.circle, trusted: state.list)
-                    } catch {
-                        if error.reason == .untrusted { mayBeNews = true }
-                        throw error
-                    }
-                    guard let keys = state.keys[sealed.generation] else {
-                        mayBeNews = true
-                        throw SyncError(.undecryptable, "a record of a generation this device does not hold")
-                    }
-                    let payload = try sealed.payload(with: keys)
-                    guard
-                        let change = try? SyncItemChange(
-                            payload: payload,
-                            itemID: sealed.itemID,
-                            version: sealed.version,
-                            syncClass: sealed.syncClass
-                        )
-                    else { throw SyncError(.malformed, "a record's payload is not a change") }
-                    changes.append(change)
-                } catch {
-                    if mayBeNews, !followedAgain { break }
-                    refuse(error)
-                }
-            }
-            if mayBeNews, !followedAgain {
+        // The next batch is fetched and opened (signatures, decryption) while this one is applied.
+        var next: Task<ReceivedBatch, any Error>? = fetch(after: cursor, state: state, stopAtNews: true)
+        defer { next?.cancel() }
+        while let fetching = next {
+            let batch = try await fetching.value
+            next = nil
+            if batch.awaitsNews {
                 followedAgain = true
                 try await membership.follow(&state)
                 state.refused = [:]
@@ -262,9 +232,14 @@ package actor SyncExchange {
                 needsSaving = true
                 try keychain.saveCircle(record)
                 needsSaving = false
-                continue  // the same records again, with what was new
+                // The same records again, with what was new.
+                next = fetch(after: cursor, state: state, stopAtNews: false)
+                continue
             }
-            let outcomes = try keychain.applySyncChanges(changes) { SyncRecord.itemID(of: $0, naming: naming) }
+            guard let last = batch.last else { return }
+            if batch.count >= Self.batch { next = fetch(after: last, state: state, stopAtNews: !followedAgain) }
+            for error in batch.refusals { refuse(error) }
+            let outcomes = try keychain.applySyncChanges(batch.changes) { SyncRecord.itemID(of: $0, naming: naming) }
             for outcome in outcomes {
                 switch outcome {
                 case .applied: status.received += 1
@@ -273,9 +248,25 @@ package actor SyncExchange {
                 case .refused: refuse(SyncError(.misplaced, "a change of an item no circle may carry"))
                 }
             }
-            cursor = last.cursor
+            cursor = last
             try keychain.setSyncCursor(cursor)
-            if batch.count < Self.batch { return }
+        }
+    }
+
+    /// Starts fetching and opening the batch after `cursor`, off the exchange.
+    private nonisolated func fetch(
+        after cursor: RelayCursor,
+        state: CircleState,
+        stopAtNews: Bool
+    ) -> Task<ReceivedBatch, any Error> {
+        Task { [relay] in
+            try await ReceivedBatch.fetch(
+                from: relay,
+                after: cursor,
+                limit: Self.batch,
+                state: state,
+                stopAtNews: stopAtNews
+            )
         }
     }
 
