@@ -112,8 +112,15 @@ struct SyncRun {
 
         // SecItemAdd in a circle and in none, alternating rounds: of the keychain's ordinary items
         // (what being in a circle must not slow down), then of synchronizable ones (each of which
-        // the daemon also sends, on the same cores).
-        for synchronizable in [false, true] {
+        // the daemon also sends). The circle's other devices are other machines, but here they
+        // apply every change on the same two cores: measured with their daemons running, and
+        // with them stopped (SIGSTOP) for this device's own cost; they catch up afterwards.
+        let others = [b, c, d]
+        for (synchronizable, othersStopped) in [(false, false), (true, false), (true, true)] {
+            if othersStopped { for machine in others { kill(machine.daemon.processIdentifier, SIGSTOP) } }
+            defer {
+                if othersStopped { for machine in others { kill(machine.daemon.processIdentifier, SIGCONT) } }
+            }
             var inCircle: [Double] = []
             var alone: [Double] = []
             for round in 0..<5 {
@@ -121,7 +128,7 @@ struct SyncRun {
                     let sample = Device.withCurrent(machine.device) {
                         Sample.measure(writes) {
                             add(
-                                "sync-bench-write-\(synchronizable)-\(round)-\($0)",
+                                "sync-bench-write-\(synchronizable)-\(othersStopped)-\(round)-\($0)",
                                 index: $0,
                                 synchronizable: synchronizable
                             )
@@ -135,10 +142,16 @@ struct SyncRun {
                 }
             }
             let median = { (rates: [Double]) in rates.sorted()[rates.count / 2] }
+            let phase =
+                switch (synchronizable, othersStopped) {
+                case (false, _): "SecItemAdd in a circle ÷ in none"
+                case (true, false): "SecItemAdd of synchronizable items in a circle ÷ in none"
+                case (true, true):
+                    "SecItemAdd of synchronizable items in a circle ÷ in none, other devices' daemons stopped"
+                }
             log.record(
                 Self.subject,
-                synchronizable
-                    ? "SecItemAdd of synchronizable items in a circle ÷ in none" : "SecItemAdd in a circle ÷ in none",
+                phase,
                 size: writes,
                 value: median(inCircle) / median(alone),
                 unit: "x",
