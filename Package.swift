@@ -305,6 +305,7 @@ let package = Package(
             name: "KeychainSyncTests",
             dependencies: [
                 "KeychainSync", "KeychainSyncRelay", "KeychainTestSupport", "KeychainEngine", "KeychainCore",
+                "KeychainContract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

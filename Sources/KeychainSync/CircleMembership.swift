@@ -66,7 +66,7 @@ package struct CircleMembership: Sendable {
             chosen = only
         }
         let code = JoinCode.make()
-        let request = JoinRequest(circle: chosen, identity: identity, code: code)
+        let request = try JoinRequest(circle: chosen, identity: identity, code: code)
         try await relay.publish(joinRequest: request.encoded, device: identity.id, circle: chosen)
         return (chosen, code)
     }

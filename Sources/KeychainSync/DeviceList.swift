@@ -25,7 +25,7 @@ package import Foundation
 /// The first list (version 1) is signed by the device that made the circle; a device that joins
 /// trusts the list its approver sent, checked with the code its user typed.
 package struct DeviceList: Sendable, Equatable {
-    private static let magic = Data("SWKC-LIST-2".utf8)
+    private static let magic = Data("SWKC-LIST-3".utf8)
     /// The most devices a circle holds.
     package static let largest = 64
 
@@ -96,7 +96,7 @@ package struct DeviceList: Sendable, Equatable {
             previous: previous,
             devices: sorted,
             signer: identity.id,
-            signature: identity.signature(for: body(of: unsigned))
+            signature: try identity.signature(for: body(of: unsigned))
         )
     }
 

@@ -17,7 +17,7 @@ package import Foundation
 /// A device's request to join a circle: its record, signed with its own key and authenticated
 /// with its join code.
 package struct JoinRequest: Sendable {
-    private static let magic = Data("SWKC-JOIN-1".utf8)
+    private static let magic = Data("SWKC-JOIN-2".utf8)
 
     package let circle: CircleID
     package let device: DeviceRecord
@@ -25,12 +25,12 @@ package struct JoinRequest: Sendable {
     private let signature: Data
 
     /// The request of `identity` to join `circle`, with `code`.
-    package init(circle: CircleID, identity: DeviceIdentity, code: JoinCode) {
+    package init(circle: CircleID, identity: DeviceIdentity, code: JoinCode) throws(SyncError) {
         self.circle = circle
         device = identity.record
         let body = Self.body(circle: circle, device: identity.record)
         tag = Data(HMAC<SHA256>.authenticationCode(for: body, using: code.key(circle: circle)))
-        signature = identity.signature(for: body)
+        signature = try identity.signature(for: body)
     }
 
     package var encoded: Data {

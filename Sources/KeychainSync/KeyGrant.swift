@@ -53,9 +53,10 @@ package struct KeyGrant: Sendable {
             throw SyncError(.malformed, "a device's agreement key is not a P-256 key")
         }
         let ephemeral = P256.KeyAgreement.PrivateKey()
-        guard let shared = try? ephemeral.sharedSecretFromKeyAgreement(with: agreement) else {
+        guard let agreed = try? ephemeral.sharedSecretFromKeyAgreement(with: agreement) else {
             throw SyncError(.malformed, "no key agreement with a device's key")
         }
+        let shared = agreed.withUnsafeBytes { Data($0) }
         self.circle = circle
         self.recipient = recipient.id
         self.generation = keys.generation
@@ -80,7 +81,7 @@ package struct KeyGrant: Sendable {
         else { throw SyncError(.malformed, "a grant could not be sealed") }
         self.sealed = combined
         self.signature = Data()
-        self.signature = granter.signature(for: body)
+        self.signature = try granter.signature(for: body)
     }
 
     /// Reads a grant for `identity` and opens it, if a device of `trusted` signed it.
@@ -171,7 +172,7 @@ package struct KeyGrant: Sendable {
     }
 
     private static func wrappingKey(
-        _ shared: SharedSecret,
+        _ shared: Data,
         circle: CircleID,
         recipient: DeviceID,
         generation: UInt32
@@ -180,10 +181,11 @@ package struct KeyGrant: Sendable {
         info.appendFixed(Data("swift-keychain sync grant".utf8))
         info.appendFixed(recipient.rawValue)
         info.append(generation)
-        return shared.hkdfDerivedSymmetricKey(
-            using: SHA256.self,
+        // As SharedSecret's hkdfDerivedSymmetricKey does: the secret is HKDF's input key material.
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: shared),
             salt: circle.rawValue,
-            sharedInfo: info.bytes,
+            info: info.bytes,
             outputByteCount: 32
         )
     }

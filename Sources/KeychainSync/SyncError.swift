@@ -29,6 +29,8 @@ package struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case undecryptable
         /// The message is older than what the device already holds.
         case stale
+        /// This device's own key could not be used: its TPM did not answer, or is another's.
+        case unavailable
     }
 
     package var reason: Reason

@@ -81,7 +81,7 @@ package struct SyncRecord: Sendable {
         else { throw SyncError(.malformed, "a record could not be sealed") }
         self.sealed = combined
         self.signature = Data()
-        self.signature = identity.signature(for: body)
+        self.signature = identity.recordSignature(for: body)
     }
 
     /// The device a record says made its version, read without checking anything.
@@ -113,7 +113,7 @@ package struct SyncRecord: Sendable {
         signature = try reader.field()
         try reader.finish()
         guard self.circle == circle else { throw SyncError(.misplaced, "a record of another circle") }
-        guard let signer = trusted.record(of: version.device), signer.hasSigned(body, signature: signature) else {
+        guard let signer = trusted.record(of: version.device), signer.hasSignedRecord(body, signature: signature) else {
             throw SyncError(.untrusted, "a record not signed by a trusted device")
         }
     }

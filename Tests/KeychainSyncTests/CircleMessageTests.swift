@@ -238,14 +238,14 @@ import Testing
         #expect(JoinCode(typed: code.description.lowercased()) == code)
         #expect(JoinCode(typed: "abc") == nil)
 
-        let request = JoinRequest(circle: circle, identity: newcomer, code: code)
+        let request = try JoinRequest(circle: circle, identity: newcomer, code: code)
         let read = try JoinRequest(decoding: request.encoded, circle: circle, code: code)
         #expect(read.device == newcomer.record)
         // Another code, or the server's key in place of the newcomer's: refused.
         #expect(throws: SyncError(.untrusted, "a join request made with another code")) {
             try JoinRequest(decoding: request.encoded, circle: circle, code: JoinCode.make())
         }
-        let substituted = JoinRequest(circle: circle, identity: server, code: JoinCode.make())
+        let substituted = try JoinRequest(circle: circle, identity: server, code: JoinCode.make())
         #expect(throws: SyncError.self) {
             try JoinRequest(decoding: substituted.encoded, circle: circle, code: code)
         }

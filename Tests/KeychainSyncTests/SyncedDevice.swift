@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeychainContract
 import KeychainCore
 import KeychainEngine
 import KeychainSync
@@ -30,15 +31,32 @@ final class SyncedDevice: Sendable {
     let server: String
     private let exchangeState = LockedState<SyncExchange?>(nil)
 
-    init(_ name: String, server: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// A device named `name` on `server`, its keychain made in `tpm` when given (and with it the
+    /// identity's membership and agreement keys); `clock` is its keychain's.
+    ///
+    /// - Throws: When the keychain cannot be made or the server's URL is not one.
+    init(
+        _ name: String,
+        server: String,
+        tpm: SoftwareTPM? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         self.name = name
         self.server = server
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kc-sync-\(name)-\(UUID().uuidString.prefix(8))"
         )
-        keychain = try Keychain(directory: directory, accessGroups: .standard, passcodeKDF: .testing, clock: clock)
-        relay = PostgresSyncRelay(address: try RelayAddress(server), logger: Logger(label: "sync-test.\(name)"))
-        identity = try DeviceIdentity(name: name)
+        self.directory = directory
+        let logger = Logger(label: "sync-test.\(name)")
+        keychain = try Keychain(
+            directory: directory,
+            accessGroups: .standard,
+            passcodeKDF: .testing,
+            clock: clock,
+            secrets: tpm.map { SecretStores.candidates(in: directory, tpm: .tcti($0.tcti), logger: logger) }
+        )
+        relay = PostgresSyncRelay(address: try RelayAddress(server), logger: logger)
+        identity = try DeviceIdentity(name: name, store: keychain.deviceKeyStore)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

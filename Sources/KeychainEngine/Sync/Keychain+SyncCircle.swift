@@ -59,7 +59,7 @@ extension Keychain {
         } catch  where error.code == .interactionNotAllowed {
             keys = nil
         }
-        return try SyncCircleRecord(afterFirstUnlock: state, whenUnlocked: keys)
+        return try SyncCircleRecord(afterFirstUnlock: state, whenUnlocked: keys, deviceKeys: deviceKeyUser)
     }
 
     /// Where the device is in the server's stream of its circle's records.

@@ -61,11 +61,13 @@ package struct SyncCircleRecord: Sendable {
     }
 
     /// Reads the record back; the `whenUnlocked` keys stand in as unavailable when `whenUnlocked` is `nil`.
-    init(afterFirstUnlock: Data, whenUnlocked: Data?) throws(KeychainError) {
+    ///
+    /// The device's identity keys kept in a TPM are used through `deviceKeys`.
+    init(afterFirstUnlock: Data, whenUnlocked: Data?, deviceKeys: (any DeviceKeyStore)?) throws(KeychainError) {
         do throws(SyncError) {
             var reader = WireReader(afterFirstUnlock)
             let circle = try CircleID(rawValue: try reader.field())
-            let identity = try DeviceIdentity(rawRepresentation: try reader.field())
+            let identity = try DeviceIdentity(rawRepresentation: try reader.field(), store: deviceKeys)
             let list = try DeviceList(firstOf: try reader.field(), circle: circle)
             let server = String(decoding: try reader.field(), as: UTF8.self)
             let count = Int(try reader.uint32())
@@ -95,6 +97,12 @@ package struct SyncCircleRecord: Sendable {
                 server: server
             )
         } catch {
+            if error.reason == .unavailable {
+                throw KeychainError(
+                    .notAvailable,
+                    "the device's keys in its circle are in a TPM this keychain cannot use"
+                )
+            }
             throw KeychainError(.decode, "the keychain's circle record is damaged (\(error.reason.rawValue))")
         }
     }

@@ -70,6 +70,15 @@ final class SyncService: SyncControl {
                     }
                     return
                 } catch {
+                    // A record this version cannot read (damaged, or of an older format) stays so:
+                    // said once; `security sync leave` clears it.
+                    if error.code == .decode {
+                        self.logger.error(
+                            "the keychain's sync circle cannot be read; `security sync leave` ends it",
+                            metadata: ["keychain.error": "\(error.message)"]
+                        )
+                        return
+                    }
                     try? await Task.sleep(for: .seconds(2))
                 }
             }
@@ -112,7 +121,7 @@ final class SyncService: SyncControl {
         case .create(let server, let name):
             try requireNoCircle()
             let relay = try Self.relay(server, logger: logger)
-            let identity = try DeviceIdentity(name: Self.deviceName(name))
+            let identity = try DeviceIdentity(name: Self.deviceName(name), store: keychain.deviceKeyStore)
             let circleState = try await CircleMembership(relay: relay).create(as: identity)
             try enter(SyncCircleRecord(state: circleState, server: server), relay: relay)
         case .join(let server, let named, let name):
@@ -123,7 +132,7 @@ final class SyncService: SyncControl {
                 circle = id
             }
             let relay = try Self.relay(server, logger: logger)
-            let identity = try DeviceIdentity(name: Self.deviceName(name))
+            let identity = try DeviceIdentity(name: Self.deviceName(name), store: keychain.deviceKeyStore)
             let (chosen, code) = try await CircleMembership(relay: relay).requestToJoin(circle, as: identity)
             let request = Joining(
                 identity: identity,
