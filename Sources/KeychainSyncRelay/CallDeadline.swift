@@ -40,45 +40,119 @@ package enum CallDeadline {
     ///
     /// `work` is left behind when the time runs out. postgres-nio never answers a statement
     /// written to a connection that was closed under it, so a call that waited for `work` after
-    /// `expire` closed its connection would wait forever.
+    /// `expire` closed its connection would wait forever. A caller cancelled meanwhile is treated
+    /// the same way at once: `expire` runs, then the call throws `CancellationError`.
     ///
-    /// - Throws: What `work` throws, or ``RelayFailure`` when the time ran out.
+    /// - Throws: What `work` throws, ``RelayFailure`` when the time ran out, `CancellationError`
+    ///   when the caller was cancelled.
     package static func run<T: Sendable>(
         within duration: Duration,
         _ work: @escaping @Sendable () async throws -> T,
         expire: @escaping @Sendable () async -> Void
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let once = ResumeOnce(continuation)
-            let timer = Task {
-                // The call is given up (its connection closed) before its caller hears so.
-                guard (try? await sleep(for: duration)) != nil, let caller = once.take() else { return }
-                await expire()
-                caller.resume(throwing: RelayFailure(timedOut: ()))
+        let once = ResumeOnce<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                guard once.install(continuation) else {
+                    // Cancelled before anything started: nothing to give up.
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                let timer = Task {
+                    // The call is given up (its connection closed) before its caller hears so.
+                    guard (try? await sleep(for: duration)) != nil, let caller = once.take() else { return }
+                    await expire()
+                    caller.resume(throwing: RelayFailure(timedOut: ()))
+                }
+                once.attach(timer)
+                Task {
+                    let result: Result<T, any Error>
+                    do { result = .success(try await work()) } catch { result = .failure(error) }
+                    once.resume(with: result)
+                }
             }
+        } onCancel: {
+            guard let caller = once.cancel() else { return }
             Task {
-                let result: Result<T, any Error>
-                do { result = .success(try await work()) } catch { result = .failure(error) }
-                if once.resume(with: result) { timer.cancel() }
+                await expire()
+                caller.resume(throwing: CancellationError())
             }
         }
     }
 }
 
-/// A continuation resumed by whichever of several paths comes first.
+/// A continuation resumed by whichever of several paths comes first (the answer, a timer, the
+/// caller's cancellation); the timer, once attached, is cancelled when another path wins.
 final class ResumeOnce<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+    private enum State {
+        /// No continuation yet.
+        case unset
+        case waiting(CheckedContinuation<T, any Error>)
+        /// Cancelled before a continuation came.
+        case cancelled
+        /// A path took the continuation.
+        case taken
+    }
 
-    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
+    private let state = Mutex(State.unset)
+    private let timer = Mutex<Task<Void, Never>?>(nil)
+
+    init() {}
+
+    convenience init(_ continuation: CheckedContinuation<T, any Error>) {
+        self.init()
+        _ = install(continuation)
+    }
+
+    /// Hands over the continuation; `false` (and nothing kept) when the caller was already cancelled.
+    func install(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+        state.withLock { state in
+            guard case .unset = state else { return false }
+            state = .waiting(continuation)
+            return true
+        }
+    }
+
+    /// Keeps the timer to cancel when the answer or the caller's cancellation comes first.
+    func attach(_ task: Task<Void, Never>) {
+        let done = state.withLock { state in if case .waiting = state { return false } else { return true } }
+        if done { task.cancel() } else { timer.withLock { $0 = task } }
+    }
 
     /// Resumes the continuation unless another path did; `true` when this one did.
     @discardableResult
     func resume(with result: Result<T, any Error>) -> Bool {
         guard let continuation = take() else { return false }
+        timer.withLock { $0 }?.cancel()
         continuation.resume(with: result)
         return true
     }
 
     /// The continuation, for this path alone to resume; `nil` when another path took it.
-    func take() -> CheckedContinuation<T, any Error>? { continuation.withLock { $0.take() } }
+    func take() -> CheckedContinuation<T, any Error>? {
+        state.withLock { state in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .taken
+            return continuation
+        }
+    }
+
+    /// The continuation for the caller's cancellation to resume; `nil` when another path took it
+    /// (or none came yet: then the coming one is refused by ``install(_:)``).
+    func cancel() -> CheckedContinuation<T, any Error>? {
+        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            switch state {
+            case .unset:
+                state = .cancelled
+                return nil
+            case .waiting(let continuation):
+                state = .taken
+                return continuation
+            case .cancelled, .taken:
+                return nil
+            }
+        }
+        if continuation != nil { timer.withLock { $0 }?.cancel() }
+        return continuation
+    }
 }

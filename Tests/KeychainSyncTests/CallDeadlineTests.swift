@@ -41,6 +41,39 @@ import Testing
         #expect(expiry.ran.withLock { $0 })
     }
 
+    @Test func aCancelledCallerHearsAtOnceAfterItsCallIsGivenUp() async throws {
+        let expiry = Expiry()
+        let started = ContinuousClock.now
+        let call = Task {
+            try await CallDeadline.run(within: .seconds(60)) {
+                try await Task.sleep(for: .seconds(3600))
+                return 1
+            } expire: {
+                expiry.ran.withLock { $0 = true }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        // Well before the deadline, and the connection was closed before the caller heard.
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(expiry.ran.withLock { $0 })
+
+        // A caller cancelled before the call starts: nothing runs, nothing to give up.
+        let ran = Expiry()
+        let never = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await CallDeadline.run(within: .seconds(60)) {
+                ran.ran.withLock { $0 = true }
+                return 1
+            } expire: {
+                ran.ran.withLock { $0 = true }
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await never.value }
+        #expect(ran.ran.withLock { $0 } == false)
+    }
+
     @Test func aCallThatEndsInTimeKeepsItsResultOrError() async throws {
         let expiry = Expiry()
         let value = try await CallDeadline.run(within: .seconds(1)) {

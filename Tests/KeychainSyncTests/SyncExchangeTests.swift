@@ -89,6 +89,26 @@ import Testing
         #expect(await (try phone.exchange).status.received == count + 1)
     }
 
+    @Test func aRoundCancelledWhileItReceivesStopsAndTheNextTakesInTheRest() async throws {
+        let laptop = try SyncedDevice("laptop", server: server.url)
+        let phone = try SyncedDevice("phone", server: server.url)
+        try await laptop.create()
+        try await phone.join(approvedBy: laptop)
+        let count = 4 * SyncExchange.batch
+        for index in 0..<count { try laptop.add("item-\(index)", "secret-\(index)") }
+        try await laptop.sync()
+        // Leaving the circle or stopping the daemon cancels the round under way: it ends there,
+        // not after the rest of the server's stream.
+        let round = Task { try await phone.sync() }
+        try await Task.sleep(for: .milliseconds(200))
+        round.cancel()
+        await #expect(throws: (any Error).self) { try await round.value }
+        #expect(try phone.items().count < count)
+        try await phone.sync()
+        #expect(try phone.items().count == count)
+        #expect(await (try phone.exchange).status.refused.isEmpty)
+    }
+
     @Test func concurrentChangesEndTheSameEverywhere() async throws {
         let (laptop, phone, tablet) = try await circleOfThree()
         try laptop.add("shared", "first")

@@ -217,12 +217,19 @@ package actor SyncExchange {
         // A record from a device that joined, or under keys that came, after this round followed the
         // circle: followed once more before such a record is given up (the cursor would pass it).
         var followedAgain = false
-        // The next batch is fetched and opened (signatures, decryption) while this one is applied.
+        // The next batch is fetched and opened (signatures, decryption) while this one is applied;
+        // a round cancelled (leaving the circle, the daemon stopping) cancels it, whose relay call
+        // then gives up its connection at once.
         var next: Task<ReceivedBatch, any Error>? = fetch(after: cursor, state: state, stopAtNews: true)
         defer { next?.cancel() }
         while let fetching = next {
-            let batch = try await fetching.value
+            let batch = try await withTaskCancellationHandler {
+                try await fetching.value
+            } onCancel: {
+                fetching.cancel()
+            }
             next = nil
+            try Task.checkCancellation()
             if batch.awaitsNews {
                 followedAgain = true
                 try await membership.follow(&state)
