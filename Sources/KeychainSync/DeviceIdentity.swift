@@ -38,9 +38,16 @@ package struct DeviceIdentity: Sendable {
 
     /// New keys for a device named `name`, in `store` when given (the keychain's TPM).
     package init(name: String, store: (any DeviceKeyStore)? = nil) throws(SyncError) {
-        let membership: any DevicePrivateKey = try store?.makeKey() ?? SoftwareDeviceKey()
-        let agreement: any DevicePrivateKey = try store?.makeKey() ?? SoftwareDeviceKey()
-        try self.init(membership: membership, agreement: agreement, recordKey: SoftwareDeviceKey(), name: name)
+        let membership: any DevicePrivateKey
+        let agreement: any DevicePrivateKey
+        if let store {
+            membership = try store.makeKey()
+            agreement = try store.makeKey()
+        } else {
+            membership = try SoftwareDeviceKey()
+            agreement = try SoftwareDeviceKey()
+        }
+        try self.init(membership: membership, agreement: agreement, recordKey: try SoftwareDeviceKey(), name: name)
     }
 
     private init(
@@ -122,7 +129,7 @@ package struct DeviceIdentity: Sendable {
     }
 
     /// The secret this device shares with the holder of `ephemeralKey` (X9.63).
-    func sharedSecret(with ephemeralKey: Data) throws(SyncError) -> Data {
+    func sharedSecret(with ephemeralKey: Data) throws(SyncError) -> SymmetricKey {
         try agreement.sharedSecret(with: ephemeralKey)
     }
 }

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Crypto
+package import Crypto
 package import Foundation
 
 /// One of a device's P-256 private keys, wherever it is kept: in the process, or in a TPM that
@@ -26,8 +26,9 @@ package protocol DevicePrivateKey: Sendable {
     var isHardware: Bool { get }
     /// An ECDSA signature (raw r‖s) of `message`'s SHA-256.
     func signature(for message: Data) throws(SyncError) -> Data
-    /// The ECDH shared secret (the point's x coordinate) with `publicKey` (X9.63).
-    func sharedSecret(with publicKey: Data) throws(SyncError) -> Data
+    /// The ECDH shared secret (the point's x coordinate) with `publicKey` (X9.63), kept as a key
+    /// (its bytes are wiped when it is freed).
+    func sharedSecret(with publicKey: Data) throws(SyncError) -> SymmetricKey
 }
 
 /// Where a device's identity keys are made and used, when not in the process: the keychain's TPM.
@@ -44,14 +45,28 @@ package protocol DeviceKeyStore: Sendable {
 /// A P-256 key held in the process.
 package struct SoftwareDeviceKey: DevicePrivateKey {
     private let key: P256.Signing.PrivateKey
+    /// The same scalar for ECDH, made once.
+    private let agreement: P256.KeyAgreement.PrivateKey
 
-    package init() { key = P256.Signing.PrivateKey() }
+    /// A new key.
+    package init() throws(SyncError) {
+        try self.init(P256.Signing.PrivateKey())
+    }
 
     package init(stored: Data) throws(SyncError) {
         guard let key = try? P256.Signing.PrivateKey(rawRepresentation: stored) else {
             throw SyncError(.malformed, "a device key is damaged")
         }
+        try self.init(key)
+    }
+
+    private init(_ key: P256.Signing.PrivateKey) throws(SyncError) {
+        // The same scalar for either use, converted once.
+        guard let agreement = try? P256.KeyAgreement.PrivateKey(rawRepresentation: key.rawRepresentation) else {
+            throw SyncError(.malformed, "a device key is damaged")
+        }
         self.key = key
+        self.agreement = agreement
     }
 
     package var publicKey: Data { key.publicKey.x963Representation }
@@ -65,11 +80,10 @@ package struct SoftwareDeviceKey: DevicePrivateKey {
         return signature.rawRepresentation
     }
 
-    package func sharedSecret(with publicKey: Data) throws(SyncError) -> Data {
+    package func sharedSecret(with publicKey: Data) throws(SyncError) -> SymmetricKey {
         guard let other = try? P256.KeyAgreement.PublicKey(x963Representation: publicKey),
-            let agreement = try? P256.KeyAgreement.PrivateKey(rawRepresentation: key.rawRepresentation),
             let secret = try? agreement.sharedSecretFromKeyAgreement(with: other)
         else { throw SyncError(.malformed, "a grant's ephemeral key is not a P-256 key") }
-        return secret.withUnsafeBytes { Data($0) }
+        return secret.withUnsafeBytes { SymmetricKey(data: $0) }
     }
 }

@@ -56,7 +56,7 @@ package struct KeyGrant: Sendable {
         guard let agreed = try? ephemeral.sharedSecretFromKeyAgreement(with: agreement) else {
             throw SyncError(.malformed, "no key agreement with a device's key")
         }
-        let shared = agreed.withUnsafeBytes { Data($0) }
+        let shared = agreed.withUnsafeBytes { SymmetricKey(data: $0) }
         self.circle = circle
         self.recipient = recipient.id
         self.generation = keys.generation
@@ -172,7 +172,7 @@ package struct KeyGrant: Sendable {
     }
 
     private static func wrappingKey(
-        _ shared: Data,
+        _ shared: SymmetricKey,
         circle: CircleID,
         recipient: DeviceID,
         generation: UInt32
@@ -183,7 +183,7 @@ package struct KeyGrant: Sendable {
         info.append(generation)
         // As SharedSecret's hkdfDerivedSymmetricKey does: the secret is HKDF's input key material.
         return HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: shared),
+            inputKeyMaterial: shared,
             salt: circle.rawValue,
             info: info.bytes,
             outputByteCount: 32

@@ -72,10 +72,42 @@ import Testing
             #expect(await (try device.exchange).status.refused.isEmpty, "\(device.name)")
         }
 
-        // Read back from the keychain as a restarted daemon reads it: still the TPM's keys.
+        // Read back from the keychain as a restarted daemon reads it: still the TPM's keys, and
+        // they still sign as the device the circle knows.
         let stored = try #require(try phone.keychain.loadCircle())
         #expect(stored.state.identity.id == phone.identity.id)
         #expect(stored.state.identity.isHardwareBound)
+        let message = Data("a device list".utf8)
+        #expect(phone.identity.record.hasSigned(message, signature: try stored.state.identity.signature(for: message)))
+    }
+
+    @Test func membershipAndRecordSignaturesAreNotInterchangeable() throws {
+        let identity = try DeviceIdentity(name: "laptop")
+        let message = Data("signed bytes".utf8)
+        let membership = try identity.signature(for: message)
+        let record = identity.recordSignature(for: message)
+        #expect(identity.record.hasSigned(message, signature: membership))
+        #expect(identity.record.hasSignedRecord(message, signature: record))
+        #expect(!identity.record.hasSignedRecord(message, signature: membership))
+        #expect(!identity.record.hasSigned(message, signature: record))
+    }
+
+    @Test func aDamagedIdentityIsRefusedNotTrusted() throws {
+        let kept = try DeviceIdentity(name: "laptop").rawRepresentation
+        let magic = "SWKC-IDENTITY-2".utf8.count
+        var unknownKind = kept
+        unknownKind[unknownKind.startIndex + magic] = 2
+        var otherPublicKey = kept
+        // The first key: its kind, its 32-byte scalar and its 65-byte public key, each field after
+        // a 4-byte length; the public key's last byte changed.
+        let publicKeyEnd = magic + 1 + 4 + 32 + 4 + 65
+        otherPublicKey[otherPublicKey.startIndex + publicKeyEnd - 1] ^= 1
+        for damaged in [kept.prefix(kept.count - 3), unknownKind, otherPublicKey, kept + Data([0])] {
+            let refused = #expect(throws: SyncError.self) {
+                try DeviceIdentity(rawRepresentation: Data(damaged), store: nil)
+            }
+            #expect(refused?.reason == .malformed)
+        }
     }
 
     @Test func anIdentityKeptInATPMIsUselessWithoutThatTPM() throws {
@@ -97,7 +129,8 @@ import Testing
         #expect(identity.record.hasSigned(message, signature: try reloaded.signature(for: message)))
 
         // Without a TPM, or with another machine's, the membership key does nothing.
-        #expect(throws: SyncError.self) { try DeviceIdentity(rawRepresentation: kept, store: nil) }
+        let noTPM = #expect(throws: SyncError.self) { try DeviceIdentity(rawRepresentation: kept, store: nil) }
+        #expect(noTPM?.reason == .unavailable)
         let otherStore = try #require(elsewhere.deviceKeyStore)
         let moved = try DeviceIdentity(rawRepresentation: kept, store: otherStore)
         let refused = #expect(throws: SyncError.self) { try moved.signature(for: message) }
@@ -117,8 +150,9 @@ import Testing
         let grant = try KeyGrant(keys, circle: circle, to: identity.record, by: granter)
         let opened = try KeyGrant.open(grant.encoded, circle: circle, for: reloaded, trusted: list)
         #expect(opened.digest == keys.digest)
-        #expect(throws: SyncError.self) {
+        let unopened = #expect(throws: SyncError.self) {
             try KeyGrant.open(grant.encoded, circle: circle, for: moved, trusted: list)
         }
+        #expect(unopened?.reason == .unavailable)
     }
 }

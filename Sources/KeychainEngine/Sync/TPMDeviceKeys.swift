@@ -74,13 +74,14 @@ private struct TPMDeviceKey: DevicePrivateKey {
         return signature.rawRepresentation
     }
 
-    func sharedSecret(with publicKey: Data) throws(SyncError) -> Data {
+    func sharedSecret(with publicKey: Data) throws(SyncError) -> SymmetricKey {
         guard (try? P256.KeyAgreement.PublicKey(x963Representation: publicKey)) != nil else {
             throw SyncError(.malformed, "a grant's ephemeral key is not a P-256 key")
         }
-        return try TPMDeviceKeys.translate { () throws(KeychainError) in
+        let secret = try TPMDeviceKeys.translate { () throws(KeychainError) in
             try hardware.agree(with: publicKey, key: key.key, authorization: key.authorization)
         }
+        return SymmetricKey(data: secret)
     }
 }
 

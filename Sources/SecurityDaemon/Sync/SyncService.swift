@@ -62,6 +62,7 @@ final class SyncService: SyncControl {
     func start() {
         guard (try? keychain.isInCircle()) == true else { return }
         let task = Task { [weak self] in
+            var toldOfTPM = false
             while !Task.isCancelled {
                 guard let self else { return }
                 do throws(KeychainError) {
@@ -70,16 +71,29 @@ final class SyncService: SyncControl {
                     }
                     return
                 } catch {
-                    // A record this version cannot read (damaged, or of an older format) stays so:
-                    // said once; `security sync leave` clears it.
-                    if error.code == .decode {
+                    switch error.code {
+                    case .decode:
+                        // A record this version cannot read (damaged, or of an older format) stays
+                        // so: said once; `security sync leave` clears it.
                         self.logger.error(
                             "the keychain's sync circle cannot be read; `security sync leave` ends it",
                             metadata: ["keychain.error": "\(error.message)"]
                         )
                         return
+                    case .notAvailable:
+                        // The identity's TPM does not answer (or is another machine's): said once,
+                        // then tried now and then, for a TPM that comes back.
+                        if !toldOfTPM {
+                            self.logger.error(
+                                "the keychain's sync circle waits for its TPM",
+                                metadata: ["keychain.error": "\(error.message)"]
+                            )
+                            toldOfTPM = true
+                        }
+                        try? await Task.sleep(for: .seconds(30))
+                    default:
+                        try? await Task.sleep(for: .seconds(2))
                     }
-                    try? await Task.sleep(for: .seconds(2))
                 }
             }
         }
