@@ -35,7 +35,8 @@ fi
 PEERS_DIR=${PEERS_DIR:-$ROOT/../shared/peers}
 
 log "building keychain-bench and security ($CONFIG, static Swift runtime)"
-BUILD=(swift build --package-path "$HERE" -c "$CONFIG")
+# The build plan is made afresh: a cached one misses files added to the main package since.
+BUILD=(swift build --package-path "$HERE" -c "$CONFIG" --disable-build-manifest-caching)
 [ $CONFIG = release ] && BUILD+=(--static-swift-stdlib)
 "${BUILD[@]}" --product keychain-bench
 "${BUILD[@]}" --product security
