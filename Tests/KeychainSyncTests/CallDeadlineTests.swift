@@ -43,7 +43,6 @@ import Testing
 
     @Test func aCancelledCallerHearsAtOnceAfterItsCallIsGivenUp() async throws {
         let expiry = Expiry()
-        let started = ContinuousClock.now
         let call = Task {
             try await CallDeadline.run(within: .seconds(60)) {
                 try await Task.sleep(for: .seconds(3600))
@@ -54,9 +53,10 @@ import Testing
         }
         try await Task.sleep(for: .milliseconds(100))
         call.cancel()
+        // Ended by the cancellation, not by the deadline (which throws RelayFailure): no clock is
+        // read, as a full test run can starve this process of threads for minutes. The
+        // connection was closed before the caller heard.
         await #expect(throws: CancellationError.self) { try await call.value }
-        // Well before the deadline, and the connection was closed before the caller heard.
-        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(expiry.ran.withLock { $0 })
 
         // A caller cancelled before the call starts: nothing runs, nothing to give up.

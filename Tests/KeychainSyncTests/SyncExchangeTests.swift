@@ -98,10 +98,15 @@ import Testing
         for index in 0..<count { try laptop.add("item-\(index)", "secret-\(index)") }
         try await laptop.sync()
         // Leaving the circle or stopping the daemon cancels the round under way: it ends there,
-        // not after the rest of the server's stream.
+        // not after the rest of the server's stream. Cancelled once the first batch is in, seen
+        // from a thread of its own (a full test run can starve the tasks' threads for minutes).
         let round = Task { try await phone.sync() }
-        try await Task.sleep(for: .milliseconds(200))
-        round.cancel()
+        let watcher = Thread {
+            let deadline = Date().addingTimeInterval(120)
+            while ((try? phone.items().count) ?? 0) == 0, Date() < deadline { usleep(10_000) }
+            round.cancel()
+        }
+        watcher.start()
         await #expect(throws: (any Error).self) { try await round.value }
         #expect(try phone.items().count < count)
         try await phone.sync()
