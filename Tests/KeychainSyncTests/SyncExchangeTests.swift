@@ -193,6 +193,50 @@ import Testing
         }
     }
 
+    @Test func newsThatComesDuringARoundIsFollowedBeforeItsRecordsAreTakenIn() async throws {
+        let laptop = try SyncedDevice("laptop", server: server.url)
+        let phone = try SyncedDevice("phone", server: server.url)
+        let tablet = try SyncedDevice("tablet", server: server.url)
+        try await laptop.create()
+        try await phone.join(approvedBy: laptop)
+        try await phone.sync()
+
+        // Between the phone's following of the circle and its receiving, a tablet joins and writes:
+        // its record is signed by a device the phone's list does not hold yet.
+        phone.relay.beforeNextRead {
+            try await tablet.join(approvedBy: laptop)
+            try tablet.add("from-the-tablet", "new-device-secret")
+            try await tablet.sync()
+        }
+        try await phone.sync()
+        #expect(try phone.items() == ["from-the-tablet": "new-device-secret"])
+        #expect(await (try phone.exchange).circle.state.list.contains(tablet.identity.id))
+        #expect(await (try phone.exchange).status.refused.isEmpty)
+
+        // The same with keys: the tablet is removed and the laptop writes under the next
+        // generation, which the phone learns of only after its round followed the circle.
+        phone.relay.beforeNextRead {
+            let removed = try await CircleMembership(relay: laptop.relay)
+                .remove(tablet.identity.id, from: await (try laptop.exchange).circle.state)
+            try await (try laptop.exchange).adopt(removed)
+            try laptop.add("after-the-removal", "second-generation-secret")
+            try await laptop.sync()
+        }
+        try await phone.sync()
+        #expect(
+            try phone.items() == [
+                "from-the-tablet": "new-device-secret", "after-the-removal": "second-generation-secret",
+            ]
+        )
+        let state = await (try phone.exchange).circle.state
+        #expect(state.keys.keys.max() == 2)
+        #expect(!state.list.contains(tablet.identity.id))
+        #expect(await (try phone.exchange).status.refused.isEmpty)
+        // Kept: a daemon started afresh reads the circle as the round left it.
+        let saved = try #require(try phone.keychain.loadCircle())
+        #expect(saved.state.keys.keys.max() == 2)
+    }
+
     @Test func rowsTamperedWithAtTheServerAreIgnoredAndCounted() async throws {
         let (laptop, phone, _) = try await circleOfThree()
         try laptop.add("target", "original")

@@ -26,7 +26,7 @@ final class SyncedDevice: Sendable {
     let name: String
     let directory: URL
     let keychain: Keychain
-    let relay: PostgresSyncRelay
+    let relay: StagedRelay
     let identity: DeviceIdentity
     let server: String
     private let exchangeState = LockedState<SyncExchange?>(nil)
@@ -55,7 +55,7 @@ final class SyncedDevice: Sendable {
             clock: clock,
             secrets: tpm.map { SecretStores.candidates(in: directory, tpm: .tcti($0.tcti), logger: logger) }
         )
-        relay = PostgresSyncRelay(address: try RelayAddress(server), logger: logger)
+        relay = StagedRelay(PostgresSyncRelay(address: try RelayAddress(server), logger: logger))
         identity = try DeviceIdentity(name: name, store: keychain.deviceKeyStore)
     }
 
