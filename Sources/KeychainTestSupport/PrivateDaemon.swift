@@ -117,7 +117,7 @@ package final class PrivateDaemon {
             networkNamespace: networkNamespace,
             log: root.appendingPathComponent("daemon.log")
         )
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         // The killed daemon's socket file stays: wait until the new one answers.
         while (try? RawClient.connect(endpoint.socketPath)).map({ close($0) }) == nil {
             guard process.isRunning, Date() < deadline else { throw DaemonError.didNotStart }

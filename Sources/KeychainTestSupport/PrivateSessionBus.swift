@@ -37,7 +37,7 @@ package final class PrivateSessionBus {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: socket) {
             guard daemon.isRunning, Date() < deadline else { throw SessionBusError.didNotStart }
             Thread.sleep(forTimeInterval: 0.05)

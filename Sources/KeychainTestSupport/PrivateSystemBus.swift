@@ -43,7 +43,7 @@ package final class PrivateSystemBus {
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         processes.append(daemon)
-        let socketDeadline = Date().addingTimeInterval(20)
+        let socketDeadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("bus").path) {
             guard daemon.isRunning, Date() < socketDeadline else { throw BusError.didNotStart }
             Thread.sleep(forTimeInterval: 0.05)
@@ -56,7 +56,7 @@ package final class PrivateSystemBus {
         mock.standardError = FileHandle.nullDevice
         try mock.run()
         processes.append(mock)
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while try call("import dbus; print(dbus.SystemBus().name_has_owner('org.freedesktop.login1'))") != "True" {
             guard mock.isRunning, Date() < deadline else { throw BusError.didNotStart }
             Thread.sleep(forTimeInterval: 0.1)

@@ -69,7 +69,7 @@ package final class SoftwareTPM: @unchecked Sendable {
         try swtpm.run()
         lock.withLock { process = swtpm }
         // Its sockets exist before swtpm listens on them: it is ready when it answers a command.
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while (try? TPMConnection.using(tcti) { tpm throws(TPMError) in try tpm.identity() }) == nil {
             guard swtpm.isRunning, Date() < deadline else { throw SoftwareTPMError("swtpm did not start") }
             Thread.sleep(forTimeInterval: 0.05)

@@ -245,7 +245,7 @@ package final class VirtualFingerprintReader: @unchecked Sendable {
     }
 
     private func wait(_ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while try !condition() {
             guard Date() < deadline else { throw ReaderError.didNotStart(what) }
             Thread.sleep(forTimeInterval: 0.05)

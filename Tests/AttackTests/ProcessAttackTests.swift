@@ -72,11 +72,16 @@ import Glibc
         defer { prompt.finish(secondLine: Self.passcode) }
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        sleeper.arguments = user.setprivArguments + ["/bin/sleep", "20"]
+        sleeper.arguments = user.setprivArguments + ["/bin/sleep", "600"]
         try sleeper.run()
         defer { sleeper.terminate() }
-        Thread.sleep(forTimeInterval: 0.2)
-        let dumpable = try user.run("/bin/cat", ["/proc/\(sleeper.processIdentifier)/environ"])
+        // Readable once setpriv has become that user (a moment, longer on a busy machine).
+        let deadline = Date().addingTimeInterval(30)
+        var dumpable = try user.run("/bin/cat", ["/proc/\(sleeper.processIdentifier)/environ"])
+        while dumpable.status != 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            dumpable = try user.run("/bin/cat", ["/proc/\(sleeper.processIdentifier)/environ"])
+        }
         #expect(dumpable.status == 0, "the control read failed: \(dumpable.output)")
         for file in ["environ", "mem"] {
             let attempt = try user.run("/bin/cat", ["/proc/\(prompt.pid)/\(file)"])
@@ -136,7 +141,8 @@ import Glibc
         #expect(status & 0xFF == 0x7F, "the tool did not stop")
         #expect(terminal.echoes, "a stopped prompt left the terminal without echo")
         kill(pid, SIGCONT)
-        Thread.sleep(forTimeInterval: 0.3)
+        let deadline = Date().addingTimeInterval(30)
+        while terminal.echoes, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!terminal.echoes, "echo did not go off again after the stop")
         kill(pid, SIGINT)
         waitpid(pid, &status, 0)

@@ -43,15 +43,18 @@ import Testing
 
     @Test func aCancelledCallerHearsAtOnceAfterItsCallIsGivenUp() async throws {
         let expiry = Expiry()
+        let started = Expiry()
         let call = Task {
             try await CallDeadline.run(within: .seconds(60)) {
+                started.ran.withLock { $0 = true }
                 try await Task.sleep(for: .seconds(3600))
                 return 1
             } expire: {
                 expiry.ran.withLock { $0 = true }
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the call is under way (a call cancelled before it starts never runs).
+        while !started.ran.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         call.cancel()
         // Ended by the cancellation, not by the deadline (which throws RelayFailure): no clock is
         // read, as a full test run can starve this process of threads for minutes. The
@@ -76,7 +79,8 @@ import Testing
 
     @Test func aCallThatEndsInTimeKeepsItsResultOrError() async throws {
         let expiry = Expiry()
-        let value = try await CallDeadline.run(within: .seconds(1)) {
+        // A deadline of a few half-second ticks: a starved process may count a late tick twice.
+        let value = try await CallDeadline.run(within: .seconds(5)) {
             try await Task.sleep(for: .milliseconds(50))
             return 42
         } expire: {
@@ -84,13 +88,14 @@ import Testing
         }
         #expect(value == 42)
         await #expect(throws: CancellationError.self) {
-            try await CallDeadline.run(within: .seconds(1)) { () async throws -> Int in
+            try await CallDeadline.run(within: .seconds(5)) { () async throws -> Int in
                 throw CancellationError()
             } expire: {
                 expiry.ran.withLock { $0 = true }
             }
         }
-        try await Task.sleep(for: .milliseconds(1500))
+        // Past both deadlines: a call that ended left nothing to expire.
+        try await Task.sleep(for: .seconds(6))
         #expect(expiry.ran.withLock { $0 } == false)
     }
 }

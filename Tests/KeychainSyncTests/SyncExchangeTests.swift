@@ -307,7 +307,10 @@ import Testing
         }
         // Generous: the whole suite runs beside it on two cores (a passing run takes seconds).
         let deadline = ContinuousClock.now + .seconds(300)
-        while try phone.items() != expected, ContinuousClock.now < deadline {
+        // The laptop's count of pending changes is set once its push returns, after the phone may
+        // already hold them.
+        while ContinuousClock.now < deadline {
+            if try phone.items() == expected, await (try laptop.exchange).status.pending == 0 { break }
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(try phone.items() == expected)

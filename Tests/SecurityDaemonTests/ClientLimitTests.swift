@@ -50,7 +50,7 @@ import Testing
 
     /// The refusal the daemon sent on `connection` before it closed it, if any.
     static func refusal(on connection: Int32) -> KeychainError? {
-        guard case .keychainError(let error)? = RawClient.firstResponse(on: connection, milliseconds: 5000) else {
+        guard case .keychainError(let error)? = RawClient.firstResponse(on: connection, milliseconds: 30_000) else {
             return nil
         }
         return error
@@ -109,7 +109,7 @@ import Testing
         #expect(try daemon.tool(["add-generic-password", "-a", "me", "-s", "Other", "-w", "served"]).status == 0)
         // A closed connection's room comes back.
         close(held.removeLast())
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         var served = false
         while !served && Date() < deadline {
             let again = try RawClient.connect(daemon.endpoint.socketPath)

@@ -95,7 +95,7 @@ import CoreFoundation
 
         // Stopped, it leaves neither its socket nor its lock file.
         kill(processID, SIGTERM)
-        #expect(Self.waitForExit(processID, seconds: 10))
+        #expect(Self.waitForExit(processID, seconds: 60))
         #expect(!FileManager.default.fileExists(atPath: endpoint.socketPath))
         #expect(!FileManager.default.fileExists(atPath: endpoint.lockPath))
     }
@@ -131,7 +131,7 @@ import CoreFoundation
             try tool.run(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "x"], environment: environment).status
                 == 0
         )
-        #expect(Self.waitForExit(daemon.processIdentifier, seconds: 15))
+        #expect(Self.waitForExit(daemon.processIdentifier, seconds: 60))
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: endpoint.socketPath))

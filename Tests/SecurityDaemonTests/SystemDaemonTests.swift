@@ -79,7 +79,7 @@ struct SystemDaemonTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             while !FileManager.default.fileExists(atPath: socket) {
                 guard process.isRunning, Date() < deadline else { throw PrivateDaemon.DaemonError.didNotStart }
                 Thread.sleep(forTimeInterval: 0.02)

@@ -202,14 +202,12 @@ struct FingerprintReaderTests {
         impatient.standardError = FileHandle.nullDevice
         try impatient.run()
         try reader.waitUntilOpened()
-        let started = Date()
         kill(impatient.processIdentifier, SIGKILL)
         impatient.waitUntilExit()
         // Well within the 60 s time-out the killed client's match would hold the reader for (the
         // margin is for a machine busy with the rest of the suite: fprintd and its mocks slow down).
         // The next scan waits for the reader to close: sent earlier, it would go to the ending match.
         try reader.waitUntilClosed(within: 45)
-        #expect(Date().timeIntervalSince(started) < 45)
         output = try Self.withScan(reader, "finger-C") { try client.tool(readAny) }
         #expect(output.stdout == "any-finger secret\n", "\(output.status) \(output.stderr)")
     }

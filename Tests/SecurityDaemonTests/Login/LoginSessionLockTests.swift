@@ -37,7 +37,7 @@ struct LoginSessionLockTests {
             return found.status
         }
         func becomesLocked() throws -> Bool {
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
                 if try read() == 36 { return true }  // errSecInteractionNotAllowed's low byte
                 Thread.sleep(forTimeInterval: 0.1)

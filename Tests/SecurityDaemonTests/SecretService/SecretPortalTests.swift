@@ -41,7 +41,7 @@ struct SecretPortalTests {
         bus.add_signal_receiver(on_response, 'Response', 'org.freedesktop.portal.Request', path=path)
         portal.RetrieveSecret(dbus.types.UnixFd(w), {'handle_token': token}, dbus_interface='org.freedesktop.portal.Secret')
         os.close(w)
-        GLib.timeout_add_seconds(20, loop.quit)
+        GLib.timeout_add_seconds(60, loop.quit)
         loop.run()
         print(result.get('response'), os.read(r, 1000).hex())
         """
@@ -67,7 +67,7 @@ struct SecretPortalTests {
             kill(portal.processIdentifier, SIGKILL)
             portal.waitUntilExit()
         }
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while try fixture.python(
             "import dbus; print(dbus.SessionBus().name_has_owner('org.freedesktop.portal.Desktop'))"
         ).stdout != "True\n" {

@@ -62,7 +62,7 @@ struct SecretServiceImportTests {
         let program = """
             import dbus, time
             bus = dbus.SessionBus()
-            for _ in range(200):
+            for _ in range(600):
                 if bus.name_has_owner('org.freedesktop.secrets'):
                     pid = bus.call_blocking('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
                         'GetConnectionUnixProcessID', 's', ['org.freedesktop.secrets'])

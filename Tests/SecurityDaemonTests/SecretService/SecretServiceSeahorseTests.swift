@@ -65,7 +65,7 @@ struct SecretServiceSeahorseTests {
         defer { ProgramRun.end(seahorse) }
 
         // Seahorse reads the item's properties (its label, for the list) once it has listed the collection.
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         var seen = ""
         while Date() < deadline {
             seen = (try? String(contentsOf: monitorLog, encoding: .utf8)) ?? ""
@@ -93,7 +93,7 @@ enum SeahorseTests {
 
     /// Waits until the X server of `display` answers.
     static func waitFor(display: String) throws {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let probe = try ProgramRun.run(
                 URL(fileURLWithPath: "/usr/bin/xdpyinfo"),

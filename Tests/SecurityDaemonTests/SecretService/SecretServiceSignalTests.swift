@@ -21,8 +21,9 @@ import Testing
 @Suite(.serialized, .enabled(if: SecretServiceClients.areInstalled && DaemonTests.canSandbox))
 struct SecretServiceSignalTests {
     /// A python program that opens a session (so that the provider knows it), prints every signal
-    /// from the provider's objects, one line each, runs `then`, and listens `seconds` more.
-    static func listener(then actions: String, seconds: Double) -> String {
+    /// from the provider's objects, one line each, runs `then`, and listens until a second after it
+    /// hears a collection lock (the last of each test's signals), or `seconds` at most.
+    static func listener(then actions: String, seconds: Double = 60) -> String {
         """
         import dbus, dbus.mainloop.glib, secretstorage
         from gi.repository import GLib
@@ -40,11 +41,12 @@ struct SecretServiceSignalTests {
                 changed = ' '.join(sorted(k + '=' + show(v) for k, v in arguments[1].items()))
                 invalidated = ','.join(sorted(str(name) for name in arguments[2]))
                 print('PropertiesChanged', keywords['path'], arguments[0], changed, 'invalidated=' + invalidated, flush=True)
+                if arguments[1].get('Locked') == True: GLib.timeout_add(1000, loop.quit)
             else:
                 print(keywords['member'], keywords['path'], *[show(a) for a in arguments], flush=True)
+        loop = GLib.MainLoop()
         bus.add_signal_receiver(note, member_keyword='member', path_keyword='path')
         \(actions)
-        loop = GLib.MainLoop()
         GLib.timeout_add(int(\(seconds) * 1000), loop.quit)
         loop.run()
         """
@@ -67,8 +69,7 @@ struct SecretServiceSignalTests {
                                 'App', {'who': 'app'}, b'a')
                             print('OWN', own.item_path, flush=True)
                             open('\(ready.path)', 'w').close()
-                            """,
-                        seconds: 8
+                            """
                     ),
                     as: "org.example.Listener",
                     fixture
@@ -92,8 +93,7 @@ struct SecretServiceSignalTests {
                     item.set_label('Renamed')
                     item.delete()
                     login.lock()
-                    """,
-                seconds: 1.5
+                    """
             )
         )
         let login = "/org/freedesktop/secrets/collection/login"
@@ -112,8 +112,8 @@ struct SecretServiceSignalTests {
             #expect(heard.contains(line), "not heard: \(line)\n\(user.stdout)\n\(user.stderr)")
         }
 
-        // The app's listener ends by itself (8 s, or its 30 s bus time-out).
-        let appDeadline = Date().addingTimeInterval(40)
+        // The app's listener ends by itself (after the lock, at most a minute).
+        let appDeadline = Date().addingTimeInterval(120)
         while app.withLock({ $0 == nil }), Date() < appDeadline { Thread.sleep(forTimeInterval: 0.1) }
         let appOutput = try #require(try app.withLock { try $0?.get() })
         let ownItem = appOutput.stdout.split(separator: "\n").first { $0.hasPrefix("OWN ") }.map {

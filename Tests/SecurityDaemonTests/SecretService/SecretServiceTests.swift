@@ -391,7 +391,7 @@ struct SecretServiceTests {
                 PrivateDaemon.executable.path, "--keychain", other.appendingPathComponent("home").path,
                 "--socket", other.appendingPathComponent("socket").path, "--config", settings.path, "--secret-service",
             ],
-            seconds: 20
+            seconds: 60
         )
         #expect(second.status != 0)
         #expect(second.stderr.contains("org.freedesktop.secrets is owned by securityd"), "\(second.stderr)")

@@ -110,6 +110,17 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 
+    /// Waits until every machine holds the same secret for `service`, and returns it.
+    private func agreement(_ machines: [Machine], on service: String, seconds: Double = 180) throws -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            let secrets = try machines.map { try $0.items()[service] }
+            if Set(secrets).count == 1 { return secrets[0] }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        throw SyncCircleError("the machines do not agree on \(service)")
+    }
+
     /// Waits until every machine holds `expected` (generous deadlines: the whole suite runs beside
     /// these daemons on two cores; a passing run takes seconds).
     private func converge(_ machines: [Machine], to expected: [String: String], seconds: Double = 180) throws {
@@ -152,8 +163,8 @@ import Testing
         // Two devices change one item at once: every device ends with the same one.
         try laptop.update("wifi", "laptop-says")
         try phone.update("wifi", "phone-says")
-        Thread.sleep(forTimeInterval: 3)
-        let wifi = try laptop.items()["wifi"]
+        // Once all three agree the agreement is final: a writer takes the other's change only if it wins.
+        let wifi = try agreement([laptop, phone, tablet], on: "wifi")
         #expect(wifi == "laptop-says" || wifi == "phone-says")
         expected["wifi"] = wifi
         try converge([laptop, phone, tablet], to: expected)
@@ -223,9 +234,13 @@ import Testing
         let removed = try laptop.security(["sync", "remove", phoneID])
         #expect(removed.status == 0, "\(removed.stderr)")
         try laptop.add("after", "not-for-the-phone")
-        Thread.sleep(forTimeInterval: 3)
-        #expect(try phone.items() == ["shared": "before"])
+        // The phone's daemon learns of its removal at its next round, and takes in nothing more.
+        let deadline = Date().addingTimeInterval(180)
+        while Date() < deadline, try !phone.security(["sync", "status"]).stdout.contains("removed from the circle") {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
         #expect(try phone.security(["sync", "status"]).stdout.contains("removed from the circle"))
+        #expect(try phone.items() == ["shared": "before"])
         // Nor can it approve anyone or remove anyone any more.
         #expect(try phone.security(["sync", "approve", "0000-0000-0000"]).status != 0)
     }
