@@ -13,7 +13,7 @@
 
 import Foundation
 import GRDB
-import KeychainCore
+package import KeychainCore
 import KeychainSync
 
 extension Keychain {
@@ -34,6 +34,19 @@ extension Keychain {
                 .execute(arguments: [itemClass.tableName, identifier, version.encoded])
         }
         syncJournal.noteChange(in: db)
+    }
+
+    /// How many items have changes journaled and not sent yet; readable while the keychain is
+    /// locked (the journal names rows, nothing of their content).
+    ///
+    /// - Returns: The number of journal entries.
+    /// - Throws: ``KeychainError`` when the database cannot be read.
+    package func unsentSyncChangeCount() throws(KeychainError) -> Int {
+        try store.read { db throws(KeychainError) in
+            try SyncJournal.run("cannot read the synchronisation journal") {
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_journal") ?? 0
+            }
+        }
     }
 
     /// Calls `body` after every committed change that the circle should hear of; `nil` stops.

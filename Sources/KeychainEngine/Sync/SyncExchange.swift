@@ -135,6 +135,8 @@ package actor SyncExchange {
 
     /// One round: follow the circle, send what is pending, take in what is new.
     package func round() async throws {
+        // Counted before the server is reached: a device offline still shows what waits to be sent.
+        if let unsent = try? keychain.unsentSyncChangeCount() { status.pending = unsent }
         // Keys read while the keychain was locked lack their whenUnlocked part: read again.
         if record.state.keys.values.contains(where: { !$0.hasWhenUnlocked }),
             let stored = try? keychain.loadCircle()

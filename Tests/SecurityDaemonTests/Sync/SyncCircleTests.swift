@@ -174,10 +174,15 @@ import Testing
         try laptop.add("while-away", "added-meanwhile")
         try phone.delete("mail")
         try tablet.add("offline-note", "written-offline")
+        // The tablet's status counts its change as waiting, though it cannot reach the server.
+        let waiting = Date().addingTimeInterval(60)
+        while Date() < waiting, try !tablet.security(["sync", "status"]).stdout.contains("pending changes: 1;") {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(try tablet.security(["sync", "status"]).stdout.contains("pending changes: 1;"))
         Thread.sleep(forTimeInterval: 2)
         #expect(try tablet.items()["while-away"] == nil)
         #expect(try laptop.items()["offline-note"] == nil)
-        #expect(try tablet.security(["sync", "status"]).stdout.contains("pending changes: "))
         try tablet.network.setOnline(true)
         expected["while-away"] = "added-meanwhile"
         expected["mail"] = nil
@@ -234,7 +239,13 @@ import Testing
         let removed = try laptop.security(["sync", "remove", phoneID])
         #expect(removed.status == 0, "\(removed.stderr)")
         try laptop.add("after", "not-for-the-phone")
-        // The phone's daemon learns of its removal at its next round, and takes in nothing more.
+        // The phone's daemon learns of its removal at its next round, and takes in nothing more
+        // (the laptop's change on the server first: else the phone might not have been offered it).
+        let pushed = Date().addingTimeInterval(180)
+        while Date() < pushed, try postgres.sql("SELECT count(*) FROM swkc_records") != "2\n" {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(try postgres.sql("SELECT count(*) FROM swkc_records") == "2\n")
         let deadline = Date().addingTimeInterval(180)
         while Date() < deadline, try !phone.security(["sync", "status"]).stdout.contains("removed from the circle") {
             Thread.sleep(forTimeInterval: 0.2)
