@@ -177,8 +177,8 @@ import Testing
         }
     }
 
-    /// Deleted and overwritten secrets leave the home's files: within about a second while the
-    /// keychain stays open, and at once when it closes.
+    /// Deleted and overwritten secrets leave the home's files: a moment after the change while the
+    /// keychain stays open (the scrubber's delay, longer on a busy machine), and at once when it closes.
     @Test(arguments: ["delete, stay open", "update, stay open", "delete, close"])
     func deletedAndOverwrittenSecretsLeaveTheFiles(_ scenario: String) throws {
         let directory = Attacker.newHome("residue")

@@ -132,7 +132,7 @@ import Glibc
         defer { Attacker.remove(home) }
         let terminal = try PseudoTerminal()
         let pid = try terminal.spawn(Tool(home: home).process(["passcode", "set"]))
-        #expect(terminal.read(until: "new passcode:", timeout: 10))
+        #expect(terminal.read(until: "new passcode:", timeout: 60))
         #expect(!terminal.echoes, "echo was not turned off at the prompt")
         // Ctrl-Z: echo comes back while stopped, and goes off again with `fg`.
         kill(pid, SIGTSTP)

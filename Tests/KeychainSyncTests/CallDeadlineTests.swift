@@ -95,7 +95,7 @@ import Testing
             }
         }
         // Past both deadlines: a call that ended left nothing to expire.
-        try await Task.sleep(for: .seconds(6))
+        try await CallDeadline.sleep(for: .seconds(6))
         #expect(expiry.ran.withLock { $0 } == false)
     }
 }

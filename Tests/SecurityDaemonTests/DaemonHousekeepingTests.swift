@@ -122,7 +122,7 @@ import CoreFoundation
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_SOCKET"] = endpoint.socketPath
         environment["KEYCHAIN_ENGINE"] = "daemon"
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
         }

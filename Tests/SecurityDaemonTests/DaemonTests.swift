@@ -704,11 +704,15 @@ struct DaemonTests {
         #expect(try client.lockState().hasPasscode == false)
         // Stopping leaves the socket to its owner (systemd), which keeps it for the next start.
         #expect(kill(processID, SIGTERM) == 0)
-        var waited = 0
-        while kill(processID, 0) == 0, waited < 200 {
-            Thread.sleep(forTimeInterval: 0.02)
-            waited += 1
+        // Gone, or a zombie nobody has reaped yet (the launcher that forked it has exited).
+        let exited = {
+            kill(processID, 0) != 0
+                || (try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8))?.split(separator: " ")[2]
+                    == "Z"
         }
+        let deadline = Date().addingTimeInterval(60)
+        while !exited(), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(exited())
         #expect(FileManager.default.fileExists(atPath: socket))
     }
 

@@ -116,7 +116,7 @@ struct FingerprintReaderTests {
         let reader = try VirtualFingerprintReader()
         defer { reader.stop() }
         // A long time-out, so that a match the daemon failed to cancel (below) shows as one.
-        let daemon = try Self.unlockedDaemon(on: reader, timeout: 60)
+        let daemon = try Self.unlockedDaemon(on: reader, timeout: 300)
         defer { daemon.stop() }
         let client = Client(daemon)
         var output = try daemon.tool(["biometry", "sensor", "fprintd"])
@@ -204,7 +204,7 @@ struct FingerprintReaderTests {
         try reader.waitUntilOpened()
         kill(impatient.processIdentifier, SIGKILL)
         impatient.waitUntilExit()
-        // Well within the 60 s time-out the killed client's match would hold the reader for (the
+        // Well within the 300 s time-out the killed client's match would hold the reader for (the
         // margin is for a machine busy with the rest of the suite: fprintd and its mocks slow down).
         // The next scan waits for the reader to close: sent earlier, it would go to the ending match.
         try reader.waitUntilClosed(within: 45)

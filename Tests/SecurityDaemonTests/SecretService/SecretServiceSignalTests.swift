@@ -78,7 +78,7 @@ struct SecretServiceSignalTests {
             app.withLock { $0 = output }
         }
         appThread.start()
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: ready.path), Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
         }
