@@ -19,6 +19,11 @@ package import Foundation
 /// An inherited pipe or socket keeps whoever waits on it for end-of-file waiting for as long as
 /// the child lives (the parent of a `security` command that started `securityd`), and an
 /// inherited listening socket would let a prompter accept keychain connections.
+///
+/// The child also starts with no signal blocked and every signal at its default action, as a
+/// program started afresh expects: `securityd` ignores `SIGTERM` and `SIGINT` (it hears them
+/// through its event loop) and its threads block them, and both pass through `exec` — a
+/// prompter it started would then outlive the `SIGTERM` meant to end it.
 package enum Spawner {
     /// What one of the child's standard descriptors is.
     package enum Stream {
@@ -58,10 +63,18 @@ package enum Spawner {
         if let closeFrom {
             _ = closeFrom(&actions, Int32(streams.count))
         }
+        var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        let signals = UnsafeMutablePointer<sigset_t>.allocate(capacity: 1)
+        defer { signals.deallocate() }
+        sigemptyset(signals)
+        posix_spawnattr_setsigmask(&attributes, signals)
+        sigfillset(signals)
+        posix_spawnattr_setsigdefault(&attributes, signals)
         if newSession {
             // POSIX_SPAWN_SETSID (glibc and musl; the header hides it without _GNU_SOURCE).
-            posix_spawnattr_setflags(&attributes, 0x80)
+            flags |= 0x80
         }
+        posix_spawnattr_setflags(&attributes, flags)
         var cArguments = arguments.map { strdup($0) } + [nil]
         let cEnvironment = environment.map { $0.map { strdup($0) } + [nil] }
         defer {
