@@ -74,7 +74,11 @@ import Glibc
         sleeper.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         sleeper.arguments = user.setprivArguments + ["/bin/sleep", "600"]
         try sleeper.run()
-        defer { sleeper.terminate() }
+        // SIGKILL: a process started from a test's thread inherits its blocked signals, SIGTERM among them.
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            sleeper.waitUntilExit()
+        }
         // Readable once setpriv has become that user (a moment, longer on a busy machine).
         let deadline = Date().addingTimeInterval(30)
         var dumpable = try user.run("/bin/cat", ["/proc/\(sleeper.processIdentifier)/environ"])

@@ -938,7 +938,11 @@ struct DaemonTests {
             "--reuid=\(Self.otherUser)", "--regid=\(Self.otherUser)", "--clear-groups", "/bin/sleep", "600",
         ]
         try control.run()
-        defer { control.terminate() }
+        // SIGKILL: a process started from a test's thread inherits its blocked signals, SIGTERM among them.
+        defer {
+            kill(control.processIdentifier, SIGKILL)
+            control.waitUntilExit()
+        }
         // Readable once setpriv has become that user (a moment, longer on a busy machine).
         let controlRead = ["/bin/cat", "/proc/\(control.processIdentifier)/environ"]
         let deadline = Date().addingTimeInterval(30)
