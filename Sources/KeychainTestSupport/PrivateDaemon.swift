@@ -84,8 +84,9 @@ package final class PrivateDaemon {
             networkNamespace: networkNamespace,
             log: root.appendingPathComponent("daemon.log")
         )
-        // Generous: a machine running the whole suite (Xvfb, fprintd, other daemons) is slow to start one.
-        let deadline = Date().addingTimeInterval(60)
+        // Generous: a machine running the whole suite (Xvfb, fprintd, other daemons) is slow to start
+        // one (a loopback run once gave up on a start after 60 s); a daemon that exits ends the wait.
+        let deadline = Date().addingTimeInterval(180)
         while !FileManager.default.fileExists(atPath: endpoint.socketPath) {
             guard process.isRunning else {
                 process.waitUntilExit()
