@@ -37,9 +37,14 @@ import CoreFoundation
         }
     }
 
+    /// Whether `processID` ends within `seconds`.
     static func waitForExit(_ processID: Int32, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        while kill(processID, 0) == 0 {
+        // Gone, or a zombie nobody has reaped yet (a daemon whose launcher exited is no child of ours).
+        func isZombie() -> Bool {
+            (try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8))?.split(separator: " ")[2] == "Z"
+        }
+        while kill(processID, 0) == 0, !isZombie() {
             guard Date() < deadline else { return false }
             Thread.sleep(forTimeInterval: 0.05)
         }

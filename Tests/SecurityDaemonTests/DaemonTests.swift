@@ -704,15 +704,7 @@ struct DaemonTests {
         #expect(try client.lockState().hasPasscode == false)
         // Stopping leaves the socket to its owner (systemd), which keeps it for the next start.
         #expect(kill(processID, SIGTERM) == 0)
-        // Gone, or a zombie nobody has reaped yet (the launcher that forked it has exited).
-        let exited = {
-            kill(processID, 0) != 0
-                || (try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8))?.split(separator: " ")[2]
-                    == "Z"
-        }
-        let deadline = Date().addingTimeInterval(60)
-        while !exited(), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(exited())
+        #expect(DaemonHousekeepingTests.waitForExit(processID, seconds: 60))
         #expect(FileManager.default.fileExists(atPath: socket))
     }
 
@@ -1003,14 +995,7 @@ struct DaemonTests {
         let second = try #require(holder())
         defer { kill(second, SIGTERM) }
         #expect(second != first && kill(second, 0) == 0)
-        // Gone, or a zombie nobody has reaped yet (the daemons are no children of this process).
-        let exited = { (id: Int32) in
-            kill(id, 0) != 0
-                || (try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8))?.split(separator: " ")[2] == "Z"
-        }
-        let deadline = Date().addingTimeInterval(60)
-        while !exited(first) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(exited(first))
+        #expect(DaemonHousekeepingTests.waitForExit(first, seconds: 60))
     }
 
     /// A file put where the socket was is not the daemon's to remove when it stops.
