@@ -31,9 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 
-// How long a daemon started here may take to listen (milliseconds).
-#define SWKC_START_MILLISECONDS 10000
-
 static const char *const default_daemons[] = {"/usr/local/bin/securityd", "/usr/bin/securityd", NULL};
 
 // Whether only root can change `path` or put another file in its place: it and every folder above
@@ -193,16 +190,14 @@ static void run_daemon(const struct launch *launch, const struct passwd *user, c
     fail(127);
 }
 
-// Waits for the started daemon's report on `ready`: 0 when it listens (or another daemon was
-// quicker and it closed the pipe without a word), -1 when it failed or took too long.
-static int wait_until_ready(int ready) {
-    struct timespec deadline;
-    swkc_deadline_in(&deadline, SWKC_START_MILLISECONDS);
+// Waits until `deadline` for the started daemon's report on `ready`: 0 when it listens (or another
+// daemon was quicker and it closed the pipe without a word), -1 when it failed or took too long.
+static int wait_until_ready(int ready, const struct timespec *deadline) {
     char report[16] = {0};
     size_t received = 0;
     while (received < sizeof report - 1) {
         struct pollfd wait = {.fd = ready, .events = POLLIN};
-        int polled = poll(&wait, 1, swkc_milliseconds_left(&deadline));
+        int polled = poll(&wait, 1, swkc_milliseconds_left(deadline));
         if (polled < 0 && errno == EINTR) continue;
         if (polled <= 0) return -1;
         ssize_t count = read(ready, report + received, sizeof report - 1 - received);
@@ -257,6 +252,9 @@ int swkc_start_daemon(pam_handle_t *pamh, const struct swkc_options *options, co
         *why = "no pipe for the daemon's report";
         return -1;
     }
+    // One deadline for the whole start (start_timeout=): the fork below and the daemon's report.
+    struct timespec deadline;
+    swkc_deadline_in(&deadline, options->start_milliseconds);
     // Two forks: the daemon's parent exits at once, so the host has no child of ours to reap.
     pid_t child = fork();
     if (child < 0) {
@@ -284,8 +282,6 @@ int swkc_start_daemon(pam_handle_t *pamh, const struct swkc_options *options, co
     // The first child exits as soon as it forked; a host whose SIGCHLD handler reaps it first
     // leaves ECHILD and a status of 0, which counts as that. A child stuck in fork is killed.
     int status = 0;
-    struct timespec deadline;
-    swkc_deadline_in(&deadline, 2000);
     for (;;) {
         pid_t waited = waitpid(child, &status, WNOHANG);
         if (waited == child || (waited < 0 && errno != EINTR)) break;
@@ -298,7 +294,7 @@ int swkc_start_daemon(pam_handle_t *pamh, const struct swkc_options *options, co
         struct timespec pause = {.tv_nsec = 10000000L};
         nanosleep(&pause, NULL);
     }
-    int ready = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? wait_until_ready(ends[0]) : -1;
+    int ready = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? wait_until_ready(ends[0], &deadline) : -1;
     close(ends[0]);
     // A process that ended before exec said why: the report's silence was not another daemon's.
     unsigned char code = 0;

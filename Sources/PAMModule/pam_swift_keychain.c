@@ -41,8 +41,22 @@ struct kept {
     char password[];
 };
 
+// The seconds of a start_timeout= option: 1 to SWKC_MAXIMUM_START_SECONDS in decimal digits alone,
+// 0 for anything else.
+static long start_seconds(const char *text) {
+    long seconds = 0;
+    if (*text == '\0') return 0;
+    for (const char *digit = text; *digit != '\0'; digit++) {
+        if (*digit < '0' || *digit > '9') return 0;
+        seconds = seconds * 10 + (*digit - '0');
+        if (seconds > SWKC_MAXIMUM_START_SECONDS) return 0;
+    }
+    return seconds;
+}
+
 static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struct swkc_options *options) {
     memset(options, 0, sizeof *options);
+    options->start_milliseconds = SWKC_START_SECONDS * 1000L;
     for (int index = 0; index < argc; index++) {
         const char *option = argv[index];
         if (strcmp(option, "debug") == 0) {
@@ -57,6 +71,14 @@ static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struc
             options->socket = option + 7;
         } else if (strncmp(option, "securityd=", 10) == 0 && option[10] == '/') {
             options->securityd = option + 10;
+        } else if (strncmp(option, "start_timeout=", 14) == 0) {
+            long seconds = start_seconds(option + 14);
+            if (seconds > 0) {
+                options->start_milliseconds = seconds * 1000L;
+            } else {
+                pam_syslog(pamh, LOG_ERR, "%s is not a number of seconds from 1 to %d (ignored)", option,
+                           SWKC_MAXIMUM_START_SECONDS);
+            }
         } else {
             pam_syslog(pamh, LOG_ERR, "unknown option %s (ignored)", option);
         }

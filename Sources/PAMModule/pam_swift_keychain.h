@@ -59,7 +59,14 @@ struct swkc_options {
     const char *socket;
     // securityd=PATH: the daemon auto_start runs.
     const char *securityd;
+    // start_timeout=SECONDS: how long auto_start waits for the daemon to listen.
+    long start_milliseconds;
 };
+
+// How long auto_start waits for a daemon to listen unless start_timeout= says otherwise, and the
+// longest start_timeout= takes (seconds).
+#define SWKC_START_SECONDS 10
+#define SWKC_MAXIMUM_START_SECONDS 600
 
 // A growing byte buffer whose bytes are zeroed when it is freed (it holds passwords).
 struct swkc_buffer {

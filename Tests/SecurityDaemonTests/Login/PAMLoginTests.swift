@@ -56,7 +56,8 @@ struct PAMLoginTests {
                 "password optional MODULE",
             ] + sessionFirst + [
                 "session required pam_unix.so",
-                "session optional MODULE \(options) securityd=\(securityd)",
+                // A daemon started in a starved test run may take longer than the 10 s default.
+                "session optional MODULE start_timeout=180 \(options) securityd=\(securityd)",
             ],
             systemWide: systemWide
         )
@@ -244,6 +245,35 @@ struct PAMLoginTests {
         let deadline = Date().addingTimeInterval(60)
         while user.processIDs().count > 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(user.processIDs().count == 1, "two daemons for one keychain")
+    }
+
+    @Test func aDaemonThatNeverListensHoldsTheLoginForItsStartTimeoutAlone() throws {
+        guard let user = LoginUser("pamst", password: Self.password) else { return }
+        // A securityd only root can change that never says it listens.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swkc-silent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        chmod(folder.path, 0o755)
+        let silent = folder.appendingPathComponent("securityd")
+        try "#!/bin/sh\nexec /bin/sleep 600\n".write(to: silent, atomically: true, encoding: .utf8)
+        chmod(silent.path, 0o755)
+        defer { user.account.killProcesses() }
+
+        // The last start_timeout= counts; one that is not 1 to 600 seconds is logged and skipped.
+        let stack = try Self.stack(session: "auto_start start_timeout=1x start_timeout=3", securityd: silent.path)
+        defer { stack.remove() }
+        let started = ContinuousClock.now
+        let login = try stack.logIn(user, password: Self.password)
+        let waited = ContinuousClock.now - started
+        #expect(login.status == 0, "\(login.output)")
+        #expect(login.moduleLines.contains { $0.contains("did not start") }, "\(login.output)")
+        #expect(
+            login.logLines.contains { $0.contains("start_timeout=1x is not a number of seconds") },
+            "\(login.output)"
+        )
+        // 3 s, not the stack's 180 s (the upper bound leaves a starved machine nearly a minute).
+        #expect(waited >= .seconds(3))
+        #expect(waited < .seconds(60))
     }
 
     @Test func aUserWithoutAHomeLogsInAndTheKeychainIsLeftAlone() throws {
