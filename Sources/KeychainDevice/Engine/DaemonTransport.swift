@@ -39,8 +39,10 @@ package final class DaemonTransport: EngineTransport {
     /// allows a process.
     package static let maximumConnections = 32
 
-    /// How long a client waits for a daemon it started to listen.
-    static let startTimeout: Duration = .seconds(10)
+    /// How long a client waits for a daemon it started to listen: long enough for a machine
+    /// starting many programs at once (a daemon that cannot serve says so at once, through its
+    /// readiness report).
+    static let startTimeout: Duration = .seconds(30)
 
     /// A transport to the daemon at `endpoint`; `launcher` starts one when none answers.
     package init(endpoint: DaemonEndpoint, launcher: DaemonLauncher?) {
