@@ -30,9 +30,9 @@
 
 // Where a system-mode daemon listens (DaemonEndpoint.systemSocketPath).
 #define SWKC_SYSTEM_SOCKET_PATH "/run/swift-keychain/socket"
-// How long connecting, sending and the reply may take in all, besides the 10 seconds a daemon
-// started here may take to listen: scrypt at the standard cost, or a passcode change re-sealing
-// every protected item (milliseconds).
+// How long connecting, sending and the reply may take in all, counted again after a daemon
+// started here listens (its start has start_timeout= of its own): scrypt at the standard cost, or
+// a passcode change re-sealing every protected item (milliseconds).
 #define SWKC_REPLY_MILLISECONDS 60000
 
 static int is_socket(const char *path) {
@@ -40,10 +40,10 @@ static int is_socket(const char *path) {
     return lstat(path, &status) == 0 && S_ISSOCK(status.st_mode);
 }
 
-// The connection for `user`, with the daemon started first when that is allowed and needed; a
-// negative number when there is none, with the reason logged.
+// The connection for `user`, with the daemon started first when that is allowed and needed (then
+// `deadline` starts again); a negative number when there is none, with the reason logged.
 static int connection(pam_handle_t *pamh, const struct swkc_options *options, const struct passwd *user,
-                      const struct timespec *deadline) {
+                      struct timespec *deadline) {
     char path[4096];
     enum swkc_socket_kind kind;
     if (options->socket != NULL) {
@@ -77,6 +77,7 @@ static int connection(pam_handle_t *pamh, const struct swkc_options *options, co
             pam_syslog(pamh, LOG_NOTICE, "the keychain of %s was left as it was: %s", user->pw_name, why);
             return -1;
         }
+        swkc_deadline_in(deadline, SWKC_REPLY_MILLISECONDS);
         if (!swkc_is_safe_user_socket(path, user, &exists)) {
             descriptor = -2;
         } else if (!exists) {
@@ -103,7 +104,6 @@ int swkc_hand_over(pam_handle_t *pamh, const struct swkc_options *options, const
     struct timespec deadline;
     swkc_deadline_in(&deadline, SWKC_REPLY_MILLISECONDS);
     int descriptor = connection(pamh, options, user, &deadline);
-    // A daemon started on the way had time of its own.
     if (descriptor < 0) return PAM_IGNORE;
     struct swkc_buffer frame = {0};
     struct swkc_reply reply;
