@@ -38,8 +38,10 @@ final class SingleInstance {
     /// A holder whose socket file is gone serves nobody and stops within seconds (``SocketFile``):
     /// this daemon waits for it, up to `patience`, rather than exit and leave the client that
     /// started it with no daemon. A holder still starting (it binds once its keychain is open)
-    /// is waited for the same way, until its socket appears.
-    static func acquire(_ endpoint: DaemonEndpoint, patience: Duration = .seconds(6)) async throws -> SingleInstance? {
+    /// is waited for the same way, until its socket appears. The patience is a busy machine's
+    /// (the holder checks its socket file every 2 s, when it gets the processor), within the 30 s
+    /// a client waits for the daemon it started.
+    static func acquire(_ endpoint: DaemonEndpoint, patience: Duration = .seconds(25)) async throws -> SingleInstance? {
         // Created 0700, the user's own, not writable by others, under ancestors nobody can swap.
         try PrivateDirectory.prepare(URL(fileURLWithPath: endpoint.directory, isDirectory: true))
         let deadline = ContinuousClock.now + patience
