@@ -109,7 +109,7 @@ struct CrashRun: ParsableCommand {
     }
 
     private static func waitUntilReady(_ journal: URL, worker: Process) throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(180)
         while Date() < deadline {
             if let data = try? Data(contentsOf: journal), data.first == UInt8(ascii: "R") { return }
             if !worker.isRunning {

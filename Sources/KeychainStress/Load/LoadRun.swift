@@ -74,7 +74,7 @@ struct LoadRun: ParsableCommand {
         defer { _ = ChildProcess.terminate(daemon) }
         let started = Date()
         while !FileManager.default.fileExists(atPath: socket) {
-            guard daemon.isRunning, Date().timeIntervalSince(started) < 30 else {
+            guard daemon.isRunning, Date().timeIntervalSince(started) < 180 else {
                 throw StressError("securityd --system did not start")
             }
             ChildProcess.sleep(milliseconds: 20)

@@ -58,14 +58,15 @@ struct StressDaemon {
             transport: DaemonTransport(endpoint: DaemonEndpoint(socketPath: socket), launcher: nil),
             prompt: .none
         )
-        let deadline = Date().addingTimeInterval(30)
+        // A daemon that exits ends the wait sooner; a machine busy with tests may take minutes.
+        let deadline = Date().addingTimeInterval(180)
         while Date() < deadline {
             if (try? engine.lockState()) != nil { return daemon }
             guard daemon.isRunning else { throw StressError("securityd exited at start (\(daemon.terminationStatus))") }
             ChildProcess.sleep(milliseconds: 5)
         }
         _ = ChildProcess.terminate(daemon)
-        throw StressError("securityd did not answer within 30 s")
+        throw StressError("securityd did not answer within 180 s")
     }
 
     /// The worker's arguments that send its keychain calls to this daemon.
