@@ -117,7 +117,7 @@ import CoreFoundation
         daemon.executableURL = PrivateDaemon.executable
         daemon.arguments = [
             "--keychain", root.appendingPathComponent("home").path, "--socket", endpoint.socketPath,
-            "--exit-when-idle", "1", "--log-file", endpoint.logPath, "--config",
+            "--exit-when-idle", "5", "--log-file", endpoint.logPath, "--config",
             root.appendingPathComponent("conf").path,
         ]
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -127,15 +127,21 @@ import CoreFoundation
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_SOCKET"] = endpoint.socketPath
         environment["KEYCHAIN_ENGINE"] = "daemon"
+        // A connection held from the start until the tool's request is done: a daemon whose clients
+        // came later than its idle time allows would be gone already.
         let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: endpoint.socketPath) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+        var connected: Int32?
+        while connected == nil && Date() < deadline {
+            connected = try? RawClient.connect(endpoint.socketPath)
+            if connected == nil { Thread.sleep(forTimeInterval: 0.02) }
         }
+        let held = try #require(connected)
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         #expect(
             try tool.run(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "x"], environment: environment).status
                 == 0
         )
+        close(held)
         #expect(Self.waitForExit(daemon.processIdentifier, seconds: 60))
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)

@@ -26,7 +26,8 @@ struct FingerprintReaderTests {
     static let passcode = "4826"
 
     /// A private daemon on the reader's system bus, with the passcode set and the session unlocked.
-    static func unlockedDaemon(on reader: VirtualFingerprintReader, timeout seconds: Int = 20) throws -> PrivateDaemon {
+    static func unlockedDaemon(on reader: VirtualFingerprintReader, timeout seconds: Int = 120) throws -> PrivateDaemon
+    {
         let daemon = try PrivateDaemon(
             settings: ["system-bus": reader.address],
             environment: ["KEYCHAIN_FPRINTD_TIMEOUT": "\(seconds)"]

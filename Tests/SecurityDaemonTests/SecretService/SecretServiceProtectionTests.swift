@@ -119,7 +119,7 @@ struct SecretServiceFingerprintTests {
         defer { reader.stop() }
         let fixture = try SecretServiceTests.Fixture(
             settings: ["system-bus": reader.address],
-            environment: ["KEYCHAIN_FPRINTD_TIMEOUT": "20"]
+            environment: ["KEYCHAIN_FPRINTD_TIMEOUT": "120"]
         )
         let daemon = fixture.daemon
         #expect(try daemon.tool(["passcode", "set"], input: "2468\n2468\n").status == 0)
