@@ -136,12 +136,15 @@ import CoreFoundation
             if connected == nil { Thread.sleep(forTimeInterval: 0.02) }
         }
         let held = try #require(connected)
+        var isHeld = true
+        defer { if isHeld { close(held) } }
         let tool = SecurityToolRunner(home: root.appendingPathComponent("home"))
         #expect(
             try tool.run(["add-generic-password", "-a", "me", "-s", "Idle", "-w", "x"], environment: environment).status
                 == 0
         )
         close(held)
+        isHeld = false
         #expect(Self.waitForExit(daemon.processIdentifier, seconds: 60))
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)

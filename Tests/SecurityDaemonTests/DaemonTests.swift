@@ -254,6 +254,13 @@ struct DaemonTests {
             reread = try daemon.tool(["find-generic-password", "-s", "Idle", "-w"]).stdout
         }
         #expect(reread == "idle secret\n")
+        // From a keychain known to be unlocked, the quiet time locks it again.
+        var relocked = false
+        for _ in 0..<10 where !relocked {
+            Thread.sleep(forTimeInterval: 2.5)
+            relocked = try daemon.tool(["status"]).stdout.contains("state: locked")
+        }
+        #expect(relocked)
     }
 
     @Test func eachClientsAccessGroupsApplyThroughTheDaemon() throws {

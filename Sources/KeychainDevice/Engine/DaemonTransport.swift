@@ -39,7 +39,7 @@ package final class DaemonTransport: EngineTransport {
     /// allows a process.
     package static let maximumConnections = 32
 
-    /// How long a client waits for a daemon it started to listen: long enough for a machine
+    /// How long a client waits in all for a daemon it started to listen: long enough for a machine
     /// starting many programs at once (a daemon that cannot serve says so at once, through its
     /// readiness report).
     static let startTimeout: Duration = .seconds(30)
@@ -196,10 +196,12 @@ package final class DaemonTransport: EngineTransport {
         else {
             throw Self.unreachable(endpoint, first)
         }
+        // One deadline for the start and the dials after it (a daemon that lost the socket's lock
+        // to another says nothing: that one is dialled until it listens).
+        let deadline = ContinuousClock.now + Self.startTimeout
         try launcher.start(endpoint: endpoint, timeout: Self.startTimeout)
-        let start = ContinuousClock.now
         var last = first
-        while ContinuousClock.now - start < Self.startTimeout {
+        while ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.02)
             last = Self.dial(endpoint.socketPath)
             if case .success(let descriptor) = last { return descriptor }

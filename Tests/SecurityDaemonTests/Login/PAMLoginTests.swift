@@ -255,11 +255,11 @@ struct PAMLoginTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         chmod(folder.path, 0o755)
         let silent = folder.appendingPathComponent("securityd")
-        try "#!/bin/sh\nexec /bin/sleep 600\n".write(to: silent, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nexec /bin/sleep 60\n".write(to: silent, atomically: true, encoding: .utf8)
         chmod(silent.path, 0o755)
         defer { user.account.killProcesses() }
 
-        // The last start_timeout= counts; one that is not 1 to 600 seconds is logged and skipped.
+        // The last valid start_timeout= counts; one that is not 1 to 600 seconds is logged and skipped.
         let stack = try Self.stack(session: "auto_start start_timeout=1x start_timeout=3", securityd: silent.path)
         defer { stack.remove() }
         let started = ContinuousClock.now
